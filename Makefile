@@ -1,0 +1,102 @@
+# jsym - one Makefile, two libcs.
+#
+# Every source is compiled twice from the same rules: with gcc into
+# glibc-build/ and with musl-gcc into musl-build/.  Nothing is written into a
+# source directory.  Each module adds its own targets in a fragment
+# (agent/agent.mk, agent/lookup.mk, attach/attach.mk, tests/tests.mk, ...).
+#
+#   make            check build deps (install them as root), build both libcs
+#   make test       unit tests (Check) + integration tests + short fuzz runs
+#   make unit       unit tests only
+#   make integration [T=pattern]   integration scenarios only
+#   make bench      benchmarks, printed as ratios
+#   make fuzz       long fuzz runs
+#   make clean      empty both output trees
+#   V=1             show full command lines
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+V ?= 0
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
+LIBCS := glibc musl
+ROOT := $(CURDIR)
+
+# OpenJDK headers: $JAVA_HOME if it has them, else Debian's JDK 17.
+JAVA_INC := $(firstword $(foreach h,$(JAVA_HOME) /usr/lib/jvm/java-17-openjdk-amd64,\
+	$(if $(wildcard $(h)/include/jvmti.h),$(h)/include)))
+ifeq ($(JAVA_INC),)
+JAVA_INC := /usr/lib/jvm/java-17-openjdk-amd64/include
+endif
+
+CC_glibc := gcc
+CC_musl := musl-gcc
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter -Wformat=2 -Wvla
+CFLAGS ?= -O2 -g
+COMMON_CFLAGS = -std=gnu11 $(WARN) -fPIC -fno-strict-aliasing -D_GNU_SOURCE \
+	-I$(JAVA_INC) -I$(JAVA_INC)/linux -I$(ROOT)/agent -I$(ROOT)/attach \
+	-MMD -MP $(CFLAGS)
+# The glibc build links against old symbol versions (see agent/glibc_compat.h)
+# so it loads on glibc >= 2.17; fortified wrappers would pull in newer ones.
+CFLAGS_glibc := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0
+CFLAGS_musl :=
+
+# Per-object flag additions, set by fragments: $(<obj>_CFLAGS) is appended.
+glibc-build/obj/%.o: %.c | deps-build
+	$(call msg,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(CFLAGS_glibc) $($@_CFLAGS) -c -o $@ $<
+
+musl-build/obj/%.o: %.c | deps-build
+	$(call msg,MUSLCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_musl) $(COMMON_CFLAGS) $(CFLAGS_musl) $($@_CFLAGS) -c -o $@ $<
+
+# obj_of(libc, sources) -> object paths in that libc's tree
+obj_of = $(patsubst %.c,$(1)-build/obj/%.o,$(2))
+
+# Fragments append to these:
+#   ALL_glibc, ALL_musl   artifacts `make` builds in each tree
+#   UNIT_SRCS             module sources (no main) linked into the Check runner
+#   UNIT_LIBS             extra link flags for the Check runner
+ALL_glibc :=
+ALL_musl :=
+UNIT_SRCS :=
+UNIT_LIBS :=
+
+-include agent/agent.mk
+-include agent/lookup.mk
+-include attach/attach.mk
+-include tests/tests.mk
+-include tests/emu/emu.mk
+-include tests/fuzz/fuzz.mk
+
+.PHONY: all glibc musl deps-build deps-test deps-bench clean test unit \
+	integration bench fuzz fuzz-short
+
+all: glibc musl
+glibc: $(ALL_glibc)
+musl: $(ALL_musl)
+
+deps-build:
+	@bash mk/deps.sh build
+deps-test:
+	@bash mk/deps.sh test
+deps-bench:
+	@bash mk/deps.sh bench
+
+clean:
+	$(call msg,CLEAN,glibc-build musl-build)
+	$(Q)find glibc-build musl-build -mindepth 1 -not -name .gitkeep -delete
+
+-include $(shell find glibc-build musl-build -name '*.d' 2>/dev/null)

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# mk/deps.sh - check (and, as root, install) the Debian packages jsym needs.
+#
+#   mk/deps.sh build   what compiling both builds needs
+#   mk/deps.sh test    build + what the test suites need (containers, JDK, fuzzers)
+#   mk/deps.sh bench   test + what the benchmarks need
+#
+# Each requirement is a probe (a file or command that must exist) and the
+# Debian package that provides it.  Only missing packages are installed, so a
+# second run costs a few stat() calls.  Not root: print the exact apt-get line
+# and fail, so nothing is half-installed behind the user's back.
+set -euo pipefail
+
+level=${1:-build}
+
+# probe|package  (probe: an absolute path, or a command name looked up in PATH)
+build_reqs=(
+	"gcc|gcc"
+	"make|make"
+	"pkg-config|pkg-config"
+	"musl-gcc|musl-tools"
+	"/usr/lib/x86_64-linux-gnu/pkgconfig/check.pc|check"
+	"/usr/include/sys/capability.h|libcap-dev"
+	"/usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h|openjdk-17-jdk-headless"
+)
+test_reqs=(
+	"/usr/lib/jvm/java-17-openjdk-amd64/bin/javac|openjdk-17-jdk-headless"
+	"debootstrap|debootstrap"
+	"/bin/busybox|busybox-static"
+	"unshare|util-linux"
+	"setpriv|util-linux"
+	"findmnt|util-linux"
+	"ip|iproute2"
+	"clang|clang"
+	"/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a|libclang-rt-14-dev"
+	"perf|linux-perf"
+	"readelf|binutils"
+	"python3|python3"
+	"ps|procps"
+	"file|file"
+)
+bench_reqs=(
+	"valgrind|valgrind"
+)
+
+reqs=("${build_reqs[@]}")
+case "$level" in
+build) ;;
+test) reqs+=("${test_reqs[@]}") ;;
+bench) reqs+=("${test_reqs[@]}" "${bench_reqs[@]}") ;;
+*)
+	echo "usage: mk/deps.sh build|test|bench" >&2
+	exit 2
+	;;
+esac
+
+have() {
+	case "$1" in
+	/*) [ -e "$1" ] ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+missing=()
+for r in "${reqs[@]}"; do
+	probe=${r%%|*}
+	pkg=${r#*|}
+	if ! have "$probe"; then
+		case " ${missing[*]-} " in
+		*" $pkg "*) ;;
+		*) missing+=("$pkg") ;;
+		esac
+	fi
+done
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "jsym: missing Debian packages: ${missing[*]}" >&2
+	echo "jsym: install them with: sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+
+echo "jsym: installing missing Debian packages: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet; refresh them once per day at most.
+stamp=/var/lib/apt/periodic/jsym-update-stamp
+if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ] ||
+	! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+	apt-get update -qq
+	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Re-probe: a package that installed but did not provide the probe is a bug here.
+for r in "${reqs[@]}"; do
+	if ! have "${r%%|*}"; then
+		echo "jsym: ${r%%|*} still missing after installing ${r#*|}" >&2
+		exit 1
+	fi
+done

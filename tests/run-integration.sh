@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tests/run-integration.sh [PATTERN] - run the integration scenarios.
+#
+# Each tests/integration/*.sh is one scenario.  Exit 0 = pass, 77 = skip (the
+# script prints its reason on its last line), anything else = fail.  Each runs
+# in its own session with a time limit; its output goes to
+# glibc-build/test-logs/<name>.log and is shown when it fails.  After each
+# scenario the runner checks that nothing was left behind (mounts naming jsym,
+# processes of the scenario's session) and counts a leak as a failure.
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+pattern=${1:-}
+logs=$root/glibc-build/test-logs
+mkdir -p "$logs"
+export JSYM_ROOT=$root
+export JSYM_BUILD=$root/glibc-build
+export JSYM_MUSL_BUILD=$root/musl-build
+limit=${JSYM_TEST_TIMEOUT:-900}
+
+pass=0 fail=0 skip=0
+failed=()
+for t in tests/integration/*.sh; do
+	[ -e "$t" ] || continue
+	name=$(basename "$t" .sh)
+	if [ -n "$pattern" ] && [[ $name != *$pattern* ]]; then
+		continue
+	fi
+	log=$logs/$name.log
+	start=$(date +%s)
+	setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
+	child=$!
+	wait $child
+	rc=$?
+	# Anything still in the scenario's session is a leak: report, then end it.
+	leftover=$(ps -eo pid=,sid= | awk -v s="$child" '$2 == s {print $1}')
+	if [ -n "$leftover" ]; then
+		echo "leak: processes left in the scenario's session: $leftover" >>"$log"
+		kill -KILL $leftover 2>/dev/null
+		[ $rc -eq 0 ] && rc=1
+	fi
+	if findmnt -rn -o TARGET | grep -q 'jsym'; then
+		echo "leak: mounts left behind:" >>"$log"
+		findmnt -rn -o TARGET | grep 'jsym' >>"$log"
+		[ $rc -eq 0 ] && rc=1
+	fi
+	secs=$(($(date +%s) - start))
+	case $rc in
+	0)
+		pass=$((pass + 1))
+		printf 'PASS  %-40s %4ss\n' "$name" "$secs"
+		;;
+	77)
+		skip=$((skip + 1))
+		printf 'SKIP  %-40s %s\n' "$name" "$(tail -n 1 "$log")"
+		;;
+	*)
+		fail=$((fail + 1))
+		failed+=("$name")
+		[ $rc -eq 124 ] && echo "timed out after ${limit}s" >>"$log"
+		printf 'FAIL  %-40s %4ss (exit %s)\n' "$name" "$secs" "$rc"
+		sed 's/^/      | /' "$log" | tail -n 40
+		;;
+	esac
+done
+echo "integration: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

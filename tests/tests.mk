@@ -1,0 +1,41 @@
+# tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
+
+UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
+UNIT_RUNNER := glibc-build/tests/unit/check_jsym
+UNIT_SUITES_H := glibc-build/gen/suites.h
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+# Every tests/unit/check_*.c defines one or more `Suite *name_suite(void)`;
+# the runner's table is generated from those definitions, so adding a suite
+# is adding a file.
+$(UNIT_SUITES_H): $(UNIT_TEST_SRCS) tests/tests.mk
+	$(call msg,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void).*/X(\1)/p' $(UNIT_TEST_SRCS) /dev/null > $@.tmp && mv $@.tmp $@
+
+glibc-build/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
+glibc-build/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/glibc-build/gen
+$(foreach s,$(UNIT_TEST_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
+
+$(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(UNIT_SRCS))
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) -ldl -lpthread
+
+ALL_glibc += $(UNIT_RUNNER)
+
+unit: deps-build $(UNIT_RUNNER)
+	$(Q)$(UNIT_RUNNER)
+
+integration: deps-test all
+	$(Q)bash tests/run-integration.sh $(T)
+
+test: deps-test all
+	$(Q)status=0; \
+	$(UNIT_RUNNER) || status=1; \
+	bash tests/run-integration.sh $(T) || status=1; \
+	exit $$status
+
+bench: deps-bench all
+	$(Q)bash tests/run-bench.sh
