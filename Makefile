@@ -77,6 +77,7 @@ UNIT_LIBS :=
 -include agent/agent.mk
 -include agent/lookup.mk
 -include attach/attach.mk
+-include tests/kit/kit.mk
 -include tests/tests.mk
 -include tests/emu/emu.mk
 -include tests/fuzz/fuzz.mk
