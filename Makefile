@@ -11,6 +11,7 @@
 #   make integration [T=pattern]   integration scenarios only
 #   make bench      benchmarks, printed as ratios
 #   make fuzz       long fuzz runs
+#   make demo       start a sample JVM, attach the agent, resolve its JIT symbols
 #   make clean      empty both output trees
 #   V=1             show full command lines
 
@@ -83,7 +84,7 @@ UNIT_LIBS :=
 -include tests/fuzz/fuzz.mk
 
 .PHONY: all glibc musl deps-build deps-test deps-bench clean test unit \
-	integration bench fuzz fuzz-short
+	integration bench fuzz fuzz-short demo
 
 all: glibc musl
 glibc: $(ALL_glibc)
@@ -95,6 +96,9 @@ deps-test:
 	@bash mk/deps.sh test
 deps-bench:
 	@bash mk/deps.sh bench
+
+demo: all
+	$(Q)bash mk/demo.sh
 
 clean:
 	$(call msg,CLEAN,glibc-build musl-build)
