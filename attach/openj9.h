@@ -121,7 +121,7 @@ void openj9_props_free(struct openj9_props *p);
 int openj9_translate(int argc, const char *const argv[], char *out, size_t outlen,
 		     bool *is_load, bool *is_diag, char *err, size_t errlen);
 
-/* Map one reply (without its NUL) to *rep; for diagnostics, *text/*text_len
+/* Map one reply (without its NUL) to *rep; for diagnostics, *text and *text_len
  * get the string_result to print (malloc'd, caller frees; NULL when none).
  * For other commands *text is NULL and the caller prints the raw reply.
  * Returns 0, -ENOMEM. */
