@@ -1,0 +1,330 @@
+# tests/integration/lib-attach.sh - helpers shared by the 3N-attach-* scenarios.
+#
+# Sourced, never run (the runner only runs NN-*.sh).  Gives a scenario:
+#   la_init                 set up: find jsym, a private temp dir, cleanup trap;
+#                           sources tests/kit/kit.sh when it exists (LA_KIT=1)
+#   la_skip REASON          print "skip: REASON" as the last line, exit 77
+#   la_need_root / la_need_jvm
+#   la_jdks                 HotSpot JAVA_HOMEs, one per line (kit_jdks if present)
+#   la_jdk_feature HOME     the JDK's feature version (17, 25) from its release file
+#   la_java_dir             compiled tests/java classes (kit_java_build if present)
+#   la_jvm_start NAME HOME [--uid U] [--cwd D] [JVMOPT...]
+#                           start AttachTarget on the host; sets LA_PID, keeps
+#                           NAME's stdout/stderr in $LA_TMP/NAME.{out,err}
+#   la_jvm_stop PID         SIGTERM, wait, SIGKILL if needed
+#   la_dumps NAME           how many thread dumps NAME's JVM printed
+#   la_jsym ARGS...         run jsym under a hang guard; sets LA_RC, LA_OUT, LA_ERR
+#   la_case NAME            start a named sub-case (for the summary)
+#   la_ok COND-RESULT MSG   record a check: `la_ok $? "msg"` style helpers below
+#   la_expect_rc N          LA_RC must be N
+#   la_expect_err WORD...   LA_ERR must contain each WORD (case-insensitive ERE)
+#   la_expect_out WORD...   same for LA_OUT
+#   la_finish               print the summary; exit 1 if any check failed
+#
+# A failing check does not stop the scenario: every sub-case runs and the log
+# shows all of jsym's failures at once.  A sub-case that fails because of a
+# known, not yet fixed jsym bug calls `la_known_bug TEXT`; when every failed
+# sub-case is such a known bug, la_finish exits 77 with "skip: known bug:
+# TEXT" instead of failing, so the bug stays visible without breaking CI.
+# Any other failure still fails the scenario.
+
+set -u
+
+: "${JSYM_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+JSYM=${JSYM:-$JSYM_BUILD/jsym}
+LA_KIT=0
+LA_TMP=
+LA_PIDS=()
+LA_FAILS=0
+LA_CHECKS=0
+LA_CASE=
+LA_CASES=()
+LA_KNOWN=()
+LA_RC=0
+LA_OUT=
+LA_ERR=
+LA_PID=
+
+la_skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+la_log() {
+	echo "--- $*"
+}
+
+la_cleanup() {
+	local p
+	for p in "${LA_PIDS[@]}"; do
+		kill -CONT "$p" 2>/dev/null
+		kill -TERM "$p" 2>/dev/null
+	done
+	for p in "${LA_PIDS[@]}"; do
+		la_wait_gone "$p" 50 || kill -KILL "$p" 2>/dev/null
+		rm -rf "/tmp/.java_pid$p" "/tmp/.attach_pid$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	[ -n "$LA_TMP" ] && rm -rf "$LA_TMP"
+	return 0
+}
+
+# Run la_cleanup on exit, before whatever EXIT trap was there (the kit's).
+la_trap() {
+	local prev=
+	local t
+	t=$(trap -p EXIT)
+	if [ -n "$t" ]; then
+		eval "set -- $t"
+		prev=$3
+	fi
+	LA_PREV_TRAP=$prev
+	trap 'la_cleanup; eval "$LA_PREV_TRAP"' EXIT
+}
+
+la_init() {
+	if [ -f "$JSYM_ROOT/tests/kit/kit.sh" ]; then
+		# shellcheck source=/dev/null
+		source "$JSYM_ROOT/tests/kit/kit.sh"
+		LA_KIT=1
+	fi
+	[ -x "$JSYM" ] || la_skip "jsym not built ($JSYM missing): run make"
+	LA_TMP=$(mktemp -d /tmp/jsym-attach-test.XXXXXX)
+	chmod 0755 "$LA_TMP"
+	la_trap
+}
+
+la_need_root() {
+	[ "$(id -u)" = 0 ] || la_skip "needs root"
+}
+
+la_need_jvm() {
+	[ -n "$(la_jdks)" ] || la_skip "no HotSpot JDK under /usr/lib/jvm"
+	command -v javac >/dev/null 2>&1 || [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ] ||
+		la_skip "no javac to build tests/java"
+}
+
+la_jdks() {
+	if [ "$LA_KIT" = 1 ] && declare -F kit_jdks >/dev/null; then
+		kit_jdks
+		return
+	fi
+	local d seen=" " r
+	for d in /usr/lib/jvm/*/; do
+		d=${d%/}
+		[ -x "$d/bin/java" ] && [ -e "$d/lib/server/libjvm.so" ] || continue
+		r=$(readlink -f "$d")
+		case $seen in *" $r "*) continue ;; esac
+		seen="$seen$r "
+		echo "$r"
+	done
+}
+
+la_jdk_feature() {
+	local v
+	v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null)
+	echo "${v:-0}"
+}
+
+la_java_dir() {
+	if [ "$LA_KIT" = 1 ] && declare -F kit_java_build >/dev/null; then
+		kit_java_build
+		return
+	fi
+	local out=$JSYM_BUILD/java javac=javac
+	command -v javac >/dev/null 2>&1 || javac=/usr/lib/jvm/java-17-openjdk-amd64/bin/javac
+	mkdir -p "$out"
+	if [ ! -e "$out/AttachTarget.class" ] ||
+		[ "$JSYM_ROOT/tests/java/AttachTarget.java" -nt "$out/AttachTarget.class" ]; then
+		"$javac" --release 17 -d "$out" "$JSYM_ROOT/tests/java/AttachTarget.java" >&2 || return 1
+	fi
+	echo "$out"
+}
+
+# la_wait_gone PID TENTHS: 0 once PID is gone (or a zombie), 1 on timeout.
+la_wait_gone() {
+	local i=0 st
+	while [ $i -lt "$2" ]; do
+		st=$(awk '/^State:/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 0
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+la_alive() {
+	local st
+	st=$(awk '/^State:/ {print $2}' "/proc/$1/status" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+la_jvm_start() {
+	local name=$1 home=$2 uid= cwd=$LA_TMP dir
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--uid) uid=$2; shift 2 ;;
+		--cwd) cwd=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
+	local pre=()
+	[ -n "$uid" ] && pre=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
+	(cd "$cwd" && exec "${pre[@]}" "$home/bin/java" -Xmx64m -XX:TieredStopAtLevel=1 \
+		-Xss512k -XX:+UseSerialGC "$@" -cp "$dir" AttachTarget 300 "$name") \
+		</dev/null >"$LA_TMP/$name.out" 2>"$LA_TMP/$name.err" &
+	LA_PID=$!
+	LA_PIDS+=("$LA_PID")
+	local i=0
+	while ! grep -q '^attach-target: started' "$LA_TMP/$name.out" 2>/dev/null; do
+		if ! la_alive "$LA_PID" || [ $i -ge 300 ]; then
+			la_fail "JVM $name did not start: $(tail -n 5 "$LA_TMP/$name.err")"
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	la_log "started $name: pid $LA_PID ($home $*)"
+}
+
+la_jvm_stop() {
+	kill -CONT "$1" 2>/dev/null
+	kill -TERM "$1" 2>/dev/null
+	la_wait_gone "$1" 50 || kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+la_dumps() {
+	grep -c 'Full thread dump' "$LA_TMP/$1.out" 2>/dev/null || true
+}
+
+# la_jsym ARGS...: jsym under a hang guard (LA_LIMIT seconds, default 30).
+la_jsym() {
+	timeout -k 3 "${LA_LIMIT:-30}" "$JSYM" "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
+	LA_RC=$?
+	LA_OUT=$(cat "$LA_TMP/jsym.out")
+	LA_ERR=$(cat "$LA_TMP/jsym.err")
+	echo "+ jsym $(la_short "$*") -> exit $LA_RC"
+	head -n 8 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
+	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
+	if [ $LA_RC = 124 ] || [ $LA_RC = 137 ]; then
+		la_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
+	fi
+}
+
+la_short() {
+	local s=$1
+	[ ${#s} -gt 160 ] && s="${s:0:120}...(${#1} chars)"
+	echo "$s"
+}
+
+la_case() {
+	LA_CASE=$1
+	LA_CASES+=("$1")
+	echo
+	echo "=== case: $1"
+}
+
+la_fail() {
+	LA_FAILS=$((LA_FAILS + 1))
+	LA_CHECKS=$((LA_CHECKS + 1))
+	echo "FAIL [${LA_CASE:-setup}]: $*"
+	LA_FAILED_CASES+=("${LA_CASE:-setup}")
+}
+LA_FAILED_CASES=()
+
+la_pass() {
+	LA_CHECKS=$((LA_CHECKS + 1))
+	echo "ok: $*"
+}
+
+# la_check MSG CMD...: run CMD, pass when it succeeds.
+la_check() {
+	local msg=$1
+	shift
+	if "$@"; then la_pass "$msg"; else la_fail "$msg"; fi
+}
+
+la_expect_rc() {
+	if [ "$LA_RC" = "$1" ]; then
+		la_pass "exit $1"
+	else
+		la_fail "expected exit $1, got $LA_RC"
+	fi
+}
+
+la_expect_in() {
+	local what=$1 text=$2 w
+	shift 2
+	for w in "$@"; do
+		if grep -qiE -- "$w" <<<"$text"; then
+			la_pass "$what mentions /$w/"
+		else
+			la_fail "$what does not mention /$w/"
+		fi
+	done
+}
+
+la_expect_err() { la_expect_in stderr "$LA_ERR" "$@"; }
+la_expect_out() { la_expect_in stdout "$LA_OUT" "$@"; }
+
+la_expect_not_err() {
+	local w
+	for w in "$@"; do
+		if grep -qiE -- "$w" <<<"$LA_ERR"; then
+			la_fail "stderr mentions /$w/"
+		else
+			la_pass "stderr does not mention /$w/"
+		fi
+	done
+}
+
+# la_known_bug TEXT: the current case fails because of a known jsym bug.
+la_known_bug() {
+	LA_KNOWN+=("$LA_CASE: $*")
+	LA_KNOWN_CASES+=("$LA_CASE")
+}
+LA_KNOWN_CASES=()
+
+la_finish() {
+	echo
+	echo "=== summary: $LA_CHECKS checks, $LA_FAILS failed"
+	local c
+	for c in "${LA_CASES[@]}"; do
+		case " ${LA_FAILED_CASES[*]} " in
+		*" $c "*) echo "  FAIL $c" ;;
+		*) echo "  pass $c" ;;
+		esac
+	done
+	local unknown=0
+	for c in "${LA_FAILED_CASES[@]}"; do
+		case " ${LA_KNOWN_CASES[*]} " in
+		*" $c "*) ;;
+		*) unknown=1 ;;
+		esac
+	done
+	if [ "$LA_FAILS" -gt 0 ] && [ $unknown = 0 ]; then
+		local IFS=';'
+		la_skip "known bug: ${LA_KNOWN[*]}"
+	fi
+	[ "$LA_FAILS" -eq 0 ] || exit 1
+	exit 0
+}
+
+# la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.
+la_compile_agent() {
+	local so=$LA_TMP/libjsymtestagent.so
+	gcc -O1 -shared -fPIC -Wall -Wextra -Werror -o "$so" \
+		"$JSYM_ROOT/tests/integration/testagent.c" >&2 || return 1
+	chmod 0755 "$so"
+	echo "$so"
+}
+
+# la_vlines PATTERN: -v step lines (stderr) matching PATTERN, case-insensitive.
+la_vlines() {
+	grep -iE -- "$1" <<<"$LA_ERR"
+}
