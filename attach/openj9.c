@@ -1,0 +1,623 @@
+/*
+ * openj9.c - one OpenJ9 attach: the sequence of PROTOCOLS.md B6 with the
+ * deviations of jattach fixed (fcntl locks, a 2-semaphore set we never
+ * create, a loopback-only listener, non-numeric vmIds, the target's TMPDIR).
+ *
+ * All state lives in struct j9_session so that one function, release_all(),
+ * can undo whatever was done so far, whichever step failed: replyInfo
+ * deleted (only if it is still the file we created), sync files unlocked,
+ * our semaphore posts cancelled, _attachlock unlocked, sockets closed.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/sem.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "openj9.h"
+
+#define CMD_MAX (64 * 1024)
+#define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */
+#define REPLY_MAX (64 * 1024 * 1024) /* bound on one reply */
+#define SYNC_MAX 256                 /* sync files we lock at most */
+#define OTHER_SYNC_WAIT_MS 200       /* per other VM's sync file */
+#define NOTIFIER_PROJ 0xa1
+
+struct j9_session {
+	const struct openj9_target *t;
+	long long deadline;
+	int timeout_ms;
+	char cpath[4200];
+	char vmid[256];
+	int common, vmdir, attachlock;
+	int sync[SYNC_MAX];
+	size_t nsync;
+	int semid, nposts, posted;
+	int lsock[2];
+	int conn;
+	char key[17];
+	bool reply_made;
+	dev_t reply_dev;
+	ino_t reply_ino;
+};
+
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int left_ms(long long deadline)
+{
+	long long l = deadline - now_ms();
+
+	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* POSIX record lock on the whole file, retried until deadline (B3). */
+static int lock_until(int fd, long long deadline)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	for (;;) {
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
+		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
+			return -errno;
+		if (now_ms() >= deadline)
+			return -ETIMEDOUT;
+		sleep_ms(10);
+	}
+}
+
+static void unlock_close(int *fd)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+
+	if (*fd < 0)
+		return;
+	fcntl(*fd, F_SETLK, &fl);
+	close(*fd);
+	*fd = -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void release_replyinfo(struct j9_session *s)
+{
+	struct stat st;
+
+	if (!s->reply_made)
+		return;
+	s->reply_made = false;
+	/* Only unlink what we made: same inode as the file we created. */
+	if (fstatat(s->vmdir, "replyInfo", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == s->reply_dev && st.st_ino == s->reply_ino)
+		unlinkat(s->vmdir, "replyInfo", 0);
+}
+
+/* Undo the attach handshake (B6 order): replyInfo, sync locks, posts, lock. */
+static void release_attach(struct j9_session *s)
+{
+	struct sembuf cancel = { 0, -1, IPC_NOWAIT };
+	int i, cancelled = 0;
+
+	release_replyinfo(s);
+	while (s->nsync)
+		unlock_close(&s->sync[--s->nsync]);
+	for (i = 0; i < s->posted; i++) {
+		if (semop(s->semid, &cancel, 1) < 0)
+			break; /* EAGAIN: the VMs consumed the rest */
+		cancelled++;
+	}
+	if (s->posted)
+		attach_step(s->t->log, "cancelled %d of %d semaphore posts", cancelled, s->posted);
+	if (s->posted > 2)
+		sleep_ms(50 * (s->posted < 10 ? s->posted : 10));
+	s->posted = 0;
+	unlock_close(&s->attachlock);
+	close_fd(&s->lsock[0]);
+	close_fd(&s->lsock[1]);
+}
+
+static void release_all(struct j9_session *s)
+{
+	release_attach(s);
+	close_fd(&s->conn);
+	close_fd(&s->vmdir);
+	close_fd(&s->common);
+}
+
+static int random_key(char key[17])
+{
+	unsigned long long v = 0;
+	long r = syscall(SYS_getrandom, &v, sizeof(v), 0);
+
+	if (r != (long)sizeof(v)) {
+		int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			int e = fd < 0 ? errno : EIO;
+
+			if (fd >= 0)
+				close(fd);
+			return -e;
+		}
+		close(fd);
+	}
+	snprintf(key, 17, "%016llx", v);
+	return 0;
+}
+
+/* Listen on 127.0.0.1:0 (and best effort on [::1] at the same port, for
+ * VMs run with java.net.preferIPv6Addresses=true).  Returns the port. */
+static int listen_loopback(struct j9_session *s, char *err, size_t errlen)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	socklen_t alen = sizeof(a4);
+	int one = 1, e;
+
+	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s->lsock[0] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s->lsock[0] < 0 || bind(s->lsock[0], (struct sockaddr *)&a4, sizeof(a4)) < 0 ||
+	    listen(s->lsock[0], 8) < 0 ||
+	    getsockname(s->lsock[0], (struct sockaddr *)&a4, &alen) < 0) {
+		e = errno;
+		fail(err, errlen, "cannot listen on 127.0.0.1 in the target's network namespace: %s%s",
+		     strerror(e), e == EADDRNOTAVAIL ? " (its loopback interface is down)" : "");
+		return -e;
+	}
+	a6.sin6_port = a4.sin_port;
+	s->lsock[1] = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s->lsock[1] >= 0 &&
+	    (setsockopt(s->lsock[1], IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0 ||
+	     bind(s->lsock[1], (struct sockaddr *)&a6, sizeof(a6)) < 0 ||
+	     listen(s->lsock[1], 8) < 0))
+		close_fd(&s->lsock[1]);
+	return ntohs(a4.sin_port);
+}
+
+static int write_replyinfo(struct j9_session *s, int port, char *err, size_t errlen)
+{
+	const struct openj9_target *t = s->t;
+	char body[64];
+	struct stat st;
+	int n = openj9_reply_info(body, sizeof(body), strtoull(s->key, NULL, 16), port);
+	int fd, e;
+
+	fd = openat(s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0) {
+		e = errno;
+		fail(err, errlen, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
+		     strerror(e),
+		     e == EEXIST ? " (another attach is in progress, or a crashed attacher left it: "
+				   "remove it if no attach is running)" :
+		     e == EACCES ? " (the VM dir is 01711: run as root or as the JVM's user)" : "");
+		return -e;
+	}
+	if (fstat(fd, &st) == 0) {
+		s->reply_made = true;
+		s->reply_dev = st.st_dev;
+		s->reply_ino = st.st_ino;
+	}
+	/* The VM accepts replyInfo only if it owns it and nobody else may
+	 * read or write it (B5, B9). */
+	if (fchmod(fd, 0600) < 0 || ((st.st_uid != t->uid || st.st_gid != t->gid) &&
+				     fchown(fd, t->uid, t->gid) < 0 && st.st_uid != t->uid)) {
+		e = errno;
+		close(fd);
+		fail(err, errlen, "cannot give replyInfo to the JVM's user %u: %s (run jsym as root "
+		     "or as uid %u)", (unsigned)t->uid, strerror(e), (unsigned)t->uid);
+		return -e;
+	}
+	if (n < 0 || write(fd, body, (size_t)n) != n) {
+		e = n < 0 ? ENOSPC : errno ? errno : EIO;
+		close(fd);
+		fail(err, errlen, "cannot write replyInfo: %s", strerror(e));
+		return -e;
+	}
+	close(fd);
+	attach_step(t->log, "wrote %s/%s/replyInfo (port %d)", s->cpath, s->vmid, port);
+	return 0;
+}
+
+/* Count the VMs to post for (B6) and lock their sync files, target first. */
+static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
+{
+	int fd, rc;
+	struct dirent *d;
+	DIR *dir;
+
+	s->nposts = 0;
+	fd = openat(s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		fail(err, errlen, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
+		     strerror(-rc));
+		return rc;
+	}
+	rc = lock_until(fd, s->deadline);
+	if (rc) {
+		close(fd);
+		fail(err, errlen, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
+		     s->vmid, strerror(-rc),
+		     rc == -ETIMEDOUT ? " (another attacher holds it; retry later)" : "");
+		return rc;
+	}
+	s->sync[s->nsync++] = fd;
+	fd = dup(s->common);
+	dir = fd < 0 ? NULL : fdopendir(fd);
+	if (!dir) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		fail(err, errlen, "cannot list %s: %s", s->cpath, strerror(-rc));
+		return rc;
+	}
+	rewinddir(dir);
+	while ((d = readdir(dir)) && s->nposts < OPENJ9_MAX_ENTRIES) {
+		int vfd;
+
+		if (openj9_skip_entry(d->d_name))
+			continue;
+		s->nposts++;
+		if (strcmp(d->d_name, s->vmid) == 0 || s->nsync >= SYNC_MAX)
+			continue;
+		vfd = openat(s->common, d->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = vfd < 0 ? -1 : openat(vfd, "attachNotificationSync",
+					   O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (vfd >= 0)
+			close(vfd);
+		if (fd < 0)
+			continue;
+		/* Other VMs: a short wait; one we cannot lock just gets a post. */
+		if (lock_until(fd, now_ms() + OTHER_SYNC_WAIT_MS) == 0)
+			s->sync[s->nsync++] = fd;
+		else
+			close(fd);
+	}
+	closedir(dir);
+	attach_step(s->t->log, "locked %zu attachNotificationSync file(s), %d VM dir(s)",
+		    s->nsync, s->nposts);
+	return 0;
+}
+
+static int post_notifier(struct j9_session *s, char *err, size_t errlen)
+{
+	struct sembuf post = { 0, 1, 0 };
+	struct stat st;
+	key_t key;
+	int fd = openat(s->common, "_notifier", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int rc, i;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		fail(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory is "
+		     "incomplete: is the VM's attach API enabled?)", s->cpath, strerror(-rc));
+		return rc;
+	}
+	close(fd);
+	/* ftok(path, 0xa1) from the stat of the file as the target sees it
+	 * (B4), so our own mount namespace does not matter. */
+	key = (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) |
+		      ((unsigned)NOTIFIER_PROJ << 24));
+	/* Never IPC_CREAT: a set we create would be one no VM waits on, and
+	 * one with the wrong nsems breaks OpenJ9's own semget (B4). */
+	s->semid = semget(key, 2, 0666);
+	if (s->semid < 0) {
+		rc = -errno;
+		if (rc == -ENOENT)
+			fail(err, errlen, "no OpenJ9 attach semaphore (key 0x%08x) in the target's IPC "
+			     "namespace: the VM is not listening for attach (attach API disabled or "
+			     "not started yet), or jsym is not in the target's IPC namespace",
+			     (unsigned)key);
+		else if (rc == -EINVAL)
+			fail(err, errlen, "the OpenJ9 attach semaphore (key 0x%08x) has fewer than 2 "
+			     "members: created by an old jattach; OpenJ9 cannot use it either (remove "
+			     "it with ipcrm in the target's IPC namespace)", (unsigned)key);
+		else
+			fail(err, errlen, "cannot open the OpenJ9 attach semaphore (key 0x%08x): %s",
+			     (unsigned)key, strerror(-rc));
+		return rc;
+	}
+	for (i = 0; i < s->nposts; i++) {
+		if (semop(s->semid, &post, 1) < 0) {
+			rc = -errno;
+			fail(err, errlen, "cannot post the OpenJ9 attach semaphore: %s",
+			     strerror(-rc));
+			return rc;
+		}
+		s->posted++;
+	}
+	attach_step(s->t->log, "posted semaphore key 0x%08x x%d", (unsigned)key, s->posted);
+	return 0;
+}
+
+/*
+ * Read one NUL-framed message (B7).  Each chunk resets the inactivity
+ * timer.  *buf is malloc'd (NUL-terminated, *len without the NUL).
+ */
+static int read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap + 1);
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+		int rc;
+
+		rc = poll(&p, 1, timeout_ms);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0) {
+			free(b);
+			return rc == 0 ? -ETIMEDOUT : -errno;
+		}
+		if (n == cap) {
+			char *nb = cap >= max ? NULL : realloc(b, cap * 2 + 1);
+
+			if (!nb) {
+				free(b);
+				return cap >= max ? -EMSGSIZE : -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = recv(fd, b + n, cap - n, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(b);
+			return r == 0 ? -EPIPE : -errno;
+		}
+		n += (size_t)r;
+		rc = openj9_frame_done(b + n - r, (size_t)r, n, max);
+		if (rc < 0) {
+			free(b);
+			return rc;
+		}
+		if (rc) {
+			b[n - 1] = '\0';
+			*buf = b;
+			*len = n - 1;
+			return 0;
+		}
+	}
+}
+
+static int send_msg(int fd, const char *msg)
+{
+	size_t n = strlen(msg) + 1, off = 0; /* the NUL goes too */
+
+	while (off < n) {
+		ssize_t w = send(fd, msg + off, n - off, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* Accept connections until one sends our key or the deadline passes. */
+static int accept_vm(struct j9_session *s, char *err, size_t errlen)
+{
+	for (;;) {
+		struct pollfd p[2] = { { .fd = s->lsock[0], .events = POLLIN },
+				       { .fd = s->lsock[1], .events = POLLIN } };
+		int rc = poll(p, s->lsock[1] >= 0 ? 2 : 1, left_ms(s->deadline)), i;
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			break;
+		for (i = 0; i < 2; i++) {
+			char *msg;
+			size_t len;
+			int c;
+
+			if (!(p[i].revents & POLLIN))
+				continue;
+			c = accept4(p[i].fd, NULL, NULL, SOCK_CLOEXEC);
+			if (c < 0)
+				continue;
+			rc = read_msg(c, FIRST_MSG_MAX, left_ms(s->deadline), &msg, &len);
+			if (rc == 0 && openj9_check_connected(msg, len, s->key)) {
+				free(msg);
+				s->conn = c;
+				return 0;
+			}
+			if (rc == 0)
+				free(msg);
+			attach_step(s->t->log, "dropped a connection without our key");
+			close(c);
+		}
+	}
+	fail(err, errlen, "OpenJ9 VM %s (pid %d) did not connect back within %d ms (the VM may "
+	     "be busy or not listening; raise the timeout, or check that 127.0.0.1 works in its "
+	     "network namespace)", s->vmid, (int)s->t->nspid, s->timeout_ms);
+	return -ETIMEDOUT;
+}
+
+static int handshake(struct j9_session *s, char *err, size_t errlen)
+{
+	int rc, port, fd;
+
+	rc = openj9_find_in_dir(s->common, s->t->nspid, s->vmid, sizeof(s->vmid));
+	if (rc) {
+		fail(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
+		     "attach API is disabled)", (int)s->t->nspid, s->cpath);
+		return rc;
+	}
+	attach_step(s->t->log, "OpenJ9 VM id %s in %s", s->vmid, s->cpath);
+	s->vmdir = openat(s->common, s->vmid, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->vmdir < 0) {
+		rc = -errno;
+		fail(err, errlen, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
+		return rc;
+	}
+	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		rc = lock_until(fd, s->deadline);
+		if (rc) {
+			close(fd);
+			fail(err, errlen, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
+			     rc == -ETIMEDOUT ? " (another attach is running; retry later)" : "");
+			return rc;
+		}
+		s->attachlock = fd;
+	} else {
+		attach_step(s->t->log, "no usable _attachlock (%s), going on unlocked",
+			    strerror(errno));
+	}
+	if ((rc = random_key(s->key)) < 0) {
+		fail(err, errlen, "cannot get random bytes for the attach key: %s", strerror(-rc));
+		return rc;
+	}
+	port = listen_loopback(s, err, errlen);
+	if (port < 0)
+		return port;
+	if ((rc = write_replyinfo(s, port, err, errlen)) ||
+	    (rc = lock_sync_files(s, err, errlen)) || (rc = post_notifier(s, err, errlen)) ||
+	    (rc = accept_vm(s, err, errlen)))
+		return rc;
+	attach_step(s->t->log, "VM connected back with our key");
+	release_attach(s);
+	return 0;
+}
+
+static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is_diag,
+		    int out_fd, struct attach_reply *rep, char *err, size_t errlen)
+{
+	char *msg = NULL, *text = NULL;
+	size_t len, tlen;
+	int rc = send_msg(s->conn, cmd);
+
+	if (rc == 0)
+		rc = read_msg(s->conn, REPLY_MAX, s->timeout_ms, &msg, &len);
+	if (rc) {
+		fail(err, errlen, "OpenJ9 VM %s: %s%s", s->vmid,
+		     rc == -ETIMEDOUT ? "no reply in time" :
+		     rc == -EPIPE ? "closed the connection before replying" :
+		     rc == -EMSGSIZE ? "reply too large" : strerror(-rc),
+		     rc == -ETIMEDOUT ? " (raise the timeout for slow commands)" : "");
+		return rc == -EPIPE ? -EPROTO : rc;
+	}
+	attach_step(s->t->log, "reply of %zu bytes", len);
+	rc = openj9_map_reply(msg, len, is_load, is_diag, rep, &text, &tlen);
+	if (rc == 0 && out_fd >= 0) {
+		const char *o = text ? text : (is_load || is_diag || rep->vm_code) ? NULL : msg;
+		size_t olen = text ? tlen : len, off = 0;
+
+		while (o && off < olen) {
+			ssize_t w = write(out_fd, o + off, olen - off);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			off += (size_t)w;
+		}
+	}
+	free(text);
+	free(msg);
+	/* Detach politely; the answer does not change the outcome. */
+	if (send_msg(s->conn, "ATTACH_DETACHED") == 0 &&
+	    read_msg(s->conn, 4096, s->timeout_ms < 1000 ? s->timeout_ms : 1000, &msg, &len) == 0)
+		free(msg);
+	if (rc)
+		fail(err, errlen, "out of memory decoding the reply");
+	return rc;
+}
+
+int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
+		int out_fd, struct attach_reply *rep, char *err, size_t errlen)
+{
+	struct j9_session s = { .t = t, .common = -1, .vmdir = -1, .attachlock = -1,
+				.semid = -1, .lsock = { -1, -1 }, .conn = -1 };
+	bool is_load, is_diag;
+	char *cmd;
+	int rc;
+
+	if (err && errlen)
+		err[0] = '\0';
+	memset(rep, 0, sizeof(*rep));
+	cmd = malloc(CMD_MAX);
+	if (!cmd)
+		return -ENOMEM;
+	rc = openj9_translate(argc, argv, cmd, CMD_MAX, &is_load, &is_diag, err, errlen);
+	if (rc)
+		goto out;
+	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
+	s.deadline = now_ms() + s.timeout_ms;
+	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath));
+	if (s.common < 0) {
+		rc = s.common == -ENOTDIR ? -ENOENT : s.common;
+		if (rc == -EINVAL)
+			fail(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute",
+			     t->attach_dir);
+		else
+			fail(err, errlen, "no OpenJ9 attach directory %s in the target: %s",
+			     s.cpath, strerror(-rc));
+		goto out;
+	}
+	rc = handshake(&s, err, errlen);
+	if (rc == 0) {
+		attach_step(t->log, "sending %s", cmd);
+		rc = converse(&s, cmd, is_load, is_diag, out_fd, rep, err, errlen);
+	}
+out:
+	release_all(&s);
+	free(cmd);
+	return rc;
+}

@@ -1,0 +1,259 @@
+/*
+ * openj9_fs.c - finding an OpenJ9 VM in the target's filesystem.
+ *
+ * Everything is opened relative to the target's root dirfd: with
+ * openat2(RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS) where the kernel has it
+ * (5.6+), so a symlink such as /tmp -> /var/tmp resolves inside the target;
+ * otherwise by walking components with O_NOFOLLOW, refusing symlinks and
+ * "..".  Files inside the common dir are opened by name from its dirfd with
+ * O_NOFOLLOW.  Every file there is treated as hostile: size-bounded reads,
+ * regular files only, O_NONBLOCK so a FIFO cannot stall us.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "openj9.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define J9_RESOLVE_NO_MAGICLINKS 0x02
+#define J9_RESOLVE_IN_ROOT 0x10
+
+struct j9_open_how { /* struct open_how of linux/openat2.h (not in musl) */
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+
+#define ATTACHINFO_MAX (64 * 1024)
+
+static int walk_open(int root_fd, const char *path, int flags, mode_t mode)
+{
+	char buf[4096], *save = NULL, *comp, *next;
+	int cur = root_fd, fd;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	comp = strtok_r(buf, "/", &save);
+	if (!comp) { /* the root itself */
+		fd = openat(root_fd, ".", flags | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
+	for (; comp; comp = next) {
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(comp, "..") == 0) {
+			fd = -EPERM;
+			break;
+		}
+		if (strcmp(comp, ".") == 0 && next)
+			continue;
+		if (next)
+			fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		else
+			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0)
+			fd = -errno;
+		if (cur != root_fd)
+			close(cur);
+		if (fd < 0 || !next)
+			return fd;
+		cur = fd;
+	}
+	if (cur != root_fd)
+		close(cur);
+	return fd;
+}
+
+int openj9_open_in_root(int root_fd, const char *path, int flags, mode_t mode)
+{
+	struct j9_open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.mode = (flags & O_CREAT) ? mode : 0,
+		.resolve = J9_RESOLVE_IN_ROOT | J9_RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+
+	if (fd >= 0)
+		return (int)fd;
+	if (errno != ENOSYS && errno != EPERM)
+		return -errno;
+	return walk_open(root_fd, path, flags, mode); /* < 5.6, or seccomp */
+}
+
+int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen)
+{
+	const char *tmp = "/tmp";
+	int fd, n;
+
+	if (t->attach_dir && t->attach_dir[0]) {
+		if (t->attach_dir[0] != '/')
+			return -EINVAL;
+		n = snprintf(path, pathlen, "%s", t->attach_dir);
+	} else {
+		if (t->tmpdir && t->tmpdir[0] == '/') {
+			fd = openj9_open_in_root(t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY, 0);
+			if (fd >= 0) {
+				close(fd);
+				tmp = t->tmpdir;
+			}
+		}
+		n = snprintf(path, pathlen, "%s%s.com_ibm_tools_attach", tmp,
+			     tmp[strlen(tmp) - 1] == '/' ? "" : "/");
+	}
+	if (n < 0 || (size_t)n >= pathlen)
+		return -ENAMETOOLONG;
+	return openj9_open_in_root(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0);
+}
+
+int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	while (got < max) {
+		ssize_t r = read(fd, buf + got, max - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	*len = got;
+	return 0;
+}
+
+bool openj9_skip_entry(const char *name)
+{
+	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	       strcmp(name, "_attachlock") == 0 || strcmp(name, "_controller") == 0 ||
+	       strcmp(name, "_master") == 0 || strcmp(name, "_notifier") == 0 ||
+	       strncmp(name, ".trash_", 7) == 0;
+}
+
+/* Strict decimal: the whole string, no sign, no blanks. */
+static bool pid_equals(const char *s, pid_t pid)
+{
+	long long v = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 10000000000LL)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	return v == (long long)pid;
+}
+
+/* 2 = attachInfo names nspid, 1 = unreadable but the dir is named nspid, 0 = no. */
+static int vm_matches(int common, const char *name, pid_t nspid)
+{
+	struct openj9_props p;
+	char *buf;
+	size_t len;
+	int fd, rc, m = 0;
+
+	fd = openat(common, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	buf = malloc(ATTACHINFO_MAX);
+	if (!buf) {
+		close(fd);
+		return 0;
+	}
+	rc = openj9_read_small(fd, "attachInfo", buf, ATTACHINFO_MAX, &len);
+	close(fd);
+	if (rc == 0 && openj9_props_parse(&p, buf, len) == 0) {
+		if (pid_equals(openj9_props_get(&p, "processId"), nspid))
+			m = 2;
+		openj9_props_free(&p);
+	} else if (rc == -EACCES && pid_equals(name, nspid)) {
+		m = 1;
+	}
+	free(buf);
+	return m;
+}
+
+int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len)
+{
+	char best[256] = "";
+	int best_m = 0, scanned = 0, fd = dup(common);
+	struct dirent *d;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	rewinddir(dir);
+	while ((d = readdir(dir)) && scanned++ < OPENJ9_MAX_ENTRIES) {
+		int m;
+
+		if (openj9_skip_entry(d->d_name) || d->d_name[0] == '.' ||
+		    strlen(d->d_name) >= sizeof(best))
+			continue;
+		m = vm_matches(common, d->d_name, nspid);
+		/* Prefer attachInfo evidence; among equals, the dir named nspid. */
+		if (m > best_m || (m && m == best_m && pid_equals(d->d_name, nspid))) {
+			best_m = m;
+			strcpy(best, d->d_name);
+		}
+	}
+	closedir(dir);
+	if (!best_m)
+		return -ENOENT;
+	if (vmid && vmid_len) {
+		if (strlen(best) >= vmid_len)
+			return -ENAMETOOLONG;
+		strcpy(vmid, best);
+	}
+	return 0;
+}
+
+int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
+		   char *err, size_t errlen)
+{
+	char path[4200];
+	int common = openj9_common_dir(t, path, sizeof(path)), rc;
+
+	if (common < 0) {
+		if (common == -EINVAL && err)
+			snprintf(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
+				 "(jsym cannot resolve it against the JVM's working directory)",
+				 t->attach_dir);
+		else if (err)
+			snprintf(err, errlen, "no OpenJ9 attach directory %s in the target: %s",
+				 path, strerror(-common));
+		return common == -ENOTDIR ? -ENOENT : common;
+	}
+	rc = openj9_find_in_dir(common, t->nspid, vmid, vmid_len);
+	close(common);
+	if (rc == -ENOENT && err)
+		snprintf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
+			 "or started with -Dcom.ibm.tools.attach.enable=no)", (int)t->nspid, path);
+	else if (rc < 0 && err)
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
+	return rc;
+}
