@@ -8,11 +8,9 @@
  * deleted (only if it is still the file we created), sync files unlocked,
  * our semaphore posts cancelled, _attachlock unlocked, sockets closed.
  */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,7 +20,6 @@
 #include <sys/sem.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,20 +49,6 @@ struct j9_session {
 	dev_t reply_dev;
 	ino_t reply_ino;
 };
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static long long now_ms(void)
 {
@@ -169,56 +152,6 @@ static void release_all(struct j9_session *s)
 	close_fd(&s->common);
 }
 
-static int random_key(char key[17])
-{
-	unsigned long long v = 0;
-	long r = syscall(SYS_getrandom, &v, sizeof(v), 0);
-
-	if (r != (long)sizeof(v)) {
-		int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
-			int e = fd < 0 ? errno : EIO;
-
-			if (fd >= 0)
-				close(fd);
-			return -e;
-		}
-		close(fd);
-	}
-	snprintf(key, 17, "%016llx", v);
-	return 0;
-}
-
-/* Listen on 127.0.0.1:0 (and best effort on [::1] at the same port, for
- * VMs run with java.net.preferIPv6Addresses=true).  Returns the port. */
-static int listen_loopback(struct j9_session *s, char *err, size_t errlen)
-{
-	struct sockaddr_in a4 = { .sin_family = AF_INET };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
-	socklen_t alen = sizeof(a4);
-	int one = 1, e;
-
-	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	s->lsock[0] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s->lsock[0] < 0 || bind(s->lsock[0], (struct sockaddr *)&a4, sizeof(a4)) < 0 ||
-	    listen(s->lsock[0], 8) < 0 ||
-	    getsockname(s->lsock[0], (struct sockaddr *)&a4, &alen) < 0) {
-		e = errno;
-		fail(err, errlen, "cannot listen on 127.0.0.1 in the target's network namespace: %s%s",
-		     strerror(e), e == EADDRNOTAVAIL ? " (its loopback interface is down)" : "");
-		return -e;
-	}
-	a6.sin6_port = a4.sin_port;
-	s->lsock[1] = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s->lsock[1] >= 0 &&
-	    (setsockopt(s->lsock[1], IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0 ||
-	     bind(s->lsock[1], (struct sockaddr *)&a6, sizeof(a6)) < 0 ||
-	     listen(s->lsock[1], 8) < 0))
-		close_fd(&s->lsock[1]);
-	return ntohs(a4.sin_port);
-}
-
 static int write_replyinfo(struct j9_session *s, int port, char *err, size_t errlen)
 {
 	const struct openj9_target *t = s->t;
@@ -231,7 +164,7 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 		    0600);
 	if (fd < 0) {
 		e = errno;
-		fail(err, errlen, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
+		openj9_errf(err, errlen, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
 		     strerror(e),
 		     e == EEXIST ? " (another attach is in progress, or a crashed attacher left it: "
 				   "remove it if no attach is running)" :
@@ -249,14 +182,14 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 				     fchown(fd, t->uid, t->gid) < 0 && st.st_uid != t->uid)) {
 		e = errno;
 		close(fd);
-		fail(err, errlen, "cannot give replyInfo to the JVM's user %u: %s (run jsym as root "
+		openj9_errf(err, errlen, "cannot give replyInfo to the JVM's user %u: %s (run jsym as root "
 		     "or as uid %u)", (unsigned)t->uid, strerror(e), (unsigned)t->uid);
 		return -e;
 	}
 	if (n < 0 || write(fd, body, (size_t)n) != n) {
 		e = n < 0 ? ENOSPC : errno ? errno : EIO;
 		close(fd);
-		fail(err, errlen, "cannot write replyInfo: %s", strerror(e));
+		openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
 		return -e;
 	}
 	close(fd);
@@ -275,14 +208,14 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 	fd = openat(s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		fail(err, errlen, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
+		openj9_errf(err, errlen, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
 		     strerror(-rc));
 		return rc;
 	}
 	rc = lock_until(fd, s->deadline);
 	if (rc) {
 		close(fd);
-		fail(err, errlen, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
+		openj9_errf(err, errlen, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
 		     s->vmid, strerror(-rc),
 		     rc == -ETIMEDOUT ? " (another attacher holds it; retry later)" : "");
 		return rc;
@@ -294,7 +227,7 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		fail(err, errlen, "cannot list %s: %s", s->cpath, strerror(-rc));
+		openj9_errf(err, errlen, "cannot list %s: %s", s->cpath, strerror(-rc));
 		return rc;
 	}
 	rewinddir(dir);
@@ -337,7 +270,7 @@ static int post_notifier(struct j9_session *s, char *err, size_t errlen)
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		fail(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory is "
+		openj9_errf(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory is "
 		     "incomplete: is the VM's attach API enabled?)", s->cpath, strerror(-rc));
 		return rc;
 	}
@@ -352,100 +285,29 @@ static int post_notifier(struct j9_session *s, char *err, size_t errlen)
 	if (s->semid < 0) {
 		rc = -errno;
 		if (rc == -ENOENT)
-			fail(err, errlen, "no OpenJ9 attach semaphore (key 0x%08x) in the target's IPC "
+			openj9_errf(err, errlen, "no OpenJ9 attach semaphore (key 0x%08x) in the target's IPC "
 			     "namespace: the VM is not listening for attach (attach API disabled or "
 			     "not started yet), or jsym is not in the target's IPC namespace",
 			     (unsigned)key);
 		else if (rc == -EINVAL)
-			fail(err, errlen, "the OpenJ9 attach semaphore (key 0x%08x) has fewer than 2 "
+			openj9_errf(err, errlen, "the OpenJ9 attach semaphore (key 0x%08x) has fewer than 2 "
 			     "members: created by an old jattach; OpenJ9 cannot use it either (remove "
 			     "it with ipcrm in the target's IPC namespace)", (unsigned)key);
 		else
-			fail(err, errlen, "cannot open the OpenJ9 attach semaphore (key 0x%08x): %s",
+			openj9_errf(err, errlen, "cannot open the OpenJ9 attach semaphore (key 0x%08x): %s",
 			     (unsigned)key, strerror(-rc));
 		return rc;
 	}
 	for (i = 0; i < s->nposts; i++) {
 		if (semop(s->semid, &post, 1) < 0) {
 			rc = -errno;
-			fail(err, errlen, "cannot post the OpenJ9 attach semaphore: %s",
+			openj9_errf(err, errlen, "cannot post the OpenJ9 attach semaphore: %s",
 			     strerror(-rc));
 			return rc;
 		}
 		s->posted++;
 	}
 	attach_step(s->t->log, "posted semaphore key 0x%08x x%d", (unsigned)key, s->posted);
-	return 0;
-}
-
-/*
- * Read one NUL-framed message (B7).  Each chunk resets the inactivity
- * timer.  *buf is malloc'd (NUL-terminated, *len without the NUL).
- */
-static int read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *b = malloc(cap + 1);
-
-	if (!b)
-		return -ENOMEM;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t r;
-		int rc;
-
-		rc = poll(&p, 1, timeout_ms);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0) {
-			free(b);
-			return rc == 0 ? -ETIMEDOUT : -errno;
-		}
-		if (n == cap) {
-			char *nb = cap >= max ? NULL : realloc(b, cap * 2 + 1);
-
-			if (!nb) {
-				free(b);
-				return cap >= max ? -EMSGSIZE : -ENOMEM;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		r = recv(fd, b + n, cap - n, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(b);
-			return r == 0 ? -EPIPE : -errno;
-		}
-		n += (size_t)r;
-		rc = openj9_frame_done(b + n - r, (size_t)r, n, max);
-		if (rc < 0) {
-			free(b);
-			return rc;
-		}
-		if (rc) {
-			b[n - 1] = '\0';
-			*buf = b;
-			*len = n - 1;
-			return 0;
-		}
-	}
-}
-
-static int send_msg(int fd, const char *msg)
-{
-	size_t n = strlen(msg) + 1, off = 0; /* the NUL goes too */
-
-	while (off < n) {
-		ssize_t w = send(fd, msg + off, n - off, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		off += (size_t)w;
-	}
 	return 0;
 }
 
@@ -471,7 +333,7 @@ static int accept_vm(struct j9_session *s, char *err, size_t errlen)
 			c = accept4(p[i].fd, NULL, NULL, SOCK_CLOEXEC);
 			if (c < 0)
 				continue;
-			rc = read_msg(c, FIRST_MSG_MAX, left_ms(s->deadline), &msg, &len);
+			rc = openj9_read_msg(c, FIRST_MSG_MAX, left_ms(s->deadline), &msg, &len);
 			if (rc == 0 && openj9_check_connected(msg, len, s->key)) {
 				free(msg);
 				s->conn = c;
@@ -483,7 +345,7 @@ static int accept_vm(struct j9_session *s, char *err, size_t errlen)
 			close(c);
 		}
 	}
-	fail(err, errlen, "OpenJ9 VM %s (pid %d) did not connect back within %d ms (the VM may "
+	openj9_errf(err, errlen, "OpenJ9 VM %s (pid %d) did not connect back within %d ms (the VM may "
 	     "be busy or not listening; raise the timeout, or check that 127.0.0.1 works in its "
 	     "network namespace)", s->vmid, (int)s->t->nspid, s->timeout_ms);
 	return -ETIMEDOUT;
@@ -495,7 +357,7 @@ static int handshake(struct j9_session *s, char *err, size_t errlen)
 
 	rc = openj9_find_in_dir(s->common, s->t->nspid, s->vmid, sizeof(s->vmid));
 	if (rc) {
-		fail(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
+		openj9_errf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
 		     "attach API is disabled)", (int)s->t->nspid, s->cpath);
 		return rc;
 	}
@@ -503,7 +365,7 @@ static int handshake(struct j9_session *s, char *err, size_t errlen)
 	s->vmdir = openat(s->common, s->vmid, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->vmdir < 0) {
 		rc = -errno;
-		fail(err, errlen, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
+		openj9_errf(err, errlen, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
 		return rc;
 	}
 	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -511,7 +373,7 @@ static int handshake(struct j9_session *s, char *err, size_t errlen)
 		rc = lock_until(fd, s->deadline);
 		if (rc) {
 			close(fd);
-			fail(err, errlen, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
+			openj9_errf(err, errlen, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
 			     rc == -ETIMEDOUT ? " (another attach is running; retry later)" : "");
 			return rc;
 		}
@@ -520,11 +382,11 @@ static int handshake(struct j9_session *s, char *err, size_t errlen)
 		attach_step(s->t->log, "no usable _attachlock (%s), going on unlocked",
 			    strerror(errno));
 	}
-	if ((rc = random_key(s->key)) < 0) {
-		fail(err, errlen, "cannot get random bytes for the attach key: %s", strerror(-rc));
+	if ((rc = openj9_random_key(s->key)) < 0) {
+		openj9_errf(err, errlen, "cannot get random bytes for the attach key: %s", strerror(-rc));
 		return rc;
 	}
-	port = listen_loopback(s, err, errlen);
+	port = openj9_listen_loopback(s->lsock, err, errlen);
 	if (port < 0)
 		return port;
 	if ((rc = write_replyinfo(s, port, err, errlen)) ||
@@ -541,12 +403,12 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 {
 	char *msg = NULL, *text = NULL;
 	size_t len, tlen;
-	int rc = send_msg(s->conn, cmd);
+	int rc = openj9_send_msg(s->conn, cmd);
 
 	if (rc == 0)
-		rc = read_msg(s->conn, REPLY_MAX, s->timeout_ms, &msg, &len);
+		rc = openj9_read_msg(s->conn, REPLY_MAX, s->timeout_ms, &msg, &len);
 	if (rc) {
-		fail(err, errlen, "OpenJ9 VM %s: %s%s", s->vmid,
+		openj9_errf(err, errlen, "OpenJ9 VM %s: %s%s", s->vmid,
 		     rc == -ETIMEDOUT ? "no reply in time" :
 		     rc == -EPIPE ? "closed the connection before replying" :
 		     rc == -EMSGSIZE ? "reply too large" : strerror(-rc),
@@ -572,11 +434,11 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	free(text);
 	free(msg);
 	/* Detach politely; the answer does not change the outcome. */
-	if (send_msg(s->conn, "ATTACH_DETACHED") == 0 &&
-	    read_msg(s->conn, 4096, s->timeout_ms < 1000 ? s->timeout_ms : 1000, &msg, &len) == 0)
+	if (openj9_send_msg(s->conn, "ATTACH_DETACHED") == 0 &&
+	    openj9_read_msg(s->conn, 4096, s->timeout_ms < 1000 ? s->timeout_ms : 1000, &msg, &len) == 0)
 		free(msg);
 	if (rc)
-		fail(err, errlen, "out of memory decoding the reply");
+		openj9_errf(err, errlen, "out of memory decoding the reply");
 	return rc;
 }
 
@@ -600,15 +462,9 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 		goto out;
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
 	s.deadline = now_ms() + s.timeout_ms;
-	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath));
+	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), err, errlen);
 	if (s.common < 0) {
-		rc = s.common == -ENOTDIR ? -ENOENT : s.common;
-		if (rc == -EINVAL)
-			fail(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute",
-			     t->attach_dir);
-		else
-			fail(err, errlen, "no OpenJ9 attach directory %s in the target: %s",
-			     s.cpath, strerror(-rc));
+		rc = s.common;
 		goto out;
 	}
 	rc = handshake(&s, err, errlen);

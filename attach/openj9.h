@@ -141,4 +141,40 @@ bool openj9_check_connected(const char *msg, size_t len, const char *key16);
  * 0 to read more, -EMSGSIZE past max bytes. */
 int openj9_frame_done(const char *chunk, size_t chunk_len, size_t total, size_t max);
 
+/* ---- internal, shared by attach/openj9*.c ---- */
+
+#define OPENJ9_MAX_ENTRIES 4096 /* common-dir entries looked at, at most */
+
+/* open(path) inside the target root (openat2 RESOLVE_IN_ROOT, else an
+ * O_NOFOLLOW walk refusing ".."); O_CLOEXEC added.  Returns fd or -errno. */
+int openj9_open_in_root(int root_fd, const char *path, int flags, mode_t mode);
+/* Open the common dir (O_RDONLY|O_DIRECTORY) and put its target path in
+ * path.  Returns fd, -EINVAL for a relative attach_dir, -ENOENT when it is
+ * missing, other -errno; err filled on failure. */
+int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
+		      char *err, size_t errlen);
+/* Read at most max bytes of the regular file dirfd/name (O_NOFOLLOW,
+ * O_NONBLOCK) into buf, *len = bytes read.  Returns 0 or -errno. */
+int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len);
+/* Common-dir entries that are not VMs (and not counted for posts, B6). */
+bool openj9_skip_entry(const char *name);
+/* Find the VM dir advertising nspid in the open common dir (see
+ * openj9_find_vm).  Returns 0, -ENOENT, -ENAMETOOLONG, -errno. */
+int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len);
+/* snprintf into err (no-op when err is NULL or errlen 0). */
+void openj9_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* 16 lowercase hex digits of getrandom (else /dev/urandom).  0 or -errno. */
+int openj9_random_key(char key[17]);
+/* Listen on 127.0.0.1:0 in the current net ns (lsock[0]) and, best effort,
+ * on [::1] at the same port (lsock[1], else -1) for VMs that prefer IPv6.
+ * Returns the port or -errno (err filled); lsock[0] may need closing. */
+int openj9_listen_loopback(int lsock[2], char *err, size_t errlen);
+/* Read one message: complete when a read chunk ends in NUL (B7); each chunk
+ * restarts the timeout.  *buf malloc'd, NUL-terminated, *len without it.
+ * Returns 0, -ETIMEDOUT, -EPIPE (EOF first), -EMSGSIZE (> max), -errno. */
+int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len);
+/* Send msg plus its NUL (MSG_NOSIGNAL).  0 or -errno. */
+int openj9_send_msg(int fd, const char *msg);
+
 #endif

@@ -90,16 +90,22 @@ int openj9_open_in_root(int root_fd, const char *path, int flags, mode_t mode)
 	return walk_open(root_fd, path, flags, mode); /* < 5.6, or seccomp */
 }
 
-int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen)
+int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
+		      char *err, size_t errlen)
 {
 	const char *tmp = "/tmp";
 	int fd, n;
 
 	if (t->attach_dir && t->attach_dir[0]) {
-		if (t->attach_dir[0] != '/')
+		if (t->attach_dir[0] != '/') {
+			openj9_errf(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
+				    "(jsym cannot resolve it against the JVM's working directory)",
+				    t->attach_dir);
 			return -EINVAL;
+		}
 		n = snprintf(path, pathlen, "%s", t->attach_dir);
 	} else {
+		/* B1: the target's $TMPDIR when it exists there, else /tmp. */
 		if (t->tmpdir && t->tmpdir[0] == '/') {
 			fd = openj9_open_in_root(t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY, 0);
 			if (fd >= 0) {
@@ -110,9 +116,18 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen)
 		n = snprintf(path, pathlen, "%s%s.com_ibm_tools_attach", tmp,
 			     tmp[strlen(tmp) - 1] == '/' ? "" : "/");
 	}
-	if (n < 0 || (size_t)n >= pathlen)
+	if (n < 0 || (size_t)n >= pathlen) {
+		openj9_errf(err, errlen, "OpenJ9 attach directory path too long");
 		return -ENAMETOOLONG;
-	return openj9_open_in_root(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0);
+	}
+	fd = openj9_open_in_root(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0);
+	if (fd == -ENOTDIR)
+		fd = -ENOENT;
+	if (fd < 0)
+		openj9_errf(err, errlen, "no OpenJ9 attach directory %s in the target: %s%s", path,
+			    strerror(-fd), fd == -ENOENT ? " (not an OpenJ9 JVM, or its attach API "
+			    "is disabled)" : "");
+	return fd;
 }
 
 int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len)
@@ -236,24 +251,16 @@ int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
 		   char *err, size_t errlen)
 {
 	char path[4200];
-	int common = openj9_common_dir(t, path, sizeof(path)), rc;
+	int common = openj9_common_dir(t, path, sizeof(path), err, errlen), rc;
 
-	if (common < 0) {
-		if (common == -EINVAL && err)
-			snprintf(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
-				 "(jsym cannot resolve it against the JVM's working directory)",
-				 t->attach_dir);
-		else if (err)
-			snprintf(err, errlen, "no OpenJ9 attach directory %s in the target: %s",
-				 path, strerror(-common));
-		return common == -ENOTDIR ? -ENOENT : common;
-	}
+	if (common < 0)
+		return common;
 	rc = openj9_find_in_dir(common, t->nspid, vmid, vmid_len);
 	close(common);
-	if (rc == -ENOENT && err)
-		snprintf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
-			 "or started with -Dcom.ibm.tools.attach.enable=no)", (int)t->nspid, path);
-	else if (rc < 0 && err)
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
+	if (rc == -ENOENT)
+		openj9_errf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
+			    "or started with -Dcom.ibm.tools.attach.enable=no)", (int)t->nspid, path);
+	else if (rc < 0)
+		openj9_errf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
 	return rc;
 }

@@ -14,10 +14,7 @@
 #define PFX_ERR "ATTACH_ERR "
 #define PFX_INIT "AgentInitializationException"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+void openj9_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,7 +77,7 @@ static int translate_load(int argc, const char *const argv[], char *out, size_t 
 	int rc;
 
 	if (argc < 2 || !argv[1][0]) {
-		set_err(err, errlen, "load: missing library (usage: load LIB [true|false] [OPTIONS])");
+		openj9_errf(err, errlen, "load: missing library (usage: load LIB [true|false] [OPTIONS])");
 		return -EINVAL;
 	}
 	lib = argv[1];
@@ -89,7 +86,7 @@ static int translate_load(int argc, const char *const argv[], char *out, size_t 
 	/* OpenJ9 takes the name up to the first ',' (B8): a comma would
 	 * silently split the path into name and options. */
 	if (strchr(lib, ',')) {
-		set_err(err, errlen, "load: OpenJ9 cannot load '%s': a ',' in the library path "
+		openj9_errf(err, errlen, "load: OpenJ9 cannot load '%s': a ',' in the library path "
 			"ends the name on the JVM side (rename or copy the library to a path "
 			"without commas)", lib);
 		return -EINVAL;
@@ -118,7 +115,7 @@ int openj9_translate(int argc, const char *const argv[], char *out, size_t outle
 	if (outlen)
 		out[0] = '\0';
 	if (argc < 1 || !argv[0]) {
-		set_err(err, errlen, "no command given");
+		openj9_errf(err, errlen, "no command given");
 		return -EINVAL;
 	}
 	cmd = argv[0];
@@ -152,21 +149,21 @@ int openj9_translate(int argc, const char *const argv[], char *out, size_t outle
 		if (!rc)
 			rc = put_words(out, outlen, &pos, argc, argv, 1);
 		if (!rc && pos == strlen("ATTACH_DIAGNOSTICS:")) {
-			set_err(err, errlen, "jcmd: missing command (try: jcmd help)");
+			openj9_errf(err, errlen, "jcmd: missing command (try: jcmd help)");
 			return -EINVAL;
 		}
 	} else if (strcmp(cmd, "printflag") == 0 || strcmp(cmd, "setflag") == 0) {
-		set_err(err, errlen, "%s is not supported by OpenJ9 (it has no -XX flag "
+		openj9_errf(err, errlen, "%s is not supported by OpenJ9 (it has no -XX flag "
 			"interface over attach; use 'jcmd help' to list what it offers)", cmd);
 		return -EOPNOTSUPP;
 	} else {
-		set_err(err, errlen, "command '%s' is not supported by OpenJ9 (supported: load, "
+		openj9_errf(err, errlen, "command '%s' is not supported by OpenJ9 (supported: load, "
 			"properties, agentProperties, threaddump, jcmd, dumpheap, inspectheap, "
 			"datadump)", cmd);
 		return -EOPNOTSUPP;
 	}
 	if (rc == -ENAMETOOLONG)
-		set_err(err, errlen, "%s: command too long for the attach request (limit %zu bytes)",
+		openj9_errf(err, errlen, "%s: command too long for the attach request (limit %zu bytes)",
 			cmd, outlen ? outlen - 1 : 0);
 	return rc;
 }
