@@ -173,7 +173,10 @@ la_jvm_start() {
 	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
 	local pre=()
 	[ -n "$uid" ] && pre=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
-	(cd "$cwd" && exec "${pre[@]}" "$home/bin/java" -Xmx64m -XX:TieredStopAtLevel=1 \
+	# A background job of a script starts with SIGINT and SIGQUIT ignored;
+	# give the JVM the default dispositions a real service has, so a stray
+	# SIGQUIT to an -Xrs JVM would be as fatal here as in production.
+	(cd "$cwd" && exec env --default-signal=INT,QUIT "${pre[@]}" "$home/bin/java" -Xmx64m -XX:TieredStopAtLevel=1 \
 		-Xss512k -XX:+UseSerialGC "$@" -cp "$dir" AttachTarget 300 "$name") \
 		</dev/null >"$LA_TMP/$name.out" 2>"$LA_TMP/$name.err" &
 	LA_PID=$!
@@ -188,6 +191,14 @@ la_jvm_start() {
 		i=$((i + 1))
 	done
 	la_log "started $name: pid $LA_PID ($home $*)"
+}
+
+# la_bg CMD...: start a non-JVM helper in the background with default signal
+# dispositions (a SIGQUIT would kill it); sets LA_PID.
+la_bg() {
+	env --default-signal=INT,QUIT "$@" </dev/null >/dev/null 2>&1 &
+	LA_PID=$!
+	LA_PIDS+=("$LA_PID")
 }
 
 la_jvm_stop() {
@@ -214,6 +225,53 @@ la_jsym() {
 	if [ $LA_RC = 124 ] || [ $LA_RC = 137 ]; then
 		la_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
 	fi
+}
+
+# la_jsym_bg ARGS...: start jsym in the background (same capture as la_jsym);
+# la_jsym_wait collects it and sets LA_RC/LA_OUT/LA_ERR and LA_SECS.
+la_jsym_bg() {
+	LA_BG_ARGS="$*"
+	LA_BG_T0=$(date +%s%N)
+	(timeout -k 3 "${LA_LIMIT:-30}" "$JSYM" "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
+		echo $? >"$LA_TMP/jsym.rc") &
+	LA_BG_PID=$!
+}
+
+la_jsym_wait() {
+	wait "$LA_BG_PID"
+	LA_SECS=$(( ($(date +%s%N) - LA_BG_T0) / 1000000000 ))
+	LA_RC=$(cat "$LA_TMP/jsym.rc")
+	LA_OUT=$(cat "$LA_TMP/jsym.out")
+	LA_ERR=$(cat "$LA_TMP/jsym.err")
+	echo "+ jsym $(la_short "$LA_BG_ARGS") -> exit $LA_RC after ${LA_SECS}s"
+	head -n 8 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
+	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
+	if [ "$LA_RC" = 124 ] || [ "$LA_RC" = 137 ]; then
+		la_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
+	fi
+}
+
+# la_jsym_strace ARGS...: la_jsym under strace, recording every signal jsym
+# (and its children) sends into $LA_TMP/signals.  Without strace: plain la_jsym.
+la_jsym_strace() {
+	if ! command -v strace >/dev/null 2>&1; then
+		: >"$LA_TMP/signals"
+		la_jsym "$@"
+		return
+	fi
+	local real=$JSYM
+	JSYM=$LA_TMP/strace-jsym
+	printf '#!/bin/sh\nexec strace -f -qq -e trace=kill,tkill,tgkill,rt_sigqueueinfo,rt_tgsigqueueinfo,pidfd_send_signal -e signal=none -o %s %s "$@"\n' \
+		"$LA_TMP/signals" "$real" >"$JSYM"
+	chmod +x "$JSYM"
+	la_jsym "$@"
+	JSYM=$real
+	sed 's/^/  sig| /' "$LA_TMP/signals"
+}
+
+# la_signalled PID: jsym's last la_jsym_strace run sent a signal to PID.
+la_signalled() {
+	grep -qE "(kill|tgkill|sigqueueinfo)\\(($1|[0-9]+, $1)," "$LA_TMP/signals" 2>/dev/null
 }
 
 la_short() {
@@ -313,6 +371,55 @@ la_finish() {
 	fi
 	[ "$LA_FAILS" -eq 0 ] || exit 1
 	exit 0
+}
+
+# ---- containers (tests/kit) ----------------------------------------------
+
+la_need_kit() {
+	[ "$LA_KIT" = 1 ] || la_skip "container kit tests/kit/kit.sh not available"
+	declare -F kit_start >/dev/null || la_skip "container kit has no kit_start"
+}
+
+LA_CT_JAVA=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+
+# la_ct_start NAME [kit_start options...] [-- JVMOPT...]: AttachTarget as PID 1
+# of a new Debian container (its JRE), tests/java bound at /opt/jsym-java.
+# Sets LA_PID to the host PID; the JVM's output goes to $LA_TMP/NAME.out.
+la_ct_start() {
+	local name=$1 dir
+	shift
+	local kopts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		kopts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	: "${LA_CT_ROOTFS:=$(kit_rootfs debian)}"
+	[ -x "$LA_CT_ROOTFS$LA_CT_JAVA" ] || { la_fail "no JRE in the debian rootfs"; return 1; }
+	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
+	LA_PID=$(kit_start "jsymat-$name" "$LA_CT_ROOTFS" "${kopts[@]}" \
+		--bind "$dir:/opt/jsym-java:ro" --log "$LA_TMP/$name.out" -- \
+		"$LA_CT_JAVA" -Xmx64m -XX:TieredStopAtLevel=1 -Xss512k -XX:+UseSerialGC \
+		"$@" -cp /opt/jsym-java AttachTarget 300 "$name") || {
+		la_fail "kit_start $name failed"
+		return 1
+	}
+	local i=0
+	while ! grep -q '^attach-target: started' "$LA_TMP/$name.out" 2>/dev/null; do
+		if ! la_alive "$LA_PID" || [ $i -ge 300 ]; then
+			la_fail "container JVM $name did not start: $(tail -n 5 "$LA_TMP/$name.out" 2>/dev/null)"
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	la_log "started container $name: host pid $LA_PID (${kopts[*]} $*)"
+}
+
+# la_tmp_marks: host /tmp entries an attacher could leave (not ours).
+la_tmp_marks() {
+	find /tmp -maxdepth 1 \( -name '.attach_pid*' -o -name '.java_pid*' -o -name 'jsym*' \
+		-o -name '.jsym*' \) ! -path "$LA_TMP" 2>/dev/null | sort
 }
 
 # la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# 31-attach-container.sh - jsym exec from the host into a container, and jsym list.
+#
+# A Debian container runs AttachTarget as PID 1, uid 1000, private /tmp.  From
+# the host, as root: `jsym exec HOSTPID properties` answers with the
+# container JVM's properties; -v says the mount namespace was entered and the
+# trigger went to the container's path (.attach_pid1, nspid 1); nothing named
+# .attach_pid* is left in the container's /tmp or cwd and nothing new in the
+# host /tmp.  A second call is warm (no SIGQUIT, no thread dump).  Then
+# `jsym list` (text and --json) shows the host JVM and the container JVM with
+# nspid, uid, kind and libc.
+source "$(dirname "$0")/lib-attach.sh"
+la_init
+la_need_root
+la_need_jvm
+la_need_kit
+
+before=$(la_tmp_marks)
+
+la_case container-start
+la_ct_start deb --uid 1000 --gid 1000 --cwd /tmp || la_finish
+ct=$LA_PID
+nspid=$(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status")
+la_check "the JVM is PID 1 of its pid namespace (nspid $nspid)" test "$nspid" = 1
+ctroot=/proc/$ct/root
+
+la_case container-properties
+la_jsym exec -v "$ct" properties
+la_expect_rc 0
+la_expect_out 'jsym\.test\.mark=deb' 'java\.version=17' 'user\.name='
+la_check "-v: mount namespace entered" la_vlines '(mount|mnt).*(namespace|ns)|setns'
+la_check "-v: no fallback to /proc/<pid>/root needed as host root" \
+	eval '! la_vlines "fall(ing)? ?back"'
+la_check "-v: trigger at the container's path (.attach_pid$nspid)" \
+	la_vlines "\.attach_pid${nspid}([^0-9]|$)"
+la_check "-v: trigger path is not a host path with the host pid" \
+	eval '! la_vlines "\.attach_pid${ct}([^0-9]|$)"'
+left=$(ls -a "$ctroot/tmp" "$ctroot/" "/proc/$ct/cwd/" 2>/dev/null | grep '^\.attach_pid')
+la_check "no .attach_pid* left in the container's /tmp, / or cwd ($left)" test -z "$left"
+la_check "the container's socket exists where the JVM made it" test -S "$ctroot/tmp/.java_pid1"
+
+la_case container-warm
+la_jsym exec -v "$ct" jcmd VM.version
+la_expect_rc 0
+la_expect_out 'JDK 17|17\.0'
+la_check "second call: no SIGQUIT sent" \
+	eval '! la_vlines sigquit | grep -viqE "\bno\b|not |without|skip|already"'
+la_check "the container JVM printed no thread dump" test "$(la_dumps deb)" = 0
+
+la_case host-tmp-clean
+after=$(la_tmp_marks)
+new=$(comm -13 <(echo "$before") <(echo "$after"))
+la_check "jsym left nothing new in the host /tmp ($new)" test -z "$new"
+
+# ---------------------------------------------------------------- jsym list
+la_case list
+home=$(la_jdks | head -n 1)
+la_jvm_start hostjvm "$home" && hpid=$LA_PID
+la_jsym list
+la_expect_rc 0
+ctline=$(grep -E "(^|[^0-9])$ct([^0-9]|$)" <<<"$LA_OUT")
+hline=$(grep -E "(^|[^0-9])${hpid:-x}([^0-9]|$)" <<<"$LA_OUT")
+echo "  container line: $ctline"
+echo "  host line:      $hline"
+la_check "list shows the container JVM" test -n "$ctline"
+la_check "list shows the host JVM" test -n "$hline"
+la_check "container line has uid 1000" grep -qE '(^|[^0-9])1000([^0-9]|$)' <<<"$ctline"
+la_check "container line has nspid 1" grep -qE '(^|[^0-9])1([^0-9]|$)' <<<"$ctline"
+la_check "container line names the kind (hotspot)" grep -qi 'hotspot' <<<"$ctline"
+la_check "container line names the libc (glibc)" grep -qi 'glibc' <<<"$ctline"
+la_check "header or lines name the columns" grep -qiE 'nspid|ns.?pid' <<<"$LA_OUT"
+
+la_case list-json
+la_jsym list --json
+la_expect_rc 0
+la_check "--json parses with python3 -m json.tool" \
+	eval 'python3 -m json.tool <<<"$LA_OUT" >/dev/null'
+la_check "--json has the container JVM with nspid 1, uid 1000, hotspot, glibc" \
+	python3 -c '
+import json, sys
+doc = json.loads(sys.stdin.read())
+items = doc if isinstance(doc, list) else next(v for v in doc.values() if isinstance(v, list))
+want = int(sys.argv[1])
+for it in items:
+    if want in [v for v in it.values() if isinstance(v, int)]:
+        flat = json.dumps(it).lower()
+        nspid = [v for k, v in it.items() if "ns" in k.lower() and "pid" in k.lower()]
+        uid = [v for k, v in it.items() if "uid" in k.lower()]
+        ok = nspid == [1] and 1000 in uid and "hotspot" in flat and "glibc" in flat
+        print("  json entry:", json.dumps(it))
+        sys.exit(0 if ok else 1)
+sys.exit(1)
+' "$ct" <<<"$LA_OUT"
+
+la_finish

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# 33-attach-faults.sh - jsym exec against targets that must be refused or
+# survive: usage errors, a non-JVM (never signalled, still alive), an unknown
+# PID, -XX:+DisableAttachMechanism, -Xrs (eager listener: works; listener gone:
+# refused before any SIGQUIT, which would kill it), a SIGSTOPped JVM
+# (--timeout honoured, trigger removed, JVM fine after SIGCONT), a JVM killed
+# during the attach (no hang), a v1 argument over 1024 bytes, a JVM-side
+# failure (unknown jcmd), and a listening socket at /tmp/.java_pid<pid> owned
+# by another uid (jsym must not talk to it).  Exit codes are checked exactly,
+# messages by key words.  docs/faults.md lists what a user sees for each.
+source "$(dirname "$0")/lib-attach.sh"
+la_init
+la_need_root
+la_need_jvm
+
+# The fault JVM: Debian's JDK 17 if present (a pre-24 JVM, protocol v1 only).
+home=
+while read -r h; do
+	[ "$(la_jdk_feature "$h")" -lt 24 ] && { home=$h; break; }
+	[ -z "$home" ] && home=$h
+done < <(la_jdks)
+feature=$(la_jdk_feature "$home")
+
+trigger_left() {
+	[ -e "/tmp/.attach_pid$1" ] || [ -L "/tmp/.attach_pid$1" ] ||
+		[ -e "$LA_TMP/.attach_pid$1" ] || [ -L "$LA_TMP/.attach_pid$1" ]
+}
+
+# ---------------------------------------------------------------- usage
+la_case usage-no-args
+la_jsym exec
+la_expect_rc 1
+la_case usage-bad-pid
+la_jsym exec notapid properties
+la_expect_rc 1
+la_case usage-bad-timeout
+la_jsym exec --timeout soon 1 properties
+la_expect_rc 1
+la_case usage-unknown-command
+la_jsym exec 1 frobnicate
+la_expect_rc 1
+
+# ---------------------------------------------------------------- non-JVM
+la_case non-jvm-sleep
+la_bg sleep 1000
+spid=$LA_PID
+la_jsym_strace exec -v "$spid" properties
+la_expect_rc 2
+la_expect_err 'not a (java|jvm|hotspot)|no jvm|not.*jvm'
+la_check "sleep is still alive" la_alive "$spid"
+la_check "jsym sent no signal to the non-JVM" eval '! la_signalled '"$spid"
+la_check "no trigger file was created for it" eval '! trigger_left '"$spid"
+kill "$spid"
+
+# ---------------------------------------------------------------- unknown PID
+la_case unknown-pid
+nopid=$(($(cat /proc/sys/kernel/pid_max) - 7))
+while [ -e "/proc/$nopid" ]; do nopid=$((nopid - 1)); done
+la_jsym exec "$nopid" properties
+la_expect_rc 2
+la_expect_err "$nopid" 'no such process|not found|does not exist|no process'
+
+# ---------------------------------------------------------------- DisableAttachMechanism
+la_case disable-attach-mechanism
+la_jvm_start dam "$home" -XX:+DisableAttachMechanism && {
+	pid=$LA_PID
+	la_jsym exec --timeout 3000 -v "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'DisableAttachMechanism'
+	sleep 0.5
+	la_check "JVM alive" la_alive "$pid"
+	n=$(la_dumps dam)
+	la_check "at most one thread dump ($n)" test "$n" -le 1
+	la_jsym exec --timeout 3000 "$pid" properties
+	sleep 0.5
+	n=$(la_dumps dam)
+	la_check "still at most one thread dump after a second try ($n)" test "$n" -le 1
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- -Xrs
+la_case xrs-eager-listener
+la_jvm_start xrs "$home" -Xrs && {
+	pid=$LA_PID
+	# -Xrs starts the listener at VM start: the socket is there, no signal needed.
+	la_jsym_strace exec -v "$pid" properties
+	la_expect_rc 0
+	la_check "no signal sent to the -Xrs JVM" eval '! la_signalled '"$pid"
+	la_check "-Xrs JVM alive" la_alive "$pid"
+
+	la_case xrs-no-listener
+	# Without its socket the listener cannot be started by a signal: SIGQUIT
+	# would terminate an -Xrs JVM, so jsym must refuse before signalling.
+	rm -f "/tmp/.java_pid$pid"
+	la_jsym_strace exec --timeout 3000 -v "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'Xrs|SIGQUIT|signal'
+	la_check "no signal sent to the -Xrs JVM" eval '! la_signalled '"$pid"
+	sleep 0.3
+	la_check "-Xrs JVM alive" la_alive "$pid"
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- SIGSTOP
+la_case stopped-jvm-timeout
+la_jvm_start stopped "$home" && {
+	pid=$LA_PID
+	kill -STOP "$pid"
+	la_jsym_bg exec --timeout 2000 -v "$pid" properties
+	la_jsym_wait
+	la_expect_rc 2
+	la_expect_err 'time(d)? ?out|stopped'
+	la_check "jsym gave up near its 2 s timeout (took ${LA_SECS}s)" test "$LA_SECS" -le 8
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+	kill -CONT "$pid"
+	sleep 1
+	la_check "JVM alive after SIGCONT" la_alive "$pid"
+	la_log "thread dumps after SIGCONT: $(la_dumps stopped) (a SIGQUIT without trigger dumps once)"
+	la_case stopped-jvm-after-cont
+	la_jsym exec "$pid" properties
+	la_expect_rc 0
+	la_expect_out 'java\.version='
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- JVM exits mid-attach
+la_case jvm-exits-during-attach
+la_jvm_start dying "$home" && {
+	pid=$LA_PID
+	# Stopped, the JVM cannot answer: jsym is waiting for the socket when the
+	# JVM dies.  It must notice and fail, not wait for its 30 s timeout.
+	kill -STOP "$pid"
+	la_jsym_bg exec --timeout 30000 -v "$pid" properties
+	sleep 0.8
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	la_jsym_wait
+	la_expect_rc 2
+	la_expect_err 'exit|gone|died|no such process|terminated|vanished|disappeared'
+	la_check "jsym noticed the death well before its 30 s timeout (${LA_SECS}s)" test "$LA_SECS" -le 10
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+}
+
+# ---------------------------------------------------------------- v1 limits
+la_case v1-long-argument
+if [ "$feature" -lt 24 ]; then
+	la_jvm_start v1 "$home" && {
+		pid=$LA_PID
+		LA_LIMIT=20 la_jsym exec "$pid" jcmd "VM.version$(printf '%1500s' '')"
+		la_expect_rc 2
+		la_expect_err '1024|v1|limit|too long'
+		la_case jcmd-unknown-command
+		la_jsym exec "$pid" jcmd No.such_command
+		la_expect_rc 3
+		la_check "the JVM's text is shown" grep -qiE 'unknown diagnostic command|No.such_command' <<<"$LA_OUT$LA_ERR"
+		la_check "JVM alive" la_alive "$pid"
+		la_jvm_stop "$pid"
+	}
+else
+	la_log "no pre-24 JDK: v1 limit case not run"
+fi
+
+# ---------------------------------------------------------------- foreign socket
+la_case foreign-socket
+# The uid-1000 JVM makes /tmp/hsperfdata_<user>; remove it after if it is new.
+perfdir=/tmp/hsperfdata_$(getent passwd 1000 | cut -d: -f1)
+[ -e "$perfdir" ] || trap 'la_cleanup; rm -rf "$perfdir"; eval "$LA_PREV_TRAP"' EXIT
+cwd=$LA_TMP/cwd1000
+mkdir -p "$cwd" "$LA_TMP/fake"
+chown 1000:1000 "$cwd"
+chown 4321:4321 "$LA_TMP/fake"
+la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
+	pid=$LA_PID
+	sock=/tmp/.java_pid$pid
+	# A listener of uid 4321 at the JVM's socket path, before the JVM's own
+	# listener exists; it answers like a JVM and notes every connection.
+	env --default-signal=INT,QUIT setpriv --reuid=4321 --regid=4321 --clear-groups \
+		/usr/bin/python3 - "$sock" "$LA_TMP/fake/log" <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1])
+s.listen(5)
+open(sys.argv[2], "a").write("listening\n")
+while True:
+    c, _ = s.accept()
+    open(sys.argv[2], "a").write("connected\n")
+    try:
+        c.recv(4096)
+        c.sendall(b"0\njsym.test.evil=talked-to-impostor\n")
+    finally:
+        c.close()
+EOF
+	fake=$!
+	LA_PIDS+=("$fake")
+	for _ in $(seq 50); do grep -q listening "$LA_TMP/fake/log" 2>/dev/null && break; sleep 0.1; done
+	ls -l "$sock"
+	la_jsym exec --timeout 3000 -v "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'own|uid|4321'
+	la_check "jsym never connected to the impostor" eval '! grep -q connected "$LA_TMP/fake/log"'
+	la_check "impostor's reply not printed" eval '! grep -q talked-to-impostor <<<"$LA_OUT"'
+	kill "$fake"
+	wait "$fake" 2>/dev/null
+	rm -f "$sock"
+	la_check "uid-1000 JVM alive" la_alive "$pid"
+
+	la_case other-uid-jvm
+	# The impostor gone, root attaches to the uid-1000 JVM for real.
+	la_jsym exec -v "$pid" properties
+	la_expect_rc 0
+	la_expect_out 'user\.name=|java\.version='
+	la_jvm_stop "$pid"
+}
+
+la_finish
