@@ -1,0 +1,143 @@
+/*
+ * lookup.h - address -> Java symbol, in O(log n), following a live journal.
+ *
+ * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
+ * stubs (STUB), perf-map lines (MAP), and the inlined-method ranges (INLINE)
+ * inside compiled methods.  Ranges may overlap (a stub re-generated, an
+ * address reused after an unload, a perf map appended to); the answer for an
+ * address is always the live range with the HIGHEST id that contains it.
+ * Journal ids grow with time, perf-map lines get their line number as id, so
+ * "higher id" is "later record/line wins".
+ *
+ * Removal is by id only (lookup_remove): a late UNLOAD of an old method never
+ * takes away the newer method that reuses its address.
+ *
+ * Cost: updates are O(1) amortized and only mark the index dirty; the next
+ * lookup_find rebuilds a sorted array of non-overlapping segments in
+ * O(n log n), after which each lookup_find is a binary search.  So batch
+ * updates (lookup_refresh does) and query in between.
+ *
+ * Memory: the lookup copies every string it is given and owns all it hands
+ * out.  Pointers in a struct lookup_hit stay valid until the next call that
+ * changes the lookup (lookup_add, lookup_remove, lookup_add_inline,
+ * lookup_apply_record, lookup_refresh, lookup_free) or the next lookup_find.
+ * Not thread-safe: one thread at a time per struct lookup.
+ */
+#ifndef JSYM_LOOKUP_H
+#define JSYM_LOOKUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "journal_read.h"
+
+enum lookup_kind {
+	LOOKUP_LOAD = 1, /* compiled Java method (journal LOAD) */
+	LOOKUP_STUB = 3, /* interpreter, stubs, adapters (journal STUB) */
+	LOOKUP_INLINE = 4, /* a method inlined into a LOAD (only in lookup_hit.inlined) */
+	LOOKUP_MAP = 16, /* a perf-map line: only the display name is known */
+};
+
+/* Input text: p[0..len) is copied; need not be NUL-terminated; p may be NULL if len is 0. */
+struct lookup_text {
+	const char *p;
+	size_t len;
+};
+
+struct lookup_sym {
+	int kind;                /* LOOKUP_LOAD, LOOKUP_STUB, LOOKUP_MAP (or LOOKUP_INLINE for
+				    lookup_add_inline, where id is the parent's id) */
+	uint64_t id, start, size;
+	struct lookup_text class_name, method, signature, name;
+};
+
+/* Output: strings are NUL-terminated, "" when unknown, owned by the lookup. */
+struct lookup_frame {
+	int kind;
+	uint64_t id, start, size;
+	const char *class_name, *method, *signature, *name;
+};
+
+struct lookup_hit {
+	uint64_t addr;
+	uint64_t offset;                    /* addr - sym.start */
+	struct lookup_frame sym;            /* the compiled method, stub or map line */
+	size_t n_inline;                    /* inlined methods whose range holds addr */
+	const struct lookup_frame *inlined; /* [0] innermost ... [n_inline-1] outermost,
+					       all inside sym; NULL when n_inline is 0 */
+};
+
+struct lookup_stats {
+	size_t live;               /* live LOAD/STUB/MAP entries */
+	size_t inlines;            /* live INLINE ranges */
+	size_t segments;           /* segments of the last rebuild */
+	uint64_t records;          /* journal records / map lines applied */
+	uint64_t bad_records;      /* known type, malformed body (or empty range) */
+	uint64_t unknown_records;  /* unknown type, skipped */
+	uint64_t orphan_unloads;   /* UNLOAD of an id that is not live */
+	uint64_t orphan_inlines;   /* INLINE whose parent id is not a live LOAD */
+	uint64_t malformed_lines;  /* perf-map lines skipped */
+	uint64_t source_offset;    /* next byte lookup_refresh reads */
+	size_t pending_bytes;      /* perf map: torn last line held back */
+	int source;                /* 0 none, 1 journal, 2 perf map */
+};
+
+/* A new empty lookup, or NULL (ENOMEM).  Free with lookup_free. */
+struct lookup *lookup_new(void);
+
+/* Free everything, close a followed file.  NULL is fine. */
+void lookup_free(struct lookup *lk);
+
+/*
+ * Add a LOAD/STUB/MAP range.  An existing live entry with the same id is
+ * replaced.  Returns 0, -EINVAL (size 0, range wraps, bad kind) or -ENOMEM.
+ */
+int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
+
+/* End the entry with this id (and its inlined ranges).  0 or -ENOENT. */
+int lookup_remove(struct lookup *lk, uint64_t id);
+
+/*
+ * Add an inlined-method range to the live LOAD whose id is sym->id.
+ * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range) or
+ * -ENOMEM.
+ */
+int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
+
+/*
+ * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
+ * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
+ * input's own inconsistencies are counted in the stats, never errors.
+ */
+int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
+
+/*
+ * Resolve addr.  Returns 1 (hit filled), 0 (no live range holds addr; hit
+ * has only addr set), or -ENOMEM when the rebuild failed.
+ */
+int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit);
+
+/*
+ * Follow a journal / perf map open on fd (ownership passes to the lookup,
+ * even on failure; a previously followed file is closed).  Nothing is read
+ * until lookup_refresh.  Returns 0.
+ */
+int lookup_follow_journal(struct lookup *lk, int fd);
+int lookup_follow_map(struct lookup *lk, int fd);
+
+/*
+ * Read what the followed file gained since the last call and apply it.
+ * Returns the number of records/lines applied (>= 0), or a -errno with a
+ * reason in err: -EAGAIN (journal header not written yet: try later),
+ * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what
+ * was read before it stays usable, later calls keep failing), -ENOMEM, I/O
+ * errors, -EBADF when nothing is followed.
+ */
+long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
+
+/* Header of the followed journal, or NULL before it was read. */
+const struct jr_header *lookup_journal_header(const struct lookup *lk);
+
+void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st);
+
+#endif

@@ -1,0 +1,538 @@
+/*
+ * resolve_cli.c - `jsym resolve`: JIT addresses of a JVM -> Java method names.
+ *
+ *   jsym resolve --pid PID [--dir DIR] [--json] [--follow] [-v] [ADDR...]
+ *   jsym resolve --journal FILE | --map FILE [--json] [--follow] [ADDR...]
+ *
+ * With --pid the files are found the way a profiler on the host must find
+ * them: through /proc/PID/root (the JVM's own mount namespace) under DIR
+ * (default /tmp), named with the pid the JVM sees in its own pid namespace
+ * (last NStgid value).  The journal is preferred (it knows unloads); the perf
+ * map is the fallback.  Everything in those files is hostile: paths are
+ * resolved inside the container root (openat2 RESOLVE_IN_ROOT, or a walk with
+ * O_NOFOLLOW on every component on old kernels), only regular files are read,
+ * names are escaped on output.
+ *
+ * Exit status: 0 it ran (resolved or not), 1 usage, 2 our own failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lookup.h"
+#include "perfmap_read.h"
+#include "resolve_cli.h"
+
+/* openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
+struct jsym_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define JSYM_RESOLVE_NO_MAGICLINKS 0x02
+#define JSYM_RESOLVE_IN_ROOT 0x10
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+struct resolve_env {
+	long pid;
+	const char *dir;
+	const char *journal, *map;
+	int json, follow, verbose;
+};
+
+struct source {
+	int fd;
+	int is_journal;
+	char path[PATH_MAX + 128]; /* for messages: /proc/PID/root + the path inside */
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: jsym resolve --pid PID [--dir DIR] [options] [ADDR...]\n"
+	      "       jsym resolve --journal FILE | --map FILE [options] [ADDR...]\n"
+	      "\n"
+	      "Name the Java methods at JIT code addresses of a running JVM, from the\n"
+	      "journal or perf map the jsym agent writes.  ADDR is hex, with or without\n"
+	      "0x; without ADDR, addresses are read from stdin (whitespace-separated) and\n"
+	      "each line is answered at once, so jsym works as a pipe filter.\n"
+	      "\n"
+	      "  -p, --pid PID       JVM as seen from here; files are read through\n"
+	      "                      /proc/PID/root/DIR/ with the JVM's own pid\n"
+	      "  -d, --dir DIR       directory inside the JVM's filesystem (default /tmp)\n"
+	      "  -j, --journal FILE  read this journal (offline)\n"
+	      "  -m, --map FILE      read this perf map (offline)\n"
+	      "  -f, --follow        re-read the file before each lookup (live JVM)\n"
+	      "      --json          one JSON object per address\n"
+	      "  -v, --verbose       say which file was used and what it contained\n"
+	      "  -h, --help          this text\n"
+	      "\n"
+	      "Output: ADDR  NAME+OFFSET  [class C, method M, sig S, START+SIZE]\n"
+	      "        ADDR  ??            when no live code range holds ADDR\n"
+	      "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n",
+	      f);
+}
+
+/* ---- finding the files ------------------------------------------------ */
+
+/* The pid `pid` has in its own pid namespace: the last NStgid value. */
+static long ns_pid_of(long pid)
+{
+	char path[64], line[256];
+	long ns = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *end;
+
+		if (strncmp(line, "NStgid:", 7) != 0)
+			continue;
+		for (p = line + 7;; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			ns = v;
+		}
+	}
+	fclose(f);
+	return ns;
+}
+
+/*
+ * Open rel (relative, inside the tree rooted at rootfd) without leaving that
+ * tree: absolute symlinks and ".." stay inside it.  Old kernels (no openat2)
+ * get a walk that refuses every symlink instead.
+ */
+static int open_beneath(int rootfd, const char *rel)
+{
+	struct jsym_open_how how = {
+		.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+		.resolve = JSYM_RESOLVE_IN_ROOT | JSYM_RESOLVE_NO_MAGICLINKS,
+	};
+	char buf[PATH_MAX], *save = NULL, *comp, *next;
+	int fd, dfd;
+
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd;
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	dfd = dup(rootfd);
+	comp = strtok_r(buf, "/", &save);
+	while (dfd >= 0 && comp) {
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(comp, "..") == 0) {
+			/* ".." from the container root would climb into the host */
+			close(dfd);
+			errno = EPERM;
+			return -1;
+		}
+		fd = openat(dfd, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+					  : (int)how.flags);
+		close(dfd);
+		if (!next)
+			return fd;
+		dfd = fd;
+		comp = next;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	errno = dfd < 0 ? errno : ENOENT;
+	return -1;
+}
+
+/* Accept only regular files: a FIFO or device planted there must not hang us. */
+static int check_regular(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	fprintf(stderr, "jsym: %s is not a regular file, refusing to read it\n", path);
+	close(fd);
+	return -1;
+}
+
+static int find_in_pid(const struct resolve_env *env, struct source *src)
+{
+	const char *dir = env->dir;
+	char root[64], rel[PATH_MAX];
+	long nspid = ns_pid_of(env->pid);
+	int rootfd, err = 0;
+
+	if (nspid < 0) {
+		fprintf(stderr, "jsym: no process %ld (cannot read /proc/%ld/status: %s)\n",
+			env->pid, env->pid, strerror((int)-nspid));
+		return -1;
+	}
+	snprintf(root, sizeof(root), "/proc/%ld/root", env->pid);
+	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		fprintf(stderr, "jsym: cannot open %s: %m (run as root or as the JVM's user)\n",
+			root);
+		return -1;
+	}
+	while (*dir == '/')
+		dir++;
+	for (int j = 1; j >= 0; j--) {
+		snprintf(rel, sizeof(rel), "%s%s%s-%ld.%s", dir, *dir ? "/" : "",
+			 j ? "jsym" : "perf", nspid, j ? "journal" : "map");
+		snprintf(src->path, sizeof(src->path), "%s/%s", root, rel);
+		src->fd = open_beneath(rootfd, rel);
+		if (src->fd >= 0) {
+			src->is_journal = j;
+			break;
+		}
+		if (errno != ENOENT) {
+			err = errno;
+			fprintf(stderr, "jsym: cannot open %s: %s\n", src->path, strerror(err));
+		} else if (j && env->verbose) {
+			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
+		}
+	}
+	close(rootfd);
+	if (src->fd < 0) {
+		if (!err)
+			fprintf(stderr,
+				"jsym: no symbol files for JVM %ld in %s/%s (looked for jsym-%ld.journal "
+				"and perf-%ld.map): attach the agent first (jsym exec %ld load ...), "
+				"or give --dir if it writes elsewhere\n",
+				env->pid, root, dir, nspid, nspid, env->pid);
+		return -1;
+	}
+	if (env->verbose && !src->is_journal)
+		fprintf(stderr, "jsym: no journal, using the perf map %s (it has no unloads: "
+				"addresses of unloaded code may be named wrongly)\n", src->path);
+	return check_regular(src->fd, src->path);
+}
+
+static int open_source(const struct resolve_env *env, struct source *src)
+{
+	const char *file = env->journal ? env->journal : env->map;
+
+	src->fd = -1;
+	if (!file)
+		return find_in_pid(env, src);
+	src->is_journal = env->journal != NULL;
+	snprintf(src->path, sizeof(src->path), "%s", file);
+	src->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (src->fd < 0) {
+		fprintf(stderr, "jsym: cannot open %s: %m\n", file);
+		return -1;
+	}
+	return check_regular(src->fd, src->path);
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Text output: control bytes from the JVM's names never reach the terminal. */
+static void put_text(const char *s)
+{
+	for (; *s; s++)
+		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+static void put_json_str(const char *key, const char *s)
+{
+	printf("\"%s\":\"", key);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case LOOKUP_LOAD:
+		return "method";
+	case LOOKUP_STUB:
+		return "stub";
+	case LOOKUP_INLINE:
+		return "inlined";
+	default:
+		return "map";
+	}
+}
+
+static void json_frame(const struct lookup_frame *f)
+{
+	put_json_str("name", f->name);
+	printf(",\"kind\":\"%s\",\"start\":\"0x%" PRIx64 "\",\"size\":\"0x%" PRIx64 "\"",
+	       kind_name(f->kind), f->start, f->size);
+	if (f->kind == LOOKUP_LOAD || f->kind == LOOKUP_INLINE) {
+		putchar(',');
+		put_json_str("class", f->class_name);
+		putchar(',');
+		put_json_str("method", f->method);
+		putchar(',');
+		put_json_str("sig", f->signature);
+	}
+}
+
+static void print_json(const struct lookup_hit *h, int found)
+{
+	printf("{\"addr\":\"0x%" PRIx64 "\",\"resolved\":%s", h->addr, found ? "true" : "false");
+	if (found) {
+		printf(",\"offset\":\"0x%" PRIx64 "\",", h->offset);
+		json_frame(&h->sym);
+		if (h->n_inline) {
+			fputs(",\"inlined\":[", stdout);
+			for (size_t i = 0; i < h->n_inline; i++) {
+				fputs(i ? ",{" : "{", stdout);
+				json_frame(&h->inlined[i]);
+				putchar('}');
+			}
+			putchar(']');
+		}
+	}
+	puts("}");
+}
+
+static void print_text(const struct lookup_hit *h, int found)
+{
+	const struct lookup_frame *f = &h->sym;
+
+	printf("0x%" PRIx64 "  ", h->addr);
+	if (!found) {
+		puts("??");
+		return;
+	}
+	put_text(f->name);
+	printf("+0x%" PRIx64 "  [", h->offset);
+	if (f->kind == LOOKUP_LOAD) {
+		fputs("class ", stdout);
+		put_text(f->class_name);
+		fputs(", method ", stdout);
+		put_text(f->method);
+		fputs(", sig ", stdout);
+		put_text(f->signature);
+		fputs(", ", stdout);
+	} else {
+		printf("%s, ", kind_name(f->kind));
+	}
+	printf("0x%" PRIx64 "+0x%" PRIx64 "]", f->start, f->size);
+	for (size_t i = 0; i < h->n_inline; i++) {
+		fputs(i ? " < " : "  inlined: ", stdout);
+		put_text(h->inlined[i].name);
+	}
+	putchar('\n');
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+/* The whole token is a hex address, with or without 0x.  0 or -1. */
+static int parse_addr(const char *s, uint64_t *out)
+{
+	size_t len = strlen(s), used;
+
+	return pm_parse_hex(s, len, &used, out) == 0 && used == len ? 0 : -1;
+}
+
+struct resolver {
+	const struct resolve_env *env;
+	const struct source *src;
+	struct lookup *lk;
+	int warned;
+};
+
+/* Read what is new.  0, or -1 when that failed so badly nothing can be trusted. */
+static int refresh(struct resolver *r)
+{
+	char err[256] = "";
+	long n = lookup_refresh(r->lk, err, sizeof(err));
+
+	if (n >= 0 || n == -EAGAIN)
+		return 0;
+	if (n == -EBADMSG || n == -EIO) {
+		if (!r->warned++)
+			fprintf(stderr, "jsym: %s: %s (using what came before it)\n",
+				r->src->path, err);
+		return 0;
+	}
+	fprintf(stderr, "jsym: %s: %s\n", r->src->path, err[0] ? err : strerror((int)-n));
+	return -1;
+}
+
+static int resolve_one(struct resolver *r, const char *token)
+{
+	struct lookup_hit hit;
+	uint64_t addr;
+	int found;
+
+	if (parse_addr(token, &addr) < 0) {
+		if (r->env->json) {
+			putchar('{');
+			put_json_str("input", token);
+			puts(",\"error\":\"not a hex address\"}");
+		} else {
+			put_text(token);
+			puts("  ?? (not a hex address)");
+		}
+		return 0;
+	}
+	if (r->env->follow && refresh(r) < 0)
+		return -1;
+	found = lookup_find(r->lk, addr, &hit);
+	if (found < 0) {
+		fprintf(stderr, "jsym: out of memory building the address index\n");
+		return -1;
+	}
+	(r->env->json ? print_json : print_text)(&hit, found);
+	return 0;
+}
+
+static void report_source(const struct resolver *r)
+{
+	const struct jr_header *h = lookup_journal_header(r->lk);
+	struct lookup_stats st;
+
+	lookup_get_stats(r->lk, &st);
+	fprintf(stderr, "jsym: %s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges\n",
+		r->src->path, st.records, r->src->is_journal ? "records" : "lines", st.live,
+		st.inlines);
+	if (h)
+		fprintf(stderr, "jsym: journal of pid %" PRIu32 " (its namespace), agent %s\n",
+			h->pid, h->agent_version);
+	if (st.bad_records || st.unknown_records || st.orphan_unloads || st.orphan_inlines)
+		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed and %" PRIu64 " unknown records; "
+				"%" PRIu64 " unloads and %" PRIu64 " inlines without their method\n",
+			st.bad_records, st.unknown_records, st.orphan_unloads, st.orphan_inlines);
+	if (st.malformed_lines || st.pending_bytes)
+		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed lines; %zu bytes of an "
+				"unfinished last line held back\n",
+			st.malformed_lines, st.pending_bytes);
+}
+
+static int run(const struct resolve_env *env, char **addrs, int n_addrs)
+{
+	struct source src;
+	struct resolver r = { .env = env, .src = &src };
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	if (open_source(env, &src) < 0)
+		return 2;
+	r.lk = lookup_new();
+	if (!r.lk) {
+		close(src.fd);
+		fprintf(stderr, "jsym: out of memory\n");
+		return 2;
+	}
+	(src.is_journal ? lookup_follow_journal : lookup_follow_map)(r.lk, src.fd);
+	if (refresh(&r) < 0) {
+		lookup_free(r.lk);
+		return 2;
+	}
+	if (env->verbose)
+		report_source(&r);
+	for (int i = 0; i < n_addrs && rc == 0; i++)
+		rc = resolve_one(&r, addrs[i]);
+	while (n_addrs == 0 && rc == 0 && getline(&line, &cap, stdin) > 0) {
+		char *save = NULL;
+
+		for (char *t = strtok_r(line, " \t\r\n", &save); t && rc == 0;
+		     t = strtok_r(NULL, " \t\r\n", &save))
+			rc = resolve_one(&r, t);
+		fflush(stdout);
+	}
+	free(line);
+	lookup_free(r.lk);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "jsym: cannot write output: %m\n");
+		return 2;
+	}
+	return rc < 0 ? 2 : 0;
+}
+
+int jsym_resolve_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "journal", required_argument, NULL, 'j' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct resolve_env env = { .pid = 0, .dir = "/tmp" };
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:d:j:m:fvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			errno = 0;
+			env.pid = strtol(optarg, &end, 10);
+			if (errno || *end || env.pid <= 0 || env.pid > INT_MAX) {
+				fprintf(stderr, "jsym resolve: bad pid '%s' (a positive number)\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'd':
+			env.dir = optarg;
+			break;
+		case 'j':
+			env.journal = optarg;
+			break;
+		case 'm':
+			env.map = optarg;
+			break;
+		case 'f':
+			env.follow = 1;
+			break;
+		case 'J':
+			env.json = 1;
+			break;
+		case 'v':
+			env.verbose = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if ((env.pid != 0) + (env.journal != NULL) + (env.map != NULL) != 1) {
+		fprintf(stderr, "jsym resolve: give exactly one of --pid, --journal, --map "
+				"(see jsym resolve --help)\n");
+		return 1;
+	}
+	return run(&env, argv + optind, argc - optind);
+}
+
+#ifdef JSYM_RESOLVE_MAIN
+int main(int argc, char **argv)
+{
+	return jsym_resolve_main(argc, argv);
+}
+#endif
