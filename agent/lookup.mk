@@ -28,7 +28,8 @@ glibc-build/tests/jsym-resolve: glibc-build/obj/agent/resolve_cli_main.o glibc-b
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^
 
-glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a
+glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a \
+		$(call obj_of,glibc,$(AGENT_JOURNAL_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

@@ -1,0 +1,162 @@
+/*
+ * bench_lookup.c - lookups/s of agent/lookup.c against a linear scan like the
+ * seed agent's lookup_symbol(), on the same symbols and the same queries, in
+ * the same run; plus the time to load a journal of that many entries.
+ *
+ *   bench_lookup [SYMBOLS] [QUERIES]      defaults 100000, 10000
+ *
+ * Prints figures and ratios only; never judges them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "lookup.h"
+
+/* The seed agent's table entry and search. */
+struct seed_symbol {
+	const void *code_start, *code_end;
+	char *method_name;
+};
+
+static const struct seed_symbol *seed_lookup(const struct seed_symbol *t, size_t n,
+					     const void *addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (addr >= t[i].code_start && addr < t[i].code_end)
+			return &t[i];
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* Write n LOADs to a fresh journal; the path is returned in path (unlinked by the caller). */
+static int write_journal(char *path, const struct seed_symbol *t, size_t n)
+{
+	struct journal_writer w;
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0)
+		return -errno;
+	if ((rc = journal_open(&w, fd, (uint32_t)getpid(), 0)) < 0)
+		return rc;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct journal_method m = {
+			.code_start = (uint64_t)(uintptr_t)t[i].code_start,
+			.code_size = (uint64_t)((const char *)t[i].code_end -
+						(const char *)t[i].code_start),
+			.class_name = "bench.Busy",
+			.method_name = t[i].method_name,
+			.signature = "(I)J",
+			.display = t[i].method_name,
+		};
+
+		rc = journal_append_load(&w, 1, &m, NULL);
+		if (rc == 0 && i % 1024 == 0)
+			rc = journal_flush(&w);
+	}
+	if (rc == 0)
+		rc = journal_close(&w);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
+	size_t q = argc > 2 ? strtoul(argv[2], NULL, 0) : 10000;
+	struct seed_symbol *t = calloc(n, sizeof(*t));
+	uint64_t *addrs = calloc(q, sizeof(*addrs));
+	char path[] = "/tmp/jsym-bench-XXXXXX";
+	uint64_t a = 0x7f0000000000ULL, hits_lin = 0, hits_idx = 0, mismatch = 0;
+	struct lookup *lk;
+	struct lookup_hit hit;
+	double t0, load_s, lin_s, idx_s;
+	char err[256] = "";
+	long got;
+	int reps = 0;
+
+	if (!t || !addrs || n == 0)
+		return 2;
+	for (size_t i = 0; i < n; i++) {
+		a += rnd() % 256;                      /* gap, sometimes none */
+		t[i].code_start = (const void *)(uintptr_t)a;
+		a += 64 + rnd() % 4032;
+		t[i].code_end = (const void *)(uintptr_t)a;
+		if (asprintf(&t[i].method_name, "long bench.Busy.m%zu(int)", i) < 0)
+			return 2;
+	}
+	for (size_t i = 0; i < q; i++)
+		addrs[i] = 0x7f0000000000ULL + rnd() % (a - 0x7f0000000000ULL + 4096);
+
+	if (write_journal(path, t, n) < 0) {
+		fprintf(stderr, "bench_lookup: cannot write %s: %m\n", path);
+		return 2;
+	}
+	t0 = now_s();
+	lk = lookup_new();
+	lookup_follow_journal(lk, open(path, O_RDONLY | O_CLOEXEC));
+	got = lookup_refresh(lk, err, sizeof(err));
+	lookup_find(lk, 0, &hit); /* includes the index build */
+	load_s = now_s() - t0;
+	unlink(path);
+	if (got != (long)n) {
+		fprintf(stderr, "bench_lookup: journal gave %ld records, wanted %zu: %s\n", got, n, err);
+		return 2;
+	}
+
+	t0 = now_s();
+	for (size_t i = 0; i < q; i++) {
+		const struct seed_symbol *s = seed_lookup(t, n, (const void *)(uintptr_t)addrs[i]);
+		int found = lookup_find(lk, addrs[i], &hit);
+
+		hits_lin += s != NULL;
+		if ((s != NULL) != (found == 1) || (s && strcmp(s->method_name, hit.sym.name)))
+			mismatch++;
+	}
+	lin_s = now_s() - t0; /* includes q index lookups: negligible, see below */
+
+	t0 = now_s();
+	do {
+		for (size_t i = 0; i < q; i++)
+			hits_idx += lookup_find(lk, addrs[i], &hit) == 1;
+		reps++;
+	} while (now_s() - t0 < 0.3);
+	idx_s = now_s() - t0;
+
+	printf("symbols %zu, queries %zu (%.0f%% inside a symbol), answers differing: %llu\n", n, q,
+	       100.0 * (double)hits_lin / (double)q, (unsigned long long)mismatch);
+	printf("linear scan (seed agent): %.0f lookups/s\n", (double)q / lin_s);
+	printf("jsym lookup index:        %.0f lookups/s (%d passes)\n",
+	       (double)q * reps / idx_s, reps);
+	printf("ratio index/linear:       %.0fx\n", ((double)q * reps / idx_s) / ((double)q / lin_s));
+	printf("journal load + index build, %zu entries: %.1f ms\n", n, load_s * 1e3);
+	lookup_free(lk);
+	for (size_t i = 0; i < n; i++)
+		free(t[i].method_name);
+	free(t);
+	free(addrs);
+	(void)hits_idx;
+	return mismatch ? 1 : 0;
+}
