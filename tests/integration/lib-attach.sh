@@ -181,16 +181,22 @@ la_jvm_start() {
 		</dev/null >"$LA_TMP/$name.out" 2>"$LA_TMP/$name.err" &
 	LA_PID=$!
 	LA_PIDS+=("$LA_PID")
+	la_wait_started "$name" "$LA_TMP/$name.err" || return 1
+	la_log "started $name: pid $LA_PID ($home $*)"
+}
+
+# la_wait_started NAME ERRFILE: wait (30 s) for AttachTarget's first line in
+# $LA_TMP/NAME.out while LA_PID lives; on failure show ERRFILE's tail.
+la_wait_started() {
 	local i=0
-	while ! grep -q '^attach-target: started' "$LA_TMP/$name.out" 2>/dev/null; do
+	while ! grep -q '^attach-target: started' "$LA_TMP/$1.out" 2>/dev/null; do
 		if ! la_alive "$LA_PID" || [ $i -ge 300 ]; then
-			la_fail "JVM $name did not start: $(tail -n 5 "$LA_TMP/$name.err")"
+			la_fail "JVM $1 did not start: $(tail -n 5 "$2" 2>/dev/null)"
 			return 1
 		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
-	la_log "started $name: pid $LA_PID ($home $*)"
 }
 
 # la_bg CMD...: start a non-JVM helper in the background with default signal
@@ -404,15 +410,7 @@ la_ct_start() {
 		la_fail "kit_start $name failed"
 		return 1
 	}
-	local i=0
-	while ! grep -q '^attach-target: started' "$LA_TMP/$name.out" 2>/dev/null; do
-		if ! la_alive "$LA_PID" || [ $i -ge 300 ]; then
-			la_fail "container JVM $name did not start: $(tail -n 5 "$LA_TMP/$name.out" 2>/dev/null)"
-			return 1
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
+	la_wait_started "$name" "$LA_TMP/$name.out" || return 1
 	la_log "started container $name: host pid $LA_PID (${kopts[*]} $*)"
 }
 

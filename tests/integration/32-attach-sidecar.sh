@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# 32-attach-sidecar.sh - jsym from a `kubectl debug`-style sidecar.
+#
+# The sidecar shares the target's pid, net and ipc namespaces but has its own
+# mount namespace and root, runs as root with Docker's default capabilities:
+# no CAP_SYS_ADMIN (setns into the target's mount ns fails), no
+# CAP_SYS_PTRACE unless asked.  jsym is bound in at /opt/jsym and addresses
+# the target by its pid in the shared pid ns (1).
+#   - target runs as root, default caps: works through /proc/1/root (-v says so)
+#   - target runs as uid 1000, caps + sys_ptrace: works the same way
+#   - target runs as uid 1000, default caps: /proc/1/root is closed to a
+#     different uid without CAP_SYS_PTRACE -> exit 2 naming the capability
+#     (jsym may also succeed by taking the target's uid: recorded, accepted)
+source "$(dirname "$0")/lib-attach.sh"
+la_init
+la_need_root
+la_need_jvm
+la_need_kit
+declare -F kit_sidecar >/dev/null || la_skip "container kit has no kit_sidecar"
+
+# sidecar_jsym TARGET [--caps C] -- JSYM-ARGS: jsym in a sidecar of TARGET
+# (sets LA_RC, LA_OUT, LA_ERR like la_jsym).  jsym's own --timeout bounds the
+# wait; the runner's time limit is the last resort.
+sidecar_jsym() {
+	local target=$1 caps=()
+	shift
+	if [ "$1" = --caps ]; then
+		caps=(--caps "$2")
+		shift 2
+	fi
+	[ "$1" = -- ] && shift
+	kit_sidecar "$target" "${caps[@]}" --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
+		/opt/jsym/jsym "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
+	LA_RC=$?
+	LA_OUT=$(cat "$LA_TMP/jsym.out")
+	LA_ERR=$(cat "$LA_TMP/jsym.err")
+	echo "+ [sidecar of $target ${caps[*]}] jsym $* -> exit $LA_RC"
+	head -n 6 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
+	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
+}
+
+fallback_said() { la_vlines '/proc/[0-9]+/root|fall(ing)? ?back'; }
+
+la_case sidecar-root-target
+la_ct_start sroot --cwd /tmp && {
+	t=$LA_PID
+	sidecar_jsym "$t" -- exec --timeout 10000 -v 1 properties
+	la_expect_rc 0
+	la_expect_out 'jsym\.test\.mark=sroot' 'java\.version='
+	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
+	la_check "-v: says why (no CAP_SYS_ADMIN / setns refused)" \
+		la_vlines 'CAP_SYS_ADMIN|not permitted|EPERM|setns'
+	left=$(ls -a "/proc/$t/root/tmp" "/proc/$t/root/" 2>/dev/null | grep '^\.attach_pid')
+	la_check "no trigger left in the target ($left)" test -z "$left"
+	la_check "the target printed no thread dump" test "$(la_dumps sroot)" = 0
+}
+
+la_case sidecar-uid1000-ptrace
+la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
+	t=$LA_PID
+	sidecar_jsym "$t" --caps sys_ptrace -- exec --timeout 10000 -v 1 properties
+	la_expect_rc 0
+	la_expect_out 'jsym\.test\.mark=suser'
+	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
+
+	la_case sidecar-uid1000-no-ptrace
+	# A fresh target (listener not started) so the trigger path is needed.
+	la_ct_start suser2 --uid 1000 --gid 1000 --cwd /tmp && {
+		t2=$LA_PID
+		sidecar_jsym "$t2" -- exec --timeout 5000 -v 1 properties
+		if [ "$LA_RC" = 0 ]; then
+			la_log "jsym attached without CAP_SYS_PTRACE (took the target's uid)"
+			la_expect_out 'jsym\.test\.mark=suser2'
+		else
+			la_expect_rc 2
+			la_expect_err 'CAP_SYS_PTRACE|sys_ptrace'
+		fi
+		la_check "target alive" la_alive "$t2"
+		la_check "the target printed no thread dump" test "$(la_dumps suser2)" = 0
+	}
+}
+
+la_finish

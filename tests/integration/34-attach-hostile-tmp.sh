@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# 34-attach-hostile-tmp.sh - jsym against a container whose /tmp is hostile or unusable.
+#
+# The container user (uid 1000, the JVM's uid) controls its /tmp, so the
+# trigger path /tmp/.attach_pid1 may already be:
+#   - a symlink to an absolute host path (which /proc/<pid>/root resolution
+#     would follow on the host), to a missing host path, or to a file in the
+#     container: jsym must not follow it; every symlink target stays untouched
+#   - a FIFO: jsym must not block opening it
+# and /tmp may be read-only (clear error naming the read-only /tmp, exit 2,
+# no SIGQUIT) or full (the trigger is an empty file: recorded, 0 or a clear
+# exit 2).  Never a hang: every call runs under --timeout and a guard.
+source "$(dirname "$0")/lib-attach.sh"
+la_init
+la_need_root
+la_need_jvm
+la_need_kit
+
+LA_LIMIT=25
+
+# plant CT KIND ARG: put a hostile object at the container's trigger path.
+plant() {
+	local p=/proc/$1/root/tmp/.attach_pid1
+	rm -f "$p"
+	case $2 in
+	symlink) ln -s "$3" "$p" ;;
+	fifo) mkfifo -m 0666 "$p" ;;
+	esac
+	chown -h 1000:1000 "$p"
+	ls -l "$p" | sed 's/^/  planted| /'
+}
+
+# reset_listener CT: if an attach succeeded, remove the socket so the next
+# sub-case goes through the trigger path again (the JVM restarts its
+# listener on the next valid trigger).
+reset_listener() {
+	rm -f "/proc/$1/root/tmp/.java_pid1"
+}
+
+fingerprint() { stat -c '%u:%g:%a:%s:%Y' "$1" 2>/dev/null; md5sum <"$1" 2>/dev/null; }
+
+la_case symlink-start
+la_ct_start sym --uid 1000 --gid 1000 --cwd /tmp || la_finish
+ct=$LA_PID
+
+# Host victim: an existing root file outside the container.
+victim=$LA_TMP/victim-host
+echo untouched >"$victim"
+chmod 0600 "$victim"
+touch -d '2020-01-01' "$victim"
+before=$(fingerprint "$victim")
+
+la_case symlink-to-host-file
+plant "$ct" symlink "$victim"
+la_jsym exec --timeout 4000 -v "$ct" properties
+la_log "symlink to host file: exit $LA_RC"
+la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+la_check "host victim untouched (content, owner, mode, mtime)" test "$(fingerprint "$victim")" = "$before"
+[ "$LA_RC" = 2 ] && la_expect_err 'attach_pid|symlink|exists|refus|link'
+la_check "JVM alive" la_alive "$ct"
+reset_listener "$ct"
+
+la_case symlink-to-missing-host-path
+absent=$LA_TMP/victim-absent
+plant "$ct" symlink "$absent"
+la_jsym exec --timeout 4000 -v "$ct" properties
+la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+la_check "nothing created at the symlink's host target" test ! -e "$absent"
+la_check "nothing created at that path inside the container" test ! -e "/proc/$ct/root$absent"
+reset_listener "$ct"
+
+la_case symlink-to-container-file
+ctvictim=/proc/$ct/root/tmp/victim-ct
+echo untouched >"$ctvictim"
+chown 1000:1000 "$ctvictim"
+chmod 0600 "$ctvictim"
+touch -d '2020-01-01' "$ctvictim"
+cbefore=$(fingerprint "$ctvictim")
+plant "$ct" symlink /tmp/victim-ct
+la_jsym exec --timeout 4000 -v "$ct" properties
+la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+la_check "container victim untouched" test "$(fingerprint "$ctvictim")" = "$cbefore"
+reset_listener "$ct"
+
+la_case fifo-at-trigger
+plant "$ct" fifo
+la_jsym exec --timeout 4000 -v "$ct" properties
+la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+[ "$LA_RC" = 2 ] && la_expect_err 'attach_pid|fifo|not a regular|exists|refus'
+la_check "JVM alive" la_alive "$ct"
+la_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
+rm -f "/proc/$ct/root/tmp/.attach_pid1"
+
+# ---------------------------------------------------------------- read-only /tmp
+la_case readonly-tmp
+la_ct_start ro --uid 1000 --gid 1000 --cwd /tmp --tmp-ro && {
+	t=$LA_PID
+	la_jsym exec --timeout 3000 -v "$t" properties
+	la_expect_rc 2
+	la_expect_err 'read-only|EROFS'
+	la_expect_err '/tmp'
+	la_check "no SIGQUIT: no thread dump" test "$(la_dumps ro)" = 0
+	la_check "JVM alive" la_alive "$t"
+	left=$(ls -a "/proc/$t/root/" "/proc/$t/root/tmp" 2>/dev/null | grep '^\.attach_pid')
+	la_check "no trigger left anywhere in the container ($left)" test -z "$left"
+}
+
+# ---------------------------------------------------------------- full /tmp
+la_case full-tmp
+la_ct_start full --uid 1000 --gid 1000 --cwd /tmp --tmp-size 64k && {
+	t=$LA_PID
+	dd if=/dev/zero of="/proc/$t/root/tmp/fill" bs=4k 2>/dev/null
+	df -h "/proc/$t/root/tmp" | tail -n 1 | sed 's/^/  df| /'
+	la_jsym exec --timeout 4000 -v "$t" properties
+	la_log "full /tmp: exit $LA_RC"
+	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	if [ "$LA_RC" = 0 ]; then
+		la_expect_out 'jsym\.test\.mark=full'
+	else
+		la_expect_err 'space|full|ENOSPC'
+	fi
+	la_check "JVM alive" la_alive "$t"
+	left=$(ls -a "/proc/$t/root/tmp" 2>/dev/null | grep '^\.attach_pid')
+	la_check "no trigger left ($left)" test -z "$left"
+}
+
+la_finish
