@@ -1,0 +1,172 @@
+/*
+ * openj9_client.c - minimal driver of attach/openj9*.c for tests, standing
+ * in for `jsym exec` where that is not wired: reads the target's ids,
+ * $TMPDIR and attach dir from /proc, opens /proc/PID/root and the ipc and
+ * net namespace files, enters those two namespaces, calls openj9_exec().
+ *
+ *   openj9_client [-t MS] [-v] [-f] PID [COMMAND ARGS...]
+ *     -f  only find the VM and print its vmId
+ * Exit: 0 ok, 1 usage, 2 our failure, 3 the JVM refused, 4 agent code != 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "openj9.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *b = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&b, &cap, '\x01', f); /* whole file: no 0x01 in /proc text */
+	fclose(f);
+	*len = n > 0 ? (size_t)n : 0;
+	return b;
+}
+
+/* Value after "name" in a NUL-separated list (environ, cmdline). */
+static const char *nul_list_find(const char *b, size_t len, const char *prefix)
+{
+	size_t i = 0, n = strlen(prefix);
+
+	while (i < len) {
+		const char *s = b + i;
+		size_t l = strnlen(s, len - i);
+
+		if (l >= n && strncmp(s, prefix, n) == 0)
+			return s + n;
+		i += l + 1;
+	}
+	return NULL;
+}
+
+static void step(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "openj9_client: %s\n", line);
+}
+
+static int enter(int pid, const char *ns)
+{
+	char p[64];
+	struct stat a, b;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/ns/%s", pid, ns);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &a) < 0) {
+		fprintf(stderr, "openj9_client: cannot open %s: %s\n", p, strerror(errno));
+		return -1;
+	}
+	snprintf(p, sizeof(p), "/proc/self/ns/%s", ns);
+	if (stat(p, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+		close(fd);
+		return 0;
+	}
+	if (setns(fd, 0) < 0) {
+		fprintf(stderr, "openj9_client: cannot enter %s namespace: %s\n", ns, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct attach_log log = { step, NULL };
+	struct openj9_target t = { .timeout_ms = 10000 };
+	struct attach_reply rep;
+	char p[64], err[1024] = "", vmid[256], *status, *env, *cmdline, *line;
+	size_t slen = 0, elen = 0, clen = 0;
+	bool find_only = false;
+	int c, pid, rc, ipc_fd;
+
+	while ((c = getopt(argc, argv, "+t:vf")) != -1) {
+		if (c == 't')
+			t.timeout_ms = atoi(optarg);
+		else if (c == 'v')
+			t.log = &log;
+		else if (c == 'f')
+			find_only = true;
+		else
+			return 1;
+	}
+	if (optind >= argc || (!find_only && optind + 1 >= argc)) {
+		fprintf(stderr, "usage: openj9_client [-t MS] [-v] [-f] PID [COMMAND ARGS...]\n");
+		return 1;
+	}
+	pid = atoi(argv[optind]);
+	snprintf(p, sizeof(p), "/proc/%d/status", pid);
+	status = slurp(p, &slen);
+	snprintf(p, sizeof(p), "/proc/%d/environ", pid);
+	env = slurp(p, &elen);
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", pid);
+	cmdline = slurp(p, &clen);
+	if (!status) {
+		fprintf(stderr, "openj9_client: cannot read /proc/%d/status: %s\n", pid, strerror(errno));
+		return 2;
+	}
+	t.nspid = pid;
+	for (line = strtok(status, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned a, b;
+
+		if (sscanf(line, "Uid: %u %u", &a, &b) == 2)
+			t.uid = b;
+		else if (sscanf(line, "Gid: %u %u", &a, &b) == 2)
+			t.gid = b;
+		else if (strncmp(line, "NStgid:", 7) == 0) {
+			char *last = strrchr(line, '\t') ? strrchr(line, '\t') : strrchr(line, ' ');
+
+			if (last)
+				t.nspid = atoi(last + 1);
+		}
+	}
+	t.tmpdir = env ? nul_list_find(env, elen, "TMPDIR=") : NULL;
+	t.attach_dir = cmdline ? nul_list_find(cmdline, clen, "-Dcom.ibm.tools.attach.directory=")
+			       : NULL;
+	snprintf(p, sizeof(p), "/proc/%d/root", pid);
+	t.root_fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t.root_fd < 0) {
+		fprintf(stderr, "openj9_client: cannot open %s: %s\n", p, strerror(errno));
+		return 2;
+	}
+	/* open both namespace files first; ipc first so net's path still works */
+	ipc_fd = enter(pid, "ipc");
+	if (ipc_fd < 0 || enter(pid, "net") < 0)
+		return 2;
+	if (find_only) {
+		rc = openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err));
+		if (rc == 0)
+			printf("%s\n", vmid);
+		else
+			fprintf(stderr, "openj9_client: %s\n", err);
+		return rc == 0 ? 0 : 2;
+	}
+	rc = openj9_exec(&t, argc - optind - 1, (const char *const *)argv + optind + 1,
+			 STDOUT_FILENO, &rep, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "openj9_client: %s\n", err[0] ? err : strerror(-rc));
+		return 2;
+	}
+	if (rep.agent_code_known && rep.agent_code != 0) {
+		fprintf(stderr, "openj9_client: agent returned %d (%s)\n", rep.agent_code,
+			rep.message);
+		return 4;
+	}
+	if (rep.failed) {
+		fprintf(stderr, "openj9_client: the JVM refused: %s\n", rep.message);
+		return 3;
+	}
+	return 0;
+}
