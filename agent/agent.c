@@ -1,0 +1,270 @@
+/*
+ * agent.c - JVMTI entry points of libjsym-agent.so.
+ *
+ * Agent_OnLoad (-agentpath:lib=OPTS) enables the events at once and asks
+ * for a replay at VMInit; Agent_OnAttach (a late `load`) enables them and
+ * replays with GenerateEvents, then keeps streaming.  HotSpot calls
+ * Agent_OnAttach again on every `load` of the same library: the second call
+ * finds the sink running and only refreshes (EPOCH 2 + a replay that the
+ * sink deduplicates), or restarts when dir/unfold changed, or stops on
+ * `stop`.  Names are resolved inside the callbacks.
+ *
+ * Return codes of Agent_OnLoad / Agent_OnAttach (docs/agent.md):
+ *   0 ok, 1 invalid options, 2 JVMTI refused (env, capability, events),
+ *   3 outputs (directory, files, flush thread).
+ * On failure nothing stays enabled, so the JVM may unload the library.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <jvmti.h>
+
+#include "agentlog.h"
+#include "journal.h"
+#include "methodinfo.h"
+#include "options.h"
+#include "sink.h"
+#include "unfold.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define JSYM_PROBE_VALUE 0x4a53594d
+
+enum { RC_OK = 0, RC_OPTIONS = 1, RC_JVMTI = 2, RC_OUTPUT = 3 };
+
+static pthread_mutex_t life = PTHREAD_MUTEX_INITIALIZER;
+static jvmtiEnv *jvmti;
+static struct agent_opts cur;
+static volatile bool unfold_on;
+
+static const jvmtiEvent code_events[] = {
+	JVMTI_EVENT_COMPILED_METHOD_LOAD,
+	JVMTI_EVENT_COMPILED_METHOD_UNLOAD,
+	JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
+};
+
+/* ---- callbacks ------------------------------------------------------------ */
+
+static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_size,
+				     const void *code_addr, jint map_length,
+				     const jvmtiAddrLocationMap *map, const void *compile_info)
+{
+	struct method_info mi;
+	uint64_t id;
+
+	methodinfo_resolve(j, method, &mi);
+	id = sink_record_load((uintptr_t)method, (uint64_t)(uintptr_t)code_addr,
+			      (uint64_t)(uint32_t)code_size, mi.cls, mi.name, mi.sig, mi.display);
+	if (id && unfold_on && compile_info)
+		unfold_emit(j, id, method, (uint64_t)(uintptr_t)code_addr,
+			    (uint64_t)(uint32_t)code_size, compile_info);
+}
+
+static void JNICALL on_compiled_unload(jvmtiEnv *j, jmethodID method, const void *code_addr)
+{
+	sink_record_unload((uintptr_t)method, (uint64_t)(uintptr_t)code_addr);
+}
+
+static void JNICALL on_dynamic_code(jvmtiEnv *j, const char *name, const void *address,
+				    jint length)
+{
+	sink_record_stub((uint64_t)(uintptr_t)address, (uint64_t)(uint32_t)length,
+			 name ? name : "<unnamed stub>");
+}
+
+/* Replay everything already compiled; the sink drops what it already has. */
+static void replay(jvmtiEnv *j, uint64_t epoch_reason)
+{
+	struct sink_stats before, after;
+	uint64_t t0 = journal_now();
+	jvmtiError e1, e2;
+
+	if (epoch_reason)
+		sink_record_epoch(epoch_reason);
+	sink_get_stats(&before);
+	e1 = (*j)->GenerateEvents(j, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+	e2 = (*j)->GenerateEvents(j, JVMTI_EVENT_COMPILED_METHOD_LOAD);
+	sink_sync();
+	sink_get_stats(&after);
+	agentlog("replay (epoch %llu): %llu methods, %llu stubs new, %llu already known, "
+		 "%llu live entries, %.1f ms%s",
+		 (unsigned long long)epoch_reason,
+		 (unsigned long long)(after.loads - before.loads),
+		 (unsigned long long)(after.stubs - before.stubs),
+		 (unsigned long long)(after.dups - before.dups),
+		 (unsigned long long)after.map_lines, (double)(journal_now() - t0) / 1e6,
+		 (e1 || e2) ? " (GenerateEvents failed; only new code will be seen)" : "");
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *j, JNIEnv *jni, jthread thread)
+{
+	pthread_mutex_lock(&life);
+	if (sink_running())
+		replay(j, 0);
+	pthread_mutex_unlock(&life);
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static int set_events(jvmtiEventMode mode, bool vm_init)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(code_events) / sizeof(code_events[0]); i++)
+		if ((*jvmti)->SetEventNotificationMode(jvmti, mode, code_events[i], NULL))
+			rc = -1;
+	if (vm_init &&
+	    (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_VM_INIT, NULL))
+		rc = -1;
+	return rc;
+}
+
+/* Get a JVMTI env with our capability and callbacks.  1 = new env. */
+static int setup_env(JavaVM *vm, char *why, size_t whylen)
+{
+	jvmtiCapabilities caps;
+	jvmtiEventCallbacks cb;
+	jvmtiError err;
+	jint rc;
+
+	if (jvmti)
+		return 0;
+	rc = (*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2);
+	if (rc != JNI_OK || !jvmti) {
+		jvmti = NULL;
+		snprintf(why, whylen, "JVMTI 1.2 not available (GetEnv returned %d): not a "
+			 "HotSpot-compatible JVM?", (int)rc);
+		return -1;
+	}
+	memset(&caps, 0, sizeof(caps));
+	caps.can_generate_compiled_method_load_events = 1;
+	err = (*jvmti)->AddCapabilities(jvmti, &caps);
+	if (err == JVMTI_ERROR_NONE) {
+		memset(&cb, 0, sizeof(cb));
+		cb.CompiledMethodLoad = on_compiled_load;
+		cb.CompiledMethodUnload = on_compiled_unload;
+		cb.DynamicCodeGenerated = on_dynamic_code;
+		cb.VMInit = on_vm_init;
+		err = (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof(cb));
+	}
+	if (err != JVMTI_ERROR_NONE) {
+		snprintf(why, whylen, "JVMTI refused can_generate_compiled_method_load_events "
+			 "or the callbacks (error %d)", (int)err);
+		(*jvmti)->DisposeEnvironment(jvmti);
+		jvmti = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+static void stop_agent(const char *why)
+{
+	if (jvmti)
+		set_events(JVMTI_DISABLE, false);
+	if (sink_running())
+		agentlog("stopping: %s", why);
+	sink_stop();
+}
+
+static int start_agent(JavaVM *vm, const char *options, bool at_startup)
+{
+	struct agent_opts o;
+	char why[512];
+	int fresh_env;
+
+	if (options_parse(options, &o, why, sizeof(why)) < 0) {
+		agentlog("%s failed: invalid options: %s", at_startup ? "Agent_OnLoad" :
+			 "Agent_OnAttach", why);
+		return RC_OPTIONS;
+	}
+	if (o.stop) {
+		if (!sink_running())
+			agentlog("stop requested, but the agent is not running");
+		stop_agent("stop requested");
+		return RC_OK;
+	}
+	if (sink_running()) {
+		if (strcmp(o.dir, cur.dir) == 0 && o.unfold == cur.unfold) {
+			cur = o;
+			sink_update(&o);
+			agentlog("attached again: refreshing (flush_ms=%u)", o.flush_ms);
+			replay(jvmti, 2);
+			return RC_OK;
+		}
+		stop_agent("attached again with another dir= or unfold: restarting");
+	}
+	fresh_env = setup_env(vm, why, sizeof(why));
+	if (fresh_env < 0) {
+		agentlog("load failed: %s", why);
+		return RC_JVMTI;
+	}
+	unfold_on = o.unfold;
+	if (sink_start(&o, why, sizeof(why)) < 0)
+		goto fail_output;
+	cur = o;
+	if (set_events(JVMTI_ENABLE, at_startup) < 0) {
+		agentlog("load failed: JVMTI refused to enable the code events");
+		set_events(JVMTI_DISABLE, at_startup);
+		sink_stop();
+		goto fail_env;
+	}
+	if (!at_startup)
+		replay(jvmti, 1);
+	return RC_OK;
+
+fail_output:
+	agentlog("load failed: %s", why);
+	if (fresh_env) {
+		(*jvmti)->DisposeEnvironment(jvmti);
+		jvmti = NULL;
+	}
+	return RC_OUTPUT;
+fail_env:
+	if (fresh_env) {
+		(*jvmti)->DisposeEnvironment(jvmti);
+		jvmti = NULL;
+	}
+	return RC_JVMTI;
+}
+
+/* ---- exported ------------------------------------------------------------- */
+
+EXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+	int rc;
+
+	pthread_mutex_lock(&life);
+	rc = start_agent(vm, options, true);
+	pthread_mutex_unlock(&life);
+	return rc == RC_OK ? JNI_OK : JNI_ERR;
+}
+
+EXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+	int rc;
+
+	pthread_mutex_lock(&life);
+	rc = start_agent(vm, options, false);
+	pthread_mutex_unlock(&life);
+	return rc;
+}
+
+EXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+	pthread_mutex_lock(&life);
+	if (sink_running())
+		agentlog("JVM exiting");
+	sink_stop();
+	pthread_mutex_unlock(&life);
+}
+
+EXPORT int jsym_agent_probe(void);
+
+/* Lets an attacher check, after dlopen in the target's environment, that
+ * this build loads there and is jsym's agent ("JSYM"). */
+EXPORT int jsym_agent_probe(void)
+{
+	return JSYM_PROBE_VALUE;
+}

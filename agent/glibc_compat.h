@@ -1,0 +1,41 @@
+/*
+ * glibc_compat.h - force-included (gcc -include) into every object of the
+ * glibc build of the agent, never into the musl build.
+ *
+ * A JVM image may ship a glibc as old as 2.17 (CentOS 7), while this
+ * machine has 2.36, whose headers bind pthread_create, fstat, fcntl, ... to
+ * GLIBC_2.34 / 2.33 / 2.28 versions.  A library needing those fails to load
+ * there ("version `GLIBC_2.34' not found").  The .symver directives below
+ * bind each function the agent uses to the oldest x86_64 version, which
+ * every glibc since 2.2.5 exports (2.34+ keeps them as compatibility
+ * symbols in libc.so.6).  tests/integration/20-agent-elf.sh fails the build
+ * if any GLIBC_x.y newer than 2.17 remains.
+ *
+ * fstat had no exported symbol before 2.33 (it was an inline wrapper around
+ * __fxstat in libc_nonshared.a), so it is redirected to __fxstat.
+ */
+#ifndef JSYM_GLIBC_COMPAT_H
+#define JSYM_GLIBC_COMPAT_H
+
+#if defined(__x86_64__)
+#define JSYM_SYMVER(fn, ver) __asm__(".symver " #fn "," #fn "@" #ver)
+JSYM_SYMVER(pthread_create, GLIBC_2.2.5);
+JSYM_SYMVER(pthread_join, GLIBC_2.2.5);
+JSYM_SYMVER(pthread_cond_timedwait, GLIBC_2.3.2);
+JSYM_SYMVER(pthread_cond_signal, GLIBC_2.3.2);
+JSYM_SYMVER(pthread_cond_broadcast, GLIBC_2.3.2);
+JSYM_SYMVER(fcntl, GLIBC_2.2.5);
+JSYM_SYMVER(fcntl64, GLIBC_2.2.5);
+JSYM_SYMVER(__fxstat, GLIBC_2.2.5);
+JSYM_SYMVER(memcpy, GLIBC_2.2.5);
+
+#include <sys/stat.h>
+extern int __fxstat(int ver, int fd, struct stat *st);
+static inline int jsym_compat_fstat(int fd, struct stat *st)
+{
+	return __fxstat(1 /* _STAT_VER_LINUX on x86_64 */, fd, st);
+}
+#define fstat(fd, st) jsym_compat_fstat(fd, st)
+#endif
+
+#endif

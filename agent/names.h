@@ -1,0 +1,30 @@
+/*
+ * names.h - JVM internal names to Java's external form, as `jcmd <pid>
+ * Compiler.perfmap` prints them (HotSpot's Method::external_name()).
+ *
+ *   class signature "Ljava/util/HashMap$Node;"   -> "java.util.HashMap$Node"
+ *   hidden class    "LFoo$$Lambda$14.0x0000000800c0a000;"
+ *                                                -> "Foo$$Lambda$14/0x0000000800c0a000"
+ *   array           "[[I"                         -> "int[][]"
+ *   display name    (class, "put", "(Ljava/lang/Object;I)J")
+ *                   -> "long java.util.HashMap.put(java.lang.Object, int)"
+ *
+ * All functions write a NUL-terminated string into out[cap] and return its
+ * length, or -EINVAL (malformed input; out holds what was decoded so far)
+ * or -ENOSPC (out too small; out holds a truncated, terminated prefix).
+ */
+#ifndef JSYM_NAMES_H
+#define JSYM_NAMES_H
+
+#include <stddef.h>
+
+/* A class signature as GetClassSignature returns it ("L...;" or "[..."). */
+int names_class_external(const char *class_sig, char *out, size_t cap);
+
+/* The display name: "RET CLASS.METHOD(P1, P2)".  class_external is already
+ * external (names_class_external's output); method_sig is a JVM method
+ * descriptor. */
+int names_method_display(const char *class_external, const char *method_name,
+			 const char *method_sig, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * options.c - parse the agent option string.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KNOWN "known: dir=PATH, unfold, verbose, stop, flush_ms=N"
+
+void options_defaults(struct agent_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	strcpy(o->dir, "/tmp");
+	o->flush_ms = 100;
+}
+
+static int fail(char *err, size_t errlen, const char *what, const char *tok, size_t toklen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s '%.*s' (%s)", what, (int)(toklen > 200 ? 200 : toklen),
+			 tok, KNOWN);
+	return -EINVAL;
+}
+
+static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *err, size_t errlen)
+{
+	const char *eq = memchr(tok, '=', len);
+	size_t klen = eq ? (size_t)(eq - tok) : len;
+	const char *val = eq ? eq + 1 : NULL;
+	size_t vlen = eq ? len - klen - 1 : 0;
+
+#define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
+	if (KEY("unfold") || KEY("verbose") || KEY("stop")) {
+		if (eq)
+			return fail(err, errlen, "option takes no value:", tok, len);
+		if (KEY("unfold"))
+			o->unfold = true;
+		else if (KEY("verbose"))
+			o->verbose = true;
+		else
+			o->stop = true;
+		return 0;
+	}
+	if (KEY("dir")) {
+		if (!eq || vlen == 0 || val[0] != '/')
+			return fail(err, errlen, "dir needs an absolute path:", tok, len);
+		if (vlen >= sizeof(o->dir))
+			return fail(err, errlen, "dir path too long:", tok, len);
+		memcpy(o->dir, val, vlen);
+		o->dir[vlen] = '\0';
+		return 0;
+	}
+	if (KEY("flush_ms")) {
+		char num[16];
+		char *end;
+		unsigned long v;
+
+		if (!eq || vlen == 0 || vlen >= sizeof(num))
+			return fail(err, errlen, "flush_ms needs a number 1..60000:", tok, len);
+		memcpy(num, val, vlen);
+		num[vlen] = '\0';
+		errno = 0;
+		v = strtoul(num, &end, 10);
+		if (errno || *end || num[0] < '0' || num[0] > '9' || v < 1 || v > 60000)
+			return fail(err, errlen, "flush_ms needs a number 1..60000:", tok, len);
+		o->flush_ms = (unsigned)v;
+		return 0;
+	}
+#undef KEY
+	return fail(err, errlen, "unknown option", tok, len);
+}
+
+int options_parse(const char *s, struct agent_opts *o, char *err, size_t errlen)
+{
+	options_defaults(o);
+	if (err && errlen)
+		err[0] = '\0';
+	if (!s)
+		return 0;
+	while (*s) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		if (len > 0) {
+			int rc = parse_one(s, len, o, err, errlen);
+
+			if (rc < 0)
+				return rc;
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}

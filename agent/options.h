@@ -1,0 +1,39 @@
+/*
+ * options.h - the agent's option string (-agentpath:lib=OPTS, or the third
+ * argument of the attach `load` command).
+ *
+ * Comma-separated `key=value` pairs and flags:
+ *   dir=PATH      output directory (absolute, default /tmp)
+ *   unfold        also journal inlined ranges (JF_INLINE)
+ *   verbose       may write one-line messages to the JVM's stderr
+ *   stop          disable events and close the outputs
+ *   flush_ms=N    flush period in ms, 1..60000 (default 100)
+ * Keys match exactly (no prefixes).  An empty string or NULL = defaults.
+ */
+#ifndef JSYM_OPTIONS_H
+#define JSYM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define AGENT_DIR_MAX 1024
+
+struct agent_opts {
+	char dir[AGENT_DIR_MAX];
+	bool unfold;
+	bool verbose;
+	bool stop;
+	unsigned flush_ms;
+};
+
+/* Defaults: dir=/tmp, flush_ms=100, flags off. */
+void options_defaults(struct agent_opts *o);
+
+/*
+ * Parse `s` over the defaults into *o.  Returns 0, or -EINVAL with a
+ * one-line reason in err[errlen] ("unknown option 'foo' (known: dir=, unfold,
+ * verbose, stop, flush_ms=)").  *o is unspecified after an error.
+ */
+int options_parse(const char *s, struct agent_opts *o, char *err, size_t errlen);
+
+#endif

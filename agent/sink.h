@@ -1,0 +1,83 @@
+/*
+ * sink.h - where the agent's events go: the live-code table, the journal and
+ * perf-map buffers, the flush thread and the output files.
+ *
+ * Callbacks (JIT threads, the attach thread during GenerateEvents) call the
+ * sink_record_* functions: they take one short mutex, update the table and
+ * append whole records to in-memory buffers; no I/O under the lock.  A
+ * pthread wakes every flush_ms (or when a buffer passes half its limit),
+ * swaps the buffers out and writes them with the lock released.  Buffers are
+ * bounded (SINK_BUF_MAX each): a producer that finds a full buffer wakes the
+ * flush thread and waits up to SINK_FULL_WAIT_MS; if it is still full the
+ * journal record is dropped and counted (logged as "dropped N journal
+ * records"), while the table still takes the entry, so the next map rewrite
+ * is complete.
+ *
+ * The map is kept equal to the live code: loads are appended; an unload (or
+ * a load replacing another at the same address) schedules a rewrite of the
+ * whole map from the table to perf-<pid>.map.tmp + rename, done by the
+ * flush thread at most every SINK_REWRITE_MIN_MS.  docs/perf-map.md.
+ *
+ * All functions are thread-safe.  Lifecycle calls (start/stop/sync) are
+ * serialized by the caller (agent.c holds its lifecycle lock).
+ */
+#ifndef JSYM_SINK_H
+#define JSYM_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+#define SINK_BUF_MAX (4u << 20)
+#define SINK_FULL_WAIT_MS 50
+#define SINK_REWRITE_MIN_MS 500
+
+/* Open the outputs in opts->dir and start the flush thread.  0 or -errno
+ * with a one-line reason in why (also written to the log when it opened). */
+int sink_start(const struct agent_opts *opts, char *why, size_t whylen);
+
+/* Is the sink started (outputs open, thread running)? */
+int sink_running(void);
+
+/* Change flush_ms / verbose of a running sink. */
+void sink_update(const struct agent_opts *opts);
+
+/* Journal an UNLOAD for every live entry, an EPOCH(3), flush, stop the
+ * thread, close the files.  No-op if not running. */
+void sink_stop(void);
+
+/* Write everything buffered so far (and a pending map rewrite, whatever the
+ * rate limit) before returning.  Waits at most ~2 s. */
+void sink_sync(void);
+
+/*
+ * A compiled method at [start, start+size).  Names are copied.  Returns the
+ * new LOAD id, or 0 when the sink is stopped or the same method is already
+ * live at that address with the same size (a GenerateEvents replay).
+ */
+uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const char *cls,
+			  const char *mname, const char *sig, const char *display);
+
+/* An inlined range of LOAD `parent_id` (journal only). */
+void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
+			const char *mname, const char *sig, const char *display);
+
+/* CompiledMethodUnload: ends the entry at `start` only if it is the LOAD of
+ * `method` (never a newer entry that reuses the address). */
+void sink_record_unload(uintptr_t method, uint64_t start);
+
+/* DynamicCodeGenerated. */
+void sink_record_stub(uint64_t start, uint64_t size, const char *name);
+
+/* Journal an EPOCH record (journal_format.h reasons 1 and 2). */
+void sink_record_epoch(uint64_t reason);
+
+/* Counters for the log and tests. */
+struct sink_stats {
+	uint64_t loads, unloads, stubs, inlines, dups, drops, stray_unloads, rewrites;
+	uint64_t map_lines;   /* entries in the table */
+};
+void sink_get_stats(struct sink_stats *st);
+
+#endif
