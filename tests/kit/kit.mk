@@ -1,0 +1,27 @@
+# tests/kit/kit.mk - the container kit's C helpers.
+#
+#   glibc-build/kit/jsym-kit    namespace helper used by tests/kit/kit.sh
+#                               (container start, sidecar); also built with
+#                               musl so it stays warning-free on both libcs
+#   musl-build/kit/libc.so.6    the libc.so.6 shim of the alpine-gcompat rootfs
+
+KIT_SRCS := tests/kit/kit_main.c tests/kit/kit_fs.c tests/kit/kit_caps.c
+KIT_SHIM_SRC := tests/kit/gcompat_shim.c
+
+glibc-build/kit/jsym-kit: $(call obj_of,glibc,$(KIT_SRCS))
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -o $@ $^
+
+musl-build/kit/jsym-kit: $(call obj_of,musl,$(KIT_SRCS))
+	$(call msg,MUSLLD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_musl) -static -o $@ $^
+
+musl-build/kit/libc.so.6: $(call obj_of,musl,$(KIT_SHIM_SRC))
+	$(call msg,MUSLLD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_musl) -shared -Wl,-soname,libc.so.6 -o $@ $^
+
+ALL_glibc += glibc-build/kit/jsym-kit
+ALL_musl += musl-build/kit/jsym-kit musl-build/kit/libc.so.6

@@ -1,0 +1,111 @@
+# tests/kit/kit_rootfs.sh - kit_rootfs: cached root filesystems.
+# Sourced by tests/kit/kit.sh; the trees are built by tests/kit/rootfs.sh.
+#
+# Cache layout ($JSYM_CACHE, default $JSYM_ROOT/.cache/rootfs, git-ignored,
+# untouched by `make clean`):
+#   KIND/               the tree; KIND/.jsym-rootfs is written last
+#   .KIND.lock          flock(1) held while one process builds KIND
+#   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
+
+KIT_ROOTFS_KINDS="debian debian-musl alpine alpine-gcompat"
+
+# True if DIR is a complete tree of KIND: marker of this recipe version,
+# plus the files a test relies on (cheap: no JVM is started here; the JRE
+# ran once when the tree was built).
+_kit_rootfs_valid() {
+	local kind=$1 dir=$2 f
+	[ -f "$dir/.jsym-rootfs" ] || return 1
+	[ "$(head -n 1 "$dir/.jsym-rootfs")" = "jsym-kit rootfs $kind v$KIT_ROOTFS_VERSION" ] ||
+		return 1
+	case $kind in
+	debian | debian-musl)
+		for f in "${KIT_CT_JAVA#/}" usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so \
+			etc/debian_version bin/sh; do
+			[ -e "$dir/$f" ] || return 1
+		done
+		if [ "$kind" = debian-musl ]; then
+			[ -e "$dir/lib/ld-musl-x86_64.so.1" ] || return 1
+		fi
+		;;
+	alpine | alpine-gcompat)
+		[ -f "$dir/lib/ld-musl-x86_64.so.1" ] && [ ! -L "$dir/lib/ld-musl-x86_64.so.1" ] &&
+			[ -x "$dir/bin/busybox" ] && [ -L "$dir/bin/sh" ] || return 1
+		if [ "$kind" = alpine-gcompat ]; then
+			[ -f "$dir/lib/libc.so.6" ] || return 1
+		else
+			[ ! -e "$dir/lib/libc.so.6" ] || return 1
+		fi
+		;;
+	*) return 1 ;;
+	esac
+}
+
+# Build KIND into a temp dir in the cache and rename it into place.  The
+# caller holds the kind's lock.
+_kit_rootfs_build() {
+	local kind=$1 dir=$2 base="" tmp start old
+	case $kind in
+	debian-musl) base=$(kit_rootfs debian) || return 1 ;;
+	alpine-gcompat) _kit_make "$KIT_SHIM" || return 1 ;;
+	esac
+	command -v debootstrap >/dev/null || [ "${kind#debian}" = "$kind" ] ||
+		kit_fail "debootstrap missing (apt-get install debootstrap, or: bash mk/deps.sh test)"
+	tmp=$(mktemp -d "$JSYM_CACHE/.$kind.build.XXXXXX") || return 1
+	# mktemp makes it 0700; a container's unprivileged uid must traverse "/".
+	chmod 755 "$tmp"
+	start=$(date +%s)
+	kit_log "building rootfs $kind in $tmp"
+	# A private mount namespace: the /proc mounted for chroot'ed apt and
+	# java never reaches the host's mount table, even if the build dies.
+	if ! KIT_GCOMPAT_SHIM=$KIT_SHIM unshare --mount --propagation private \
+		bash "$JSYM_ROOT/tests/kit/rootfs.sh" "$kind" "$tmp" "$base" >&2; then
+		rm -rf "$tmp"
+		kit_log "building rootfs $kind failed (output above)"
+		return 1
+	fi
+	echo "jsym-kit rootfs $kind v$KIT_ROOTFS_VERSION" >"$tmp/.jsym-rootfs"
+	date -u +%Y-%m-%dT%H:%M:%SZ >>"$tmp/.jsym-rootfs"
+	if [ -e "$dir" ]; then
+		old=$(mktemp -d "$JSYM_CACHE/.$kind.old.XXXXXX")
+		mv "$dir" "$old/"
+		rm -rf "$old"
+	fi
+	mv "$tmp" "$dir"
+	kit_log "rootfs $kind built in $(($(date +%s) - start))s"
+}
+
+# kit_rootfs KIND : print the path of the cached tree of KIND (debian,
+# debian-musl, alpine, alpine-gcompat), building it first if it is missing
+# or incomplete.  Concurrent callers wait for one build (flock).
+kit_rootfs() {
+	local kind=${1:-} dir
+	case " $KIT_ROOTFS_KINDS " in
+	*" $kind "*) ;;
+	*) kit_fail "kit_rootfs: unknown kind '$kind' (one of: $KIT_ROOTFS_KINDS)" ;;
+	esac
+	dir=$JSYM_CACHE/$kind
+	if _kit_rootfs_valid "$kind" "$dir"; then
+		echo "$dir"
+		return 0
+	fi
+	[ "$(id -u)" -eq 0 ] || kit_fail "building rootfs $kind needs root"
+	mkdir -p "$JSYM_CACHE"
+	(
+		exec 9>"$JSYM_CACHE/.$kind.lock"
+		flock 9
+		_kit_rootfs_valid "$kind" "$dir" || _kit_rootfs_build "$kind" "$dir"
+	) || kit_fail "cannot build rootfs $kind (see the log above)"
+	_kit_rootfs_valid "$kind" "$dir" || kit_fail "rootfs $kind at $dir is incomplete after a build"
+	echo "$dir"
+}
+
+# Build one of the kit's own C artifacts if missing or older than its sources.
+_kit_make() {
+	local target=$1 src stale=0
+	for src in "$JSYM_ROOT"/tests/kit/*.[ch] "$JSYM_ROOT"/tests/kit/kit.mk; do
+		[ "$src" -nt "$target" ] && stale=1
+	done
+	[ $stale = 0 ] && return 0
+	make -s -C "$JSYM_ROOT" "${target#"$JSYM_ROOT"/}" >&2 ||
+		kit_fail "cannot build $target (make ${target#"$JSYM_ROOT"/})"
+}

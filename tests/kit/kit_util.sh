@@ -1,0 +1,118 @@
+# tests/kit/kit_util.sh - assertions, logging, cleanup, host JDKs, Java build.
+# Sourced by tests/kit/kit.sh; not meant to be sourced alone.
+
+# kit_log MSG... : a progress line on stderr (stdout is for values).
+kit_log() {
+	echo "kit: $*" >&2
+}
+
+# kit_fail MSG... : print `FAIL: MSG` on stderr and exit 1 (the trap cleans up).
+kit_fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# kit_assert_eq ACTUAL EXPECTED MSG
+kit_assert_eq() {
+	[ "$1" = "$2" ] || kit_fail "$3: got '$1', expected '$2'"
+}
+
+# kit_assert_contains HAYSTACK NEEDLE MSG
+kit_assert_contains() {
+	case $1 in
+	*"$2"*) ;;
+	*) kit_fail "$3: '$2' not found in: $1" ;;
+	esac
+}
+
+# kit_need_root : skip (exit 77) unless root.
+kit_need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skip: needs root (namespaces, pivot_root)"
+		exit 77
+	fi
+}
+
+# kit_on_exit CMD : run CMD (eval'ed) in kit_cleanup, before the containers
+# are stopped.  Use this instead of your own `trap ... EXIT`, which would
+# replace the kit's (if you must trap, call kit_cleanup in your handler).
+kit_on_exit() {
+	KIT_ON_EXIT+=("$1")
+}
+
+# kit_cleanup : stop every container of this script, remove $KIT_DIR.
+# Idempotent; installed as the EXIT/INT/TERM trap by kit.sh.
+kit_cleanup() {
+	local c d
+	for c in "${KIT_ON_EXIT[@]}"; do
+		eval "$c" || true
+	done
+	KIT_ON_EXIT=()
+	[ -d "${KIT_DIR:-}" ] || return 0
+	for d in "$KIT_DIR"/*/; do
+		[ -f "$d/keeper" ] || continue
+		kit_stop "$(basename "$d")" || true
+	done
+	rm -rf "$KIT_DIR"
+}
+
+# True while PID exists and is not a zombie.
+_kit_alive() {
+	local st
+	[ -r "/proc/$1/stat" ] || return 1
+	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+# kit_jdks : the Java home of every HotSpot JDK under /usr/lib/jvm, one per
+# real directory (symlinked aliases collapse), sorted.
+kit_jdks() {
+	local d real
+	for d in /usr/lib/jvm/*/; do
+		real=$(readlink -f "$d") || continue
+		[ -x "$real/bin/java" ] && [ -f "$real/lib/server/libjvm.so" ] || continue
+		echo "$real"
+	done | sort -u
+}
+
+# kit_java_build : compile tests/java/*.java with the host JDK's
+# `javac --release 17` into $JSYM_BUILD/java when a source is newer than the
+# last build; print that directory.
+kit_java_build() {
+	local out=$JSYM_BUILD/java stamp src newer=0
+	stamp=$out/.stamp
+	for src in "$JSYM_ROOT"/tests/java/*.java; do
+		[ -e "$src" ] || continue
+		[ "$src" -nt "$stamp" ] && newer=1
+	done
+	if [ $newer = 1 ] || [ ! -e "$stamp" ]; then
+		[ -x "$KIT_HOST_JDK/bin/javac" ] ||
+			kit_fail "no javac in $KIT_HOST_JDK (apt-get install openjdk-17-jdk-headless)"
+		mkdir -p "$out"
+		(
+			exec 9>"$out/.lock"
+			flock 9
+			"$KIT_HOST_JDK/bin/javac" --release 17 -d "$out" "$JSYM_ROOT"/tests/java/*.java >&2 &&
+				touch "$stamp"
+		) || kit_fail "javac failed on tests/java"
+	fi
+	echo "$out"
+}
+
+# kit_wait_jvm HOSTPID [TIMEOUT_S=30] : wait until HOSTPID has libjvm.so
+# mapped and has run for about a second since; 1 if it died or timed out.
+kit_wait_jvm() {
+	local pid=$1 timeout=${2:-30} i=0 seen=-1
+	while [ $i -lt $((timeout * 10)) ]; do
+		_kit_alive "$pid" || return 1
+		if [ $seen -lt 0 ] && grep -q 'libjvm\.so' "/proc/$pid/maps" 2>/dev/null; then
+			seen=$i
+		fi
+		if [ $seen -ge 0 ] && [ $((i - seen)) -ge 10 ]; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}

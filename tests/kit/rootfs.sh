@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# tests/kit/rootfs.sh KIND DEST [BASE] - build one container root filesystem.
+#
+# Called by kit_rootfs (tests/kit/kit.sh), which runs it inside a private mount
+# namespace (`unshare --mount --propagation private`), so the /proc this
+# script mounts for chroot'ed apt and java runs vanishes with the namespace
+# and nothing ever appears in the host's mount table.  DEST is a fresh
+# temporary directory; the caller renames it into the cache only when this
+# script succeeds, so a half-built tree is never taken as valid.  BASE is the
+# finished `debian` tree for KIND=debian-musl.
+#
+# KINDs:
+#   debian          debootstrap --variant=minbase bookworm + openjdk-17-jre-headless, procps
+#   debian-musl     a copy of debian + Debian's musl package
+#   alpine          musl as the only libc, Alpine's layout, busybox-static
+#   alpine-gcompat  alpine + a libc.so.6 shim (needs $KIT_GCOMPAT_SHIM, built by make)
+set -euo pipefail
+
+kind=$1
+dest=$2
+base=${3:-}
+
+say() { echo "kit: rootfs $kind: $*" >&2; }
+
+# The Debian mirror the host itself uses (deb822 or one-line sources), so the
+# container gets the same archive the machine can reach.
+host_mirror() {
+	local m
+	m=$(grep -hoE 'https?://[^ ]*/debian/?( |$)' /etc/apt/sources.list \
+		/etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		head -n 1 | tr -d ' ' || true)
+	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# Run a command chroot'ed into DEST with /proc mounted (private namespace).
+in_root() {
+	if ! mountpoint -q "$dest/proc"; then
+		mount -t proc proc "$dest/proc"
+	fi
+	chroot "$dest" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive HOME=/root "$@"
+}
+
+apt_install() {
+	cp /etc/resolv.conf "$dest/etc/resolv.conf"
+	in_root apt-get -q update >&2
+	in_root apt-get -q install -y --no-install-recommends "$@" >&2
+	in_root apt-get clean
+	rm -rf "$dest"/var/lib/apt/lists/*
+	: >"$dest/etc/resolv.conf"
+}
+
+build_debian() {
+	local mirror
+	mirror=$(host_mirror)
+	say "debootstrap --variant=minbase bookworm from $mirror (first build takes minutes)"
+	debootstrap --variant=minbase --include=procps bookworm "$dest" "$mirror" >&2
+	# Services must never start inside the build chroot.
+	printf '#!/bin/sh\nexit 101\n' >"$dest/usr/sbin/policy-rc.d"
+	chmod 755 "$dest/usr/sbin/policy-rc.d"
+	say "installing openjdk-17-jre-headless"
+	apt_install openjdk-17-jre-headless
+	say "sanity: the container's own JRE runs"
+	in_root /usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xshare:auto -version >&2
+	umount "$dest/proc"
+}
+
+build_debian_musl() {
+	[ -d "$base" ] || { say "missing base tree $base"; exit 1; }
+	say "copying $base"
+	cp -a "$base/." "$dest/"
+	say "installing musl"
+	apt_install musl
+	[ -e "$dest/lib/ld-musl-x86_64.so.1" ] || { say "musl loader missing after install"; exit 1; }
+	umount "$dest/proc"
+}
+
+# Alpine's layout with nothing from glibc: the musl loader is the real file
+# (on Debian it is a symlink into /usr/lib/x86_64-linux-musl), libc.musl-*
+# points at it, and busybox provides every command.
+build_alpine() {
+	local musl_libc=/usr/lib/x86_64-linux-musl/libc.so app
+	[ -f "$musl_libc" ] || { say "$musl_libc missing (apt-get install musl)"; exit 1; }
+	[ -x /bin/busybox ] || { say "/bin/busybox missing (apt-get install busybox-static)"; exit 1; }
+	if ! file -L /bin/busybox | grep -q 'statically linked'; then
+		say "/bin/busybox is not static (apt-get install busybox-static)"
+		exit 1
+	fi
+	mkdir -p "$dest"/{bin,sbin,lib,etc,proc,dev,tmp,root,usr/bin,usr/sbin,usr/lib,var/tmp,sys}
+	chmod 1777 "$dest/tmp" "$dest/var/tmp"
+	chmod 700 "$dest/root"
+	install -m 755 "$musl_libc" "$dest/lib/ld-musl-x86_64.so.1"
+	ln -s ld-musl-x86_64.so.1 "$dest/lib/libc.musl-x86_64.so.1"
+	install -m 755 /bin/busybox "$dest/bin/busybox"
+	for app in $(/bin/busybox --list); do
+		[ "$app" = busybox ] && continue
+		[ -e "$dest/bin/$app" ] || ln -s busybox "$dest/bin/$app"
+	done
+	echo 'root:x:0:0:root:/root:/bin/sh' >"$dest/etc/passwd"
+	echo 'root:x:0:root' >"$dest/etc/group"
+	echo 'jsym-kit-alpine' >"$dest/etc/hostname"
+	printf 'NAME="jsym kit alpine-like"\nID=alpine\n' >"$dest/etc/os-release"
+	echo '3.19.0' >"$dest/etc/alpine-release"
+	say "sanity: busybox sh runs in the tree"
+	[ "$(chroot "$dest" /bin/sh -c 'echo ok')" = ok ]
+	# A musl-linked program finds its loader at the Alpine path.
+	[ "$(chroot "$dest" /lib/ld-musl-x86_64.so.1 2>&1 | head -n 1)" != "" ]
+}
+
+build_alpine_gcompat() {
+	build_alpine
+	local shim=${KIT_GCOMPAT_SHIM:-}
+	[ -f "$shim" ] || { say "libc.so.6 shim not built (make musl-build/kit/libc.so.6)"; exit 1; }
+	install -m 755 "$shim" "$dest/lib/libc.so.6"
+	ln -s ld-musl-x86_64.so.1 "$dest/lib/ld-linux-x86-64.so.2"
+	mkdir -p "$dest/lib64"
+	ln -s ../lib/ld-musl-x86_64.so.1 "$dest/lib64/ld-linux-x86-64.so.2"
+}
+
+case $kind in
+debian) build_debian ;;
+debian-musl) build_debian_musl ;;
+alpine) build_alpine ;;
+alpine-gcompat) build_alpine_gcompat ;;
+*)
+	echo "kit: unknown rootfs kind '$kind' (debian, debian-musl, alpine, alpine-gcompat)" >&2
+	exit 2
+	;;
+esac
