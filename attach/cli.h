@@ -1,0 +1,50 @@
+/*
+ * cli.h - the `jsym` command line: shared pieces of main.c and cli_*.c.
+ *
+ * Only this layer prints and only main() decides the exit status.
+ */
+#ifndef JSYM_CLI_H
+#define JSYM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Exit codes (docs/cli.md).  JVM result codes are never exit codes. */
+enum {
+	JSYM_EXIT_OK = 0,       /* success */
+	JSYM_EXIT_USAGE = 1,    /* bad command line */
+	JSYM_EXIT_FAIL = 2,     /* jsym's own failure before or during attach */
+	JSYM_EXIT_JVM = 3,      /* the JVM refused or the command failed */
+	JSYM_EXIT_AGENT = 4,    /* Agent_OnAttach returned non-zero */
+};
+
+#ifndef JSYM_VERSION
+#define JSYM_VERSION "0.1"
+#endif
+
+/* Verbose step log: "jsym: [12 ms] line" on stderr. */
+struct cli_log {
+	bool on;
+	long start_ms;
+};
+
+void cli_log_init(struct cli_log *l, bool on);
+/* attach_step_fn for struct attach_log (ctx = struct cli_log *). */
+void cli_step(void *ctx, const char *line);
+
+/* "jsym: <text>" on stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Strict decimal parsers: 0 or -EINVAL (garbage, sign, out of range). */
+int cli_parse_pid(const char *s, pid_t *pid);
+int cli_parse_ms(const char *s, int *ms);
+
+/* Write s (n bytes) as a JSON string literal, quotes included. */
+void cli_json_str(FILE *f, const char *s, size_t n);
+
+int cli_exec_main(int argc, char **argv);
+int cli_list_main(int argc, char **argv);
+
+#endif

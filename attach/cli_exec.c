@@ -1,0 +1,439 @@
+/*
+ * cli_exec.c - `jsym exec PID COMMAND [ARGS...]`.
+ *
+ * The parent learns about the target (target_open: every fd opened before
+ * anything is entered), refuses what must not be touched, then forks one
+ * single-threaded child that enters the namespaces, takes the JVM's
+ * credentials and speaks the protocol.  The child streams the JVM's output
+ * to our stdout itself and sends a struct exec_result back through a pipe;
+ * the parent only prints the verdict and picks the exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "creds.h"
+#include "hotspot.h"
+#include "ns.h"
+#include "target.h"
+#ifdef JSYM_HAVE_OPENJ9
+#include "openj9.h"
+#endif
+
+#define MAX_ARGS 64
+#define JOIN_MAX (256 * 1024)
+
+struct exec_env {
+	int timeout_ms;
+	int read_timeout_ms;
+	int protocol;
+	bool verbose;
+	bool json;
+	pid_t pid;
+	const char *cmd;
+	const char *args[MAX_ARGS];
+	int nargs;
+	char joined[JOIN_MAX];  /* jcmd: the words joined by blanks */
+};
+
+struct exec_result {
+	int rc;                 /* 0: the JVM answered; else -errno */
+	struct attach_reply reply;
+	struct err_text err;
+};
+
+static const char *const commands[] = {
+	"load", "properties", "agentProperties", "threaddump", "jcmd",
+	"printflag", "setflag", "dumpheap", "inspectheap", "datadump",
+};
+
+static bool known_command(const char *c)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(c, commands[i]))
+			return true;
+	return false;
+}
+
+static void exec_usage(void)
+{
+	cli_err("usage: jsym exec [--timeout MS] [--read-timeout MS] "
+		"[--protocol auto|1|2] [-v] [--json] PID COMMAND [ARGS...] "
+		"(jsym --help lists the commands)");
+}
+
+/* Build the argument list; jcmd gets its words as one command line. */
+static int set_args(struct exec_env *env, int argc, char **argv)
+{
+	if (argc > MAX_ARGS) {
+		cli_err("too many arguments (at most %d)", MAX_ARGS);
+		return -E2BIG;
+	}
+	if (!strcmp(env->cmd, "jcmd") && argc > 0) {
+		size_t pos = 0;
+
+		for (int i = 0; i < argc; i++) {
+			size_t n = strlen(argv[i]);
+
+			if (pos + n + 2 > sizeof(env->joined)) {
+				cli_err("jcmd command line longer than %d bytes", JOIN_MAX);
+				return -E2BIG;
+			}
+			if (i)
+				env->joined[pos++] = ' ';
+			memcpy(env->joined + pos, argv[i], n);
+			pos += n;
+		}
+		env->joined[pos] = '\0';
+		env->args[0] = env->joined;
+		env->nargs = 1;
+		return 0;
+	}
+	for (int i = 0; i < argc; i++)
+		env->args[i] = argv[i];
+	env->nargs = argc;
+	/* load LIB: the second argument says whether LIB is an absolute path */
+	if (!strcmp(env->cmd, "load") && argc == 1) {
+		env->args[1] = argv[0][0] == '/' ? "true" : "false";
+		env->nargs = 2;
+	}
+	return 0;
+}
+
+static int parse(struct exec_env *env, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "read-timeout", required_argument, NULL, 'r' },
+		{ "protocol", required_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	env->timeout_ms = 10000;
+	env->read_timeout_ms = 30000;
+	optind = 1;
+	/* '+': stop at PID, so "threaddump -l" keeps its -l */
+	while ((c = getopt_long(argc, argv, "+t:r:p:vjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (cli_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
+				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'r':
+			if (cli_parse_ms(optarg, &env->read_timeout_ms)) {
+				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'p':
+			if (!strcmp(optarg, "auto") || !strcmp(optarg, "0"))
+				env->protocol = 0;
+			else if (!strcmp(optarg, "1") || !strcmp(optarg, "2"))
+				env->protocol = optarg[0] - '0';
+			else {
+				cli_err("--protocol wants auto, 1 or 2, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'v':
+			env->verbose = true;
+			break;
+		case 'j':
+			env->json = true;
+			break;
+		case 'h':
+			exec_usage();
+			return -EINVAL;
+		default:
+			exec_usage();
+			return -EINVAL;
+		}
+	}
+	if (argc - optind < 2) {
+		exec_usage();
+		return -EINVAL;
+	}
+	if (cli_parse_pid(argv[optind], &env->pid)) {
+		cli_err("'%s' is not a pid", argv[optind]);
+		return -EINVAL;
+	}
+	env->cmd = argv[optind + 1];
+	if (!known_command(env->cmd)) {
+		cli_err("unknown attach command '%s' (known: load, properties, "
+			"agentProperties, threaddump, jcmd, printflag, setflag, "
+			"dumpheap, inspectheap, datadump)", env->cmd);
+		return -EINVAL;
+	}
+	return set_args(env, argc - optind - 2, argv + optind + 2);
+}
+
+static void log_facts(const struct target *t, const struct attach_log *log)
+{
+	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
+		    "%u, libc %s, SIGQUIT %s%s%s", (int)t->pid, target_kind_name(t),
+		    t->jdk_version[0] ? " " : "", t->jdk_version, (int)t->st.nspid,
+		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
+		    target_libc_name(t),
+		    proc_catches_signal(&t->st, SIGQUIT) ? "caught" : "not caught",
+		    t->opts.xrs ? ", -Xrs" : "",
+		    t->opts.disable_attach ? ", -XX:+DisableAttachMechanism" : "");
+	for (int i = 0; i < TNS_COUNT; i++)
+		if (t->ns[i].known && t->ns[i].differs)
+			attach_step(log, "%s namespace differs from ours",
+				    target_ns_name((enum target_ns)i));
+	if (t->opened_as_owner)
+		attach_step(log, "opened /proc/%d/root as uid %u (no CAP_SYS_PTRACE)",
+			    (int)t->pid, (unsigned)t->st.uid[1]);
+}
+
+/* Refusals that need no child: not a JVM, unreadable target. */
+static int precheck(const struct target *t, struct err_text *e)
+{
+	char hint[256];
+
+	if (t->maps_err)
+		return err_set(e, t->maps_err, "cannot read /proc/%d/maps to confirm "
+			       "that it is a JVM: %s %s", (int)t->pid,
+			       strerror(-t->maps_err),
+			       creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
+	if (t->maps.kind == PROC_NOT_JVM)
+		return err_set(e, -ENOEXEC, "process %d (%s) is not a JVM: neither "
+			       "libjvm.so nor libj9vm*.so is mapped; nothing was sent "
+			       "to it", (int)t->pid, t->st.name);
+	if (t->root_fd < 0 || t->cwd_fd < 0)
+		return err_set(e, t->root_err ? t->root_err : -EACCES,
+			       "cannot read /proc/%d/root: %s %s", (int)t->pid,
+			       strerror(t->root_err ? -t->root_err : EACCES),
+			       creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
+	return 0;
+}
+
+static int child_hotspot(const struct exec_env *env, const struct target *t,
+			 int out_fd, const struct attach_log *log,
+			 struct exec_result *res)
+{
+	struct hs_request rq = { env->cmd, env->args, env->nargs, env->protocol };
+	struct hs_opts o = { env->timeout_ms, env->read_timeout_ms, out_fd,
+			     STDERR_FILENO, log };
+	struct creds_saved sv;
+	struct ns_result nr;
+	int rc;
+
+	rc = ns_enter(t, NS_ENTER_MNT, &nr, log, &res->err);
+	if (rc)
+		return rc;
+	/* C5: capabilities are needed up to here; the JVM's ids from now on */
+	rc = creds_become(t->st.uid[1], t->st.gid[1], t->st.groups,
+			  t->st.ngroups, &sv, &res->err);
+	if (rc)
+		return rc;
+	if (sv.switched)
+		attach_step(log, "acting as uid %u gid %u", (unsigned)t->st.uid[1],
+			    (unsigned)t->st.gid[1]);
+	rc = hotspot_exec(t, &rq, &o, &res->reply, &res->err);
+	creds_restore(&sv);
+	return rc;
+}
+
+static int child_openj9(const struct exec_env *env, const struct target *t,
+			int out_fd, const struct attach_log *log,
+			struct exec_result *res)
+{
+#ifdef JSYM_HAVE_OPENJ9
+	const char *argv[MAX_ARGS + 1];
+	struct openj9_target ot = {
+		.root_fd = t->root_fd, .nspid = t->st.nspid,
+		.uid = t->st.uid[1], .gid = t->st.gid[1],
+		.tmpdir = t->opts.tmpdir[0] ? t->opts.tmpdir : NULL,
+		.attach_dir = t->opts.attach_dir[0] ? t->opts.attach_dir : NULL,
+		.timeout_ms = env->timeout_ms, .log = log,
+	};
+	struct ns_result nr;
+	int rc;
+
+	rc = ns_enter(t, NS_ENTER_IPC | NS_ENTER_NET, &nr, log, &res->err);
+	if (rc)
+		return rc;
+	argv[0] = env->cmd;
+	for (int i = 0; i < env->nargs; i++)
+		argv[i + 1] = env->args[i];
+	return openj9_exec(&ot, env->nargs + 1, argv, out_fd, &res->reply,
+			   res->err.msg, sizeof(res->err.msg));
+#else
+	(void)env; (void)t; (void)out_fd; (void)log;
+	return err_set(&res->err, -EOPNOTSUPP, "OpenJ9 support not built");
+#endif
+}
+
+/* Fork the attach child; fill *res from it.  Returns 0 or -errno. */
+static int run_child(const struct exec_env *env, const struct target *t,
+		     int out_fd, const struct attach_log *log,
+		     struct exec_result *res)
+{
+	int p[2], status;
+	pid_t child;
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return err_set(&res->err, -errno, "cannot create a pipe: %s",
+			       strerror(errno));
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		close(p[0]);
+		close(p[1]);
+		return err_set(&res->err, -errno, "cannot fork: %s", strerror(errno));
+	}
+	if (child == 0) {
+		struct exec_result r;
+
+		close(p[0]);
+		memset(&r, 0, sizeof(r));
+		r.rc = t->maps.kind == PROC_OPENJ9 ?
+		       child_openj9(env, t, out_fd, log, &r) :
+		       child_hotspot(env, t, out_fd, log, &r);
+		if (write(p[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
+			_exit(3);
+		_exit(0);
+	}
+	close(p[1]);
+	do
+		n = read(p[0], res, sizeof(*res));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*res)) {
+		memset(res, 0, sizeof(*res));
+		if (WIFSIGNALED(status))
+			return err_set(&res->err, -EIO, "the attach helper died of "
+				       "signal %d (a jsym bug: please report it with -v "
+				       "output)", WTERMSIG(status));
+		return err_set(&res->err, -EIO, "the attach helper ended without a "
+			       "result (exit %d)", WEXITSTATUS(status));
+	}
+	return res->rc;
+}
+
+static int verdict(const struct exec_env *env, int rc,
+		   const struct exec_result *res)
+{
+	const struct attach_reply *r = &res->reply;
+
+	if (rc)
+		return JSYM_EXIT_FAIL;
+	if (r->failed)
+		return JSYM_EXIT_JVM;
+	if (r->agent_code_known && r->agent_code != 0)
+		return JSYM_EXIT_AGENT;
+	(void)env;
+	return JSYM_EXIT_OK;
+}
+
+static void print_human(const struct exec_env *env, int rc,
+			const struct exec_result *res)
+{
+	const struct attach_reply *r = &res->reply;
+
+	if (rc) {
+		cli_err("%s", res->err.msg[0] ? res->err.msg : strerror(-rc));
+		return;
+	}
+	if (r->failed) {
+		if (!strcmp(env->cmd, "load") || r->vm_code == 0 || r->vm_code == 101)
+			cli_err("the JVM refused %s (result %d): %s", env->cmd,
+				r->vm_code, r->message);
+		else
+			cli_err("the JVM refused %s (result %d; its message is above)",
+				env->cmd, r->vm_code);
+	} else if (r->agent_code_known && r->agent_code != 0) {
+		cli_err("the agent's Agent_OnAttach returned %d", r->agent_code);
+	}
+}
+
+static void print_json(const struct exec_env *env, const struct target *t,
+		       int rc, const struct exec_result *res, int out_fd)
+{
+	const struct attach_reply *r = &res->reply;
+	char *buf = NULL;
+	off_t len = out_fd >= 0 ? lseek(out_fd, 0, SEEK_END) : 0;
+
+	printf("{\"pid\":%d,\"command\":", (int)env->pid);
+	cli_json_str(stdout, env->cmd, strlen(env->cmd));
+	printf(",\"jvm\":\"%s\"", target_kind_name(t));
+	if (rc) {
+		printf(",\"ok\":false,\"error\":");
+		cli_json_str(stdout, res->err.msg, strlen(res->err.msg));
+	} else {
+		printf(",\"ok\":%s,\"vm_code\":%d", r->failed ||
+		       (r->agent_code_known && r->agent_code) ? "false" : "true",
+		       r->vm_code);
+		if (r->agent_code_known)
+			printf(",\"agent_code\":%d", r->agent_code);
+		if (r->failed) {
+			printf(",\"message\":");
+			cli_json_str(stdout, r->message, strlen(r->message));
+		}
+	}
+	if (len > 0 && (buf = malloc((size_t)len)) != NULL &&
+	    pread(out_fd, buf, (size_t)len, 0) == len) {
+		printf(",\"output\":");
+		cli_json_str(stdout, buf, (size_t)len);
+	}
+	free(buf);
+	printf(",\"exit\":%d}\n", verdict(env, rc, res));
+}
+
+int cli_exec_main(int argc, char **argv)
+{
+	static struct exec_env env;
+	static struct exec_result res;
+	struct cli_log cl;
+	struct attach_log log = { cli_step, &cl };
+	struct target t;
+	int rc, out_fd = STDOUT_FILENO;
+
+	if (parse(&env, argc, argv))
+		return JSYM_EXIT_USAGE;
+	cli_log_init(&cl, env.verbose);
+	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
+	if (rc == 0) {
+		log_facts(&t, &log);
+		rc = precheck(&t, &res.err);
+	}
+	if (rc == 0 && env.json) {
+		out_fd = memfd_create("jsym-output", MFD_CLOEXEC);
+		if (out_fd < 0)
+			rc = err_set(&res.err, -errno, "cannot create a memfd: %s",
+				     strerror(errno));
+	}
+	if (rc == 0)
+		rc = run_child(&env, &t, out_fd, &log, &res);
+	if (env.json)
+		print_json(&env, &t, rc, &res, out_fd);
+	else if (rc == 0)
+		attach_step(&log, "done: JVM result %d%s", res.reply.vm_code,
+			    res.reply.agent_code_known ? ", agent result known" : "");
+	if (!env.json || rc || res.reply.failed)
+		print_human(&env, rc, &res);
+	else if (res.reply.agent_code_known && res.reply.agent_code)
+		print_human(&env, rc, &res);
+	if (out_fd != STDOUT_FILENO && out_fd >= 0)
+		close(out_fd);
+	target_close(&t);
+	return verdict(&env, rc, &res);
+}

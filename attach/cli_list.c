@@ -1,0 +1,149 @@
+/*
+ * cli_list.c - `jsym list`: JVMs visible from here.
+ *
+ * A process is listed when its maps show libjvm.so (HotSpot) or libj9vm*.so
+ * (OpenJ9); processes whose maps we may not read are counted, not guessed.
+ * Nothing is signalled or entered.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "creds.h"
+#include "target.h"
+
+static bool in_container(const struct target *t)
+{
+	return (t->ns[TNS_PID].known && t->ns[TNS_PID].differs) ||
+	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
+}
+
+static void print_row(const struct target *t)
+{
+	printf("%-8d %-7d %-6u %-8s %-12s %-8s %s\n", (int)t->pid,
+	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
+	       t->jdk_version[0] ? t->jdk_version : "-", target_libc_name(t),
+	       in_container(t) ? (t->cgroup[0] ? t->cgroup : "yes") : "-");
+}
+
+static void print_json_row(const struct target *t, bool first)
+{
+	printf("%s{\"pid\":%d,\"nspid\":%d,\"uid\":%u,\"gid\":%u,\"kind\":\"%s\"",
+	       first ? "" : ",", (int)t->pid, (int)t->st.nspid,
+	       (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
+	       target_kind_name(t));
+	printf(",\"version\":");
+	if (t->jdk_version[0])
+		cli_json_str(stdout, t->jdk_version, strlen(t->jdk_version));
+	else
+		printf("null");
+	printf(",\"major\":%d,\"libc\":\"%s\",\"container\":%s,\"cgroup\":",
+	       t->jdk_major, target_libc_name(t),
+	       in_container(t) ? "true" : "false");
+	cli_json_str(stdout, t->cgroup, strlen(t->cgroup));
+	printf(",\"attach_disabled\":%s,\"xrs\":%s}",
+	       t->opts.disable_attach ? "true" : "false",
+	       t->opts.xrs ? "true" : "false");
+}
+
+/* Namespace comparison without keeping fds: open, compare, close. */
+static void compare_ns(struct target *t)
+{
+	static const enum target_ns which[] = { TNS_PID, TNS_MNT };
+
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		char path[64], self[64];
+		struct stat a, b;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)t->pid,
+			 target_ns_name(which[i]));
+		snprintf(self, sizeof(self), "/proc/self/ns/%s",
+			 target_ns_name(which[i]));
+		if (stat(path, &a) == 0 && stat(self, &b) == 0) {
+			t->ns[which[i]].known = true;
+			t->ns[which[i]].differs = a.st_ino != b.st_ino ||
+						  a.st_dev != b.st_dev;
+		}
+	}
+}
+
+int cli_list_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, verbose = false, first = true;
+	int c, hidden = 0, listed = 0;
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *d;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
+		if (c == 'j')
+			json = true;
+		else if (c == 'v')
+			verbose = true;
+		else {
+			cli_err("usage: jsym list [--json] [-v]");
+			return JSYM_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		cli_err("usage: jsym list [--json] [-v]");
+		return JSYM_EXIT_USAGE;
+	}
+	d = opendir("/proc");
+	if (!d) {
+		cli_err("cannot read /proc: %s", strerror(errno));
+		return JSYM_EXIT_FAIL;
+	}
+	if (json)
+		printf("[");
+	else
+		printf("%-8s %-7s %-6s %-8s %-12s %-8s %s\n", "PID", "NSPID", "UID",
+		       "KIND", "VERSION", "LIBC", "CONTAINER");
+	while ((de = readdir(d)) != NULL) {
+		struct target t;
+		pid_t pid;
+
+		if (!isdigit((unsigned char)de->d_name[0]) ||
+		    cli_parse_pid(de->d_name, &pid) || pid == self)
+			continue;
+		if (target_open(pid, 0, &t, NULL) != 0)
+			continue;       /* exited meanwhile */
+		if (t.maps_err) {
+			hidden++;
+		} else if (t.maps.kind != PROC_NOT_JVM) {
+			compare_ns(&t);
+			if (json)
+				print_json_row(&t, first);
+			else
+				print_row(&t);
+			first = false;
+			listed++;
+		}
+		target_close(&t);
+	}
+	closedir(d);
+	if (json)
+		printf("]\n");
+	if (hidden && verbose) {
+		char hint[256];
+
+		cli_err("%d processes could not be inspected %s", hidden,
+			creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
+	}
+	if (verbose)
+		cli_err("%d JVMs listed", listed);
+	return JSYM_EXIT_OK;
+}

@@ -1,0 +1,362 @@
+/* hotspot.c - HotSpot attach: trigger, signal, socket, request (hotspot.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "hotspot.h"
+#include "hs_io.h"
+#include "hs_reply.h"
+#include "ns.h"
+#include "target.h"
+
+bool hotspot_may_signal(const struct target *t, char *why, size_t n)
+{
+	if (t->maps_err) {
+		snprintf(why, n, "cannot read /proc/%d/maps to confirm it is a JVM "
+			 "(%s); jsym never signals an unconfirmed process",
+			 (int)t->pid, strerror(-t->maps_err));
+		return false;
+	}
+	if (t->maps.kind == PROC_OPENJ9) {
+		snprintf(why, n, "%d is an OpenJ9 JVM; SIGQUIT would make it write "
+			 "a javacore", (int)t->pid);
+		return false;
+	}
+	if (t->maps.kind != PROC_HOTSPOT) {
+		snprintf(why, n, "%d is not a JVM (no libjvm.so mapped); jsym "
+			 "never signals it", (int)t->pid);
+		return false;
+	}
+	if (t->opts.disable_attach) {
+		snprintf(why, n, "the JVM runs with -XX:+DisableAttachMechanism and "
+			 "cannot be attached (restart it without that flag)");
+		return false;
+	}
+	if (t->opts.xrs) {
+		snprintf(why, n, "the JVM runs with -Xrs: it has no SIGQUIT handler "
+			 "and the signal would kill it");
+		return false;
+	}
+	if (!proc_catches_signal(&t->st, SIGQUIT)) {
+		snprintf(why, n, "the process does not catch SIGQUIT (SigCgt in "
+			 "/proc/%d/status): the signal would kill it or do nothing",
+			 (int)t->pid);
+		return false;
+	}
+	return true;
+}
+
+int hotspot_sockaddr(const char *path, struct sockaddr_un *sa)
+{
+	size_t n;
+
+	if (!path || !*path || !sa)
+		return -EINVAL;
+	n = strlen(path);
+	if (n >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path, path, n + 1);
+	return (int)(offsetof(struct sockaddr_un, sun_path) + n + 1);
+}
+
+static bool is_socket_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISSOCK(st.st_mode);
+}
+
+/* Create the trigger in cwd, else in /tmp.  Returns the dirfd used. */
+static int create_trigger(const struct target *t, int tmp_fd, const char *name,
+			  const struct attach_log *log, struct err_text *e)
+{
+	int dirs[2] = { t->cwd_fd, tmp_fd };
+	const char *where[2] = { t->cwd_path[0] ? t->cwd_path : "cwd", "/tmp" };
+	int err = 0;
+
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+		int fd;
+
+		if (dirs[i] < 0)
+			continue;
+		/* a leftover trigger (ours or jattach's) is replaced: the JVM
+		 * never deletes triggers, and we want one owned by its user */
+		if (fstatat(dirs[i], name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISDIR(st.st_mode))
+			unlinkat(dirs[i], name, 0);
+		fd = openat(dirs[i], name,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			fstat(fd, &st);
+			close(fd);
+			attach_step(log, "trigger created %s/%s (uid %u)", where[i],
+				    name, (unsigned)st.st_uid);
+			return dirs[i];
+		}
+		err = -errno;
+		attach_step(log, "cannot create trigger in %s: %s", where[i],
+			    strerror(-err));
+	}
+	return err_set(e, err ? err : -ENOENT,
+		       "cannot create the trigger file %s in the JVM's cwd or /tmp: "
+		       "%s (the JVM's user must be able to write to one of them)",
+		       name, strerror(err ? -err : ENOENT));
+}
+
+static int send_sigquit(const struct target *t, const struct attach_log *log,
+			struct err_text *e)
+{
+	char hint[256];
+	int rc = -ENOSYS;
+
+	if (!target_alive(t))
+		return err_set(e, -ESRCH, "process %d exited", (int)t->pid);
+#ifdef SYS_pidfd_send_signal
+	if (t->pidfd >= 0)
+		rc = (int)syscall(SYS_pidfd_send_signal, t->pidfd, SIGQUIT, NULL, 0);
+#endif
+	if (rc != 0 && (rc != -1 || errno == ENOSYS))
+		rc = kill(t->pid, SIGQUIT);
+	if (rc != 0) {
+		rc = -errno;
+		return err_set(e, rc, "cannot send SIGQUIT to %d: %s %s", (int)t->pid,
+			       strerror(-rc), creds_hint(CREDS_KILL, hint, sizeof(hint)));
+	}
+	attach_step(log, "SIGQUIT sent");
+	return 0;
+}
+
+static bool stopped(const struct target *t)
+{
+	char buf[512];
+	int fd = openat(t->proc_fd, "stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	uint64_t start;
+	char state = 0;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 && proc_parse_stat(buf, (size_t)n, &state, &start) == 0 &&
+	       (state == 'T' || state == 't');
+}
+
+/*
+ * Wait until `sock` is a socket in the current directory (the JVM's /tmp).
+ * inotify wakes us when the listener renames its socket into place; the
+ * poll timeout is only a fallback for file systems without events.
+ */
+static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
+		       const struct attach_log *log, struct err_text *e)
+{
+	long start = hs_now_ms(), left;
+	int ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	int rc = 0;
+
+	if (ino >= 0 && inotify_add_watch(ino, ".", IN_CREATE | IN_MOVED_TO |
+					  IN_ATTRIB) < 0) {
+		close(ino);
+		ino = -1;
+	}
+	if (ino < 0)
+		attach_step(log, "inotify unavailable: polling for the socket");
+	for (;;) {
+		struct pollfd p[2] = { { ino, POLLIN, 0 }, { t->pidfd, POLLIN, 0 } };
+		char drain[4096];
+
+		if (is_socket_at(AT_FDCWD, sock)) {
+			attach_step(log, "socket found after %ld ms",
+				    hs_now_ms() - start);
+			break;
+		}
+		if (!target_alive(t)) {
+			rc = err_set(e, -ESRCH, "the JVM (pid %d) exited while jsym "
+				     "waited for its attach socket", (int)t->pid);
+			break;
+		}
+		left = start + timeout_ms - hs_now_ms();
+		if (left <= 0) {
+			rc = err_set(e, -ETIMEDOUT,
+				     "timed out after %d ms: the JVM did not open /tmp/%s%s "
+				     "(it may "
+				     "have refused the trigger and printed a thread dump: "
+				     "wrong owner, -XX:+DisableAttachMechanism, or a JVM "
+				     "stuck at a safepoint; raise --timeout if it is just "
+				     "slow)", timeout_ms, sock,
+				     t->state == 'T' || t->state == 't' || stopped(t) ?
+				     "; it is stopped (SIGSTOP or a debugger)" : "");
+			break;
+		}
+		if (poll(p, 2, (int)(left < (ino >= 0 ? 200 : 20) ? left :
+				     (ino >= 0 ? 200 : 20))) > 0 && ino >= 0)
+			while (read(ino, drain, sizeof(drain)) > 0)
+				;
+	}
+	if (ino >= 0)
+		close(ino);
+	return rc;
+}
+
+/* Make sure the listener runs; the caller is inside the JVM's /tmp. */
+static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
+			   const struct hs_opts *o, struct err_text *e)
+{
+	char trig[40], why[300];
+	int dir, rc;
+
+	if (is_socket_at(AT_FDCWD, sock)) {
+		struct stat st;
+
+		if (fstatat(AT_FDCWD, sock, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_uid != t->st.uid[1] && st.st_uid != 0)
+			return err_set(e, -EPERM, "/tmp/%s is owned by uid %u, not by "
+				       "the JVM's uid %u: refusing to use it (remove it "
+				       "if it is stale)", sock, (unsigned)st.st_uid,
+				       (unsigned)t->st.uid[1]);
+		attach_step(o->log, "socket /tmp/%s exists: no signal needed", sock);
+		return 0;
+	}
+	if (!hotspot_may_signal(t, why, sizeof(why)))
+		return err_set(e, -EPERM, "the JVM has no attach socket (/tmp/%s) "
+			       "and jsym will not signal it: %s", sock, why);
+	snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
+	dir = create_trigger(t, tmp_fd, trig, o->log, e);
+	if (dir < 0)
+		return dir;
+	rc = send_sigquit(t, o->log, e);
+	if (rc == 0)
+		rc = wait_socket(t, sock, o->timeout_ms, o->log, e);
+	if (unlinkat(dir, trig, 0) == 0)
+		attach_step(o->log, "trigger removed");
+	return rc;
+}
+
+static int v1_limit_error(const struct hs_request *rq, int why,
+			  struct err_text *e)
+{
+	if (why == -ENAMETOOLONG)
+		return err_set(e, why, "command name '%.40s' is longer than the %d "
+			       "bytes attach protocol v1 allows", rq->name,
+			       HS_V1_NAME_MAX);
+	if (why == -E2BIG)
+		return err_set(e, why, "%s has %d arguments; attach protocol v1 "
+			       "carries 3 (JDK 24+ accept more with protocol v2; "
+			       "this JVM does not offer v2)", rq->name, rq->nargs);
+	return err_set(e, why, "an argument of %s is longer than the %d bytes "
+		       "attach protocol v1 allows (JDK 24+ accept up to 256 KiB "
+		       "with protocol v2; this JVM does not offer v2)", rq->name,
+		       HS_V1_ARG_MAX);
+}
+
+/* Ask `getversion` once: 1 for JDKs before 24 (they do not know it). */
+static int ask_version(const struct target *t, const char *sock, const struct hs_opts *o,
+		       struct err_text *e)
+{
+	const char *args[1] = { "options" };
+	char req[64], body[256];
+	struct hs_io_result res;
+	bool streaming;
+	int n, rc, v;
+
+	n = hs_encode_v1(req, sizeof(req), "getversion", args, 1);
+	rc = hs_io_roundtrip(t, sock, req, (size_t)n, o, HS_IO_CAPTURE, body,
+			     sizeof(body), &res, e);
+	if (rc)
+		return rc;
+	if (res.code != 0) {
+		attach_step(o->log, "getversion: not supported (protocol v1 only)");
+		return 1;
+	}
+	v = hs_parse_getversion(body, res.captured, &streaming);
+	if (v < 1)
+		return err_set(e, -EPROTO, "unexpected getversion reply from the JVM");
+	attach_step(o->log, "getversion: %d%s", v, streaming ? " streaming" : "");
+	return v;
+}
+
+static int choose_protocol(const struct target *t, const struct hs_request *rq,
+			   const char *sock, const struct hs_opts *o,
+			   struct err_text *e)
+{
+	int fits = hs_v1_check(rq->name, rq->args, rq->nargs);
+	int v;
+
+	if (rq->protocol == 1)
+		return fits ? v1_limit_error(rq, fits, e) : 1;
+	if (rq->protocol == 0 && fits == 0 && t->jdk_major < 24)
+		return 1;
+	v = ask_version(t, sock, o, e);
+	if (v < 0)
+		return v;
+	if (v >= 2)
+		return 2;
+	if (rq->protocol == 2)
+		return err_set(e, -EPROTONOSUPPORT, "the JVM does not offer attach "
+			       "protocol v2 (JDK 24 and later do, unless started "
+			       "with -Djdk.attach.compat=true)");
+	return fits ? v1_limit_error(rq, fits, e) : 1;
+}
+
+int hotspot_exec(const struct target *t, const struct hs_request *rq,
+		 const struct hs_opts *o, struct attach_reply *r,
+		 struct err_text *e)
+{
+	static char req[HS_V2_BODY_MAX + 64];
+	char sock[40], body[64 * 1024];
+	bool walked, is_load = strcmp(rq->name, "load") == 0;
+	struct hs_io_result res;
+	int tmp_fd, proto, n, rc;
+
+	memset(r, 0, sizeof(*r));
+	tmp_fd = ns_open_in_root(t->root_fd, "tmp", O_PATH | O_DIRECTORY, &walked);
+	if (tmp_fd < 0)
+		return err_set(e, tmp_fd, "cannot open the JVM's /tmp "
+			       "(/proc/%d/root/tmp): %s", (int)t->pid,
+			       strerror(-tmp_fd));
+	if (walked)
+		attach_step(o->log, "openat2 unavailable: walked to /tmp with "
+			    "O_NOFOLLOW");
+	/* relative socket names keep sun_path short whatever the root is */
+	if (fchdir(tmp_fd) != 0) {
+		rc = -errno;
+		close(tmp_fd);
+		return err_set(e, rc, "cannot enter the JVM's /tmp: %s", strerror(-rc));
+	}
+	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
+	rc = ensure_listener(t, tmp_fd, sock, o, e);
+	close(tmp_fd);
+	if (rc)
+		return rc;
+	proto = choose_protocol(t, rq, sock, o, e);
+	if (proto < 0)
+		return proto;
+	n = proto == 2 ? hs_encode_v2(req, sizeof(req), rq->name, rq->args, rq->nargs)
+		       : hs_encode_v1(req, sizeof(req), rq->name, rq->args, rq->nargs);
+	if (n < 0)
+		return proto == 2 ? err_set(e, n, "request too large: attach "
+					    "protocol v2 allows 256 KiB")
+				  : v1_limit_error(rq, n, e);
+	attach_step(o->log, "request: %s, protocol v%d, %d bytes", rq->name,
+		    proto, n);
+	rc = hs_io_roundtrip(t, sock, req, (size_t)n, o,
+			     is_load ? HS_IO_CAPTURE : HS_IO_STREAM, body,
+			     sizeof(body), &res, e);
+	if (rc)
+		return rc;
+	attach_step(o->log, "reply: %d", res.code);
+	hs_reply_judge(res.code, body, res.captured, is_load, r);
+	return 0;
+}

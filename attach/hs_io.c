@@ -1,0 +1,242 @@
+/* hs_io.c - one HotSpot attach round trip (see hs_io.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hs_io.h"
+#include "hs_reply.h"
+#include "target.h"
+
+long hs_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
+{
+	struct sockaddr_un sa;
+	long deadline = hs_now_ms() + timeout_ms;
+	int len = hotspot_sockaddr(sock, &sa), fd, err;
+
+	if (len < 0)
+		return err_set(e, len, "socket path %s does not fit sun_path", sock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return err_set(e, -errno, "cannot create a socket: %s", strerror(errno));
+	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) != 0) {
+		err = -errno;
+		if (err == -EINTR)
+			continue;
+		/* backlog full: the serial listener is busy with someone else */
+		if (err == -EAGAIN && hs_now_ms() < deadline) {
+			poll(NULL, 0, 10);
+			continue;
+		}
+		close(fd);
+		if (err == -EAGAIN)
+			return err_set(e, -ETIMEDOUT, "the JVM's attach listener stayed "
+				       "busy for %d ms (another client holds it; try again "
+				       "or raise --timeout)", timeout_ms);
+		if (err == -ECONNREFUSED)
+			return err_set(e, err, "/tmp/%s exists but nobody listens on it "
+				       "(left over by an earlier process with this pid? "
+				       "remove it and retry)", sock);
+		if (err == -EACCES || err == -EPERM)
+			return err_set(e, err, "cannot connect to /tmp/%s: %s (the "
+				       "socket is mode 0600 and owned by the JVM's user; run "
+				       "jsym as root or as that user)", sock, strerror(-err));
+		return err_set(e, err, "cannot connect to /tmp/%s: %s", sock,
+			       strerror(-err));
+	}
+	return fd;
+}
+
+/*
+ * The peer of a connected Unix socket is whoever called listen(): it must be
+ * the JVM itself, not a process that planted a socket at its path.
+ */
+static int check_peer(const struct target *t, int fd, const char *sock,
+		      struct err_text *e)
+{
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0)
+		return err_set(e, -errno, "cannot read the peer of /tmp/%s: %s",
+			       sock, strerror(errno));
+	if (uc.pid != 0 && uc.pid != t->pid)
+		return err_set(e, -EPERM, "/tmp/%s is served by pid %d (uid %u), not "
+			       "by the JVM %d: refusing to talk to it (remove the "
+			       "impostor socket)", sock, (int)uc.pid, (unsigned)uc.uid,
+			       (int)t->pid);
+	if (uc.uid != t->st.uid[1] && uc.uid != 0)
+		return err_set(e, -EPERM, "/tmp/%s is served by uid %u, not by the "
+			       "JVM's uid %u: refusing to talk to it", sock,
+			       (unsigned)uc.uid, (unsigned)t->st.uid[1]);
+	return 0;
+}
+
+/* Wait for fd to be ready; -ETIMEDOUT after ms (ms <= 0: forever). */
+static int wait_fd(int fd, short ev, int ms)
+{
+	struct pollfd p = { fd, ev, 0 };
+	int n;
+
+	do
+		n = poll(&p, 1, ms > 0 ? ms : -1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == 0 ? -ETIMEDOUT : 0;
+}
+
+static int send_all(int fd, const char *buf, size_t len, int ms,
+		    struct err_text *e)
+{
+	while (len > 0) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (wait_fd(fd, POLLOUT, ms) != 0)
+				return err_set(e, -ETIMEDOUT, "the JVM did not take the "
+					       "request within %d ms", ms);
+			continue;
+		}
+		if (n < 0)
+			return err_set(e, -errno, "cannot send the request: %s (the JVM "
+				       "closed the connection)", strerror(errno));
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write all of buf to fd; false once fd is unusable (e.g. a closed pipe). */
+static bool put_out(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+struct reader {
+	int fd;
+	int ms;
+	char line[64];          /* the result line being read */
+	size_t line_len;
+	bool have_code;
+	int sink;               /* where the body goes (-1: nowhere) */
+	bool sink_ok;
+};
+
+static void body_bytes(struct reader *rd, const struct hs_opts *o,
+		       enum hs_io_mode mode, const char *p, size_t n, char *cap,
+		       size_t capmax, struct hs_io_result *res)
+{
+	size_t room = capmax - res->captured;
+	bool keep = mode == HS_IO_CAPTURE || res->code != 0;
+
+	if (keep && room > 0) {
+		size_t k = n < room ? n : room;
+
+		memcpy(cap + res->captured, p, k);
+		res->captured += k;
+	}
+	res->body_bytes += n;
+	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok)
+		rd->sink_ok = put_out(rd->sink, p, n);
+	(void)o;
+}
+
+int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
+		    const struct hs_opts *o, enum hs_io_mode mode, char *cap,
+		    size_t capmax, struct hs_io_result *res, struct err_text *e)
+{
+	struct reader rd = { .ms = o->read_timeout_ms, .sink = -1, .sink_ok = true };
+	char buf[16384];
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	rd.fd = connect_sock(sock, o->timeout_ms, e);
+	if (rd.fd < 0)
+		return rd.fd;
+	rc = check_peer(t, rd.fd, sock, e);
+	if (rc == 0)
+		rc = send_all(rd.fd, req, len, o->timeout_ms, e);
+	while (rc == 0) {
+		ssize_t n = recv(rd.fd, buf, sizeof(buf), 0);
+		size_t off = 0;
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (wait_fd(rd.fd, POLLIN, rd.ms) != 0)
+				rc = err_set(e, -ETIMEDOUT, "the JVM sent nothing for %d "
+					     "ms (raise --read-timeout for slow commands "
+					     "such as dumpheap)", rd.ms);
+			continue;
+		}
+		if (n < 0) {
+			rc = err_set(e, -errno, "cannot read the reply: %s",
+				     strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		if (!rd.have_code) {
+			char *nl = memchr(buf, '\n', (size_t)n);
+			size_t take = nl ? (size_t)(nl - buf) : (size_t)n;
+
+			if (rd.line_len + take >= sizeof(rd.line)) {
+				rc = err_set(e, -EPROTO, "the reply does not start with "
+					     "a result line (is this a JVM attach socket?)");
+				break;
+			}
+			memcpy(rd.line + rd.line_len, buf, take);
+			rd.line_len += take;
+			if (!nl)
+				continue;
+			off = take + 1;
+			rd.have_code = true;
+			if (hs_parse_code(rd.line, rd.line_len, &res->code) != 0) {
+				rc = err_set(e, -EPROTO, "unexpected reply from the JVM: "
+					     "'%.40s'", rd.line);
+				break;
+			}
+			rd.sink = res->code == 0 ? o->out_fd : o->err_fd;
+		}
+		if ((size_t)n > off)
+			body_bytes(&rd, o, mode, buf + off, (size_t)n - off, cap,
+				   capmax, res);
+		if (mode == HS_IO_STREAM && !rd.sink_ok)
+			break;  /* our reader went away (e.g. `| head`) */
+	}
+	close(rd.fd);
+	if (rc)
+		return rc;
+	if (!rd.have_code && rd.line_len > 0 &&
+	    hs_parse_code(rd.line, rd.line_len, &res->code) == 0)
+		rd.have_code = true;   /* "0" without a newline: tolerate it */
+	if (!rd.have_code)
+		return err_set(e, -ECONNRESET,
+			       "the JVM closed the connection without a reply: it "
+			       "accepts only its own uid/gid or root as peer (jsym "
+			       "connected as uid %u gid %u; in a user namespace an "
+			       "unmapped id is refused), and it drops requests over "
+			       "the protocol limits", (unsigned)geteuid(),
+			       (unsigned)getegid());
+	return 0;
+}

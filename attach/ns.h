@@ -1,0 +1,53 @@
+/*
+ * ns.h - reaching a target's files and entering its namespaces.
+ *
+ * Call these only in a forked, single-threaded child (setns(mnt) fails with
+ * EINVAL in a multithreaded process, and an entered namespace must not leak
+ * into the CLI).  All paths inside the target are resolved relative to the
+ * root dirfd that target_open() opened before anything was entered.
+ */
+#ifndef JSYM_NS_H
+#define JSYM_NS_H
+
+#include <stdbool.h>
+
+#include "attach_types.h"
+#include "errtext.h"
+
+struct target;
+
+/*
+ * Open `rel` (a relative path, e.g. "tmp" or "usr/lib/jvm/x/release")
+ * inside the tree rooted at root_fd, never escaping it: openat2() with
+ * RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS (absolute symlinks resolve against
+ * the target's root, not ours); where openat2 is missing (Linux < 5.6,
+ * seccomp) a component-by-component walk with O_NOFOLLOW (a symlink in the
+ * path then fails with ELOOP or ENOTDIR).  flags: O_RDONLY, or O_PATH |
+ * O_DIRECTORY for a directory; O_CLOEXEC is added.  *used_walk (optional)
+ * tells which way was taken.  Returns an fd or -errno.
+ */
+int ns_open_in_root(int root_fd, const char *rel, int flags, bool *used_walk);
+
+#define NS_ENTER_MNT 1u
+#define NS_ENTER_NET 2u         /* OpenJ9: its connect-back is to loopback */
+#define NS_ENTER_IPC 4u         /* OpenJ9: SysV semaphores are per ipc ns */
+
+struct ns_result {
+	bool mnt_entered;       /* setns(mnt) done */
+	bool mnt_fallback;      /* refused with EPERM: use root/cwd dirfds */
+	bool net_entered, ipc_entered;
+};
+
+/*
+ * Enter the namespaces in `which` that differ from ours (same ns: nothing to
+ * do).  mnt: EPERM (a sidecar without CAP_SYS_ADMIN) is not an error: the
+ * caller goes on with the /proc/<pid>/root and cwd dirfds, res->mnt_fallback
+ * says so and a step is logged.  Every other failure, and any failure for
+ * net/ipc, returns -errno with e naming the namespace, the reason and the
+ * remedy.  A namespace whose file could not be opened is an error too (we
+ * cannot know whether it differs).
+ */
+int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
+	     const struct attach_log *log, struct err_text *e);
+
+#endif

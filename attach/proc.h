@@ -1,0 +1,115 @@
+/*
+ * proc.h - facts about a target process, parsed from /proc/<pid> files.
+ *
+ * Every parser takes a buffer and its length, never assumes a terminating
+ * NUL, and treats the contents as hostile: a process controls its own
+ * cmdline and environ, and a kernel we have not seen may add or reorder
+ * fields.  Parsers return 0 or -errno and never print.  Reading the files is
+ * done by target.c; these functions only look at bytes, so the unit tests
+ * and the libFuzzer harness (tests/fuzz/fuzz_proc.c) can drive them.
+ */
+#ifndef JSYM_PROC_H
+#define JSYM_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROC_MAX_GROUPS 64
+
+/* /proc/<pid>/status, as seen from the reader's user namespace. */
+struct proc_status {
+	uid_t uid[4];           /* Uid: real, effective, saved, filesystem */
+	gid_t gid[4];           /* Gid: same order */
+	pid_t nspid;            /* NStgid: last value (pid in its own pid ns);
+	                           the Tgid: value when NStgid is missing */
+	int ns_levels;          /* number of NStgid values (0: line missing) */
+	bool has_sigcgt;
+	uint64_t sigcgt;        /* SigCgt: mask of caught signals */
+	int ngroups;            /* Groups: supplementary groups, up to
+	                           PROC_MAX_GROUPS; -1 when the list was longer */
+	gid_t groups[PROC_MAX_GROUPS];
+	char name[64];          /* Name: (truncated, never trusted) */
+};
+
+/*
+ * Parse a status file.  Returns 0, or -EPROTO when Uid:, Gid: or a pid
+ * (Tgid:/NStgid:) is missing or malformed.  Unknown lines are ignored.
+ */
+int proc_parse_status(const char *buf, size_t len, struct proc_status *st);
+
+/* True when the SigCgt mask says signal `sig` (1..64) is caught. */
+bool proc_catches_signal(const struct proc_status *st, int sig);
+
+/*
+ * Parse /proc/<pid>/stat: the state letter (field 3) and the start time in
+ * clock ticks since boot (field 22).  Fields are counted after the LAST ')'
+ * because the command name may contain ')' and spaces.  0 or -EPROTO.
+ */
+int proc_parse_stat(const char *buf, size_t len, char *state,
+		    uint64_t *starttime);
+
+enum proc_jvm_kind { PROC_NOT_JVM = 0, PROC_HOTSPOT, PROC_OPENJ9 };
+enum proc_libc { PROC_LIBC_UNKNOWN = 0, PROC_LIBC_GLIBC, PROC_LIBC_MUSL };
+
+/* What the mappings say (the file names are the target's view). */
+struct proc_maps_facts {
+	enum proc_jvm_kind kind;  /* libj9vm*.so -> OpenJ9 (it also maps a
+	                             libjvm.so shim), else libjvm.so -> HotSpot */
+	enum proc_libc libc;      /* libc.so.6 -> glibc; ld-musl-* or
+	                             libc.musl-* -> musl */
+	char jvm_lib[512];        /* path of libjvm.so / libj9vm*.so, "" if
+	                             unknown or too long */
+};
+
+/*
+ * Parse /proc/<pid>/maps.  Lines without a path, with a path of unexpected
+ * shape, or truncated at the end of the buffer are skipped.  Always 0 (a
+ * process without mappings of interest is simply not a JVM); -EINVAL only
+ * for NULL arguments.
+ */
+int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf);
+
+/* Attach-relevant JVM options seen in cmdline and environ. */
+struct proc_jvm_opts {
+	bool disable_attach;      /* -XX:+DisableAttachMechanism (last wins) */
+	bool xrs;                 /* -Xrs: no SIGQUIT handler */
+	bool start_listener;      /* -XX:+StartAttachListener */
+	bool environ_read;        /* proc_parse_environ() saw the environment */
+	char tmpdir[256];         /* TMPDIR= from environ ("" if unset/too long) */
+	char attach_dir[256];     /* OpenJ9 -Dcom.ibm.tools.attach.directory= */
+};
+
+/*
+ * Parse a NUL-separated argv (/proc/<pid>/cmdline).  Options are taken until
+ * the main class, -jar FILE, -m/--module, or --: later words belong to the
+ * application.  The last element may lack its NUL.  Always 0 (-EINVAL for
+ * NULL arguments).
+ */
+int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o);
+
+/*
+ * Parse a NUL-separated environment (/proc/<pid>/environ): JAVA_TOOL_OPTIONS,
+ * JDK_JAVA_OPTIONS and _JAVA_OPTIONS words are read like options; TMPDIR is
+ * kept.  These are applied before the command line would be, so callers
+ * parse environ first and cmdline second.  Always 0 (-EINVAL for NULL).
+ */
+int proc_parse_environ(const char *buf, size_t len, struct proc_jvm_opts *o);
+
+/*
+ * Parse a JDK `release` file: copy the JAVA_VERSION="..." value into ver
+ * (at most cap-1 bytes) and return its major version (8 for "1.8.0_412",
+ * 17 for "17.0.9"), or -ENOENT when absent, -EPROTO when malformed.
+ */
+int proc_parse_release(const char *buf, size_t len, char *ver, size_t cap);
+
+/*
+ * Directory of the JDK whose `release` file describes a libjvm path:
+ * strip "/libjvm.so" and then the "server"/"client"/<arch>/"lib"/"jre"
+ * components that JDK layouts put between it and the JDK home.  Writes a
+ * NUL-terminated path to out; -ENAMETOOLONG or -EINVAL.
+ */
+int proc_jdk_home(const char *jvm_lib, char *out, size_t cap);
+
+#endif

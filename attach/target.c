@@ -1,0 +1,360 @@
+/* target.c - collect target facts from /proc (see target.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "ns.h"
+#include "target.h"
+
+#define SMALL_FILE (64 * 1024)
+#define MAPS_MAX (32 * 1024 * 1024)
+
+static const char *const ns_names[TNS_COUNT] = {
+	[TNS_MNT] = "mnt", [TNS_NET] = "net", [TNS_IPC] = "ipc",
+	[TNS_PID] = "pid", [TNS_USER] = "user",
+};
+
+const char *target_ns_name(enum target_ns ns)
+{
+	return (unsigned)ns < TNS_COUNT ? ns_names[ns] : "?";
+}
+
+/*
+ * Read an open file to EOF into a malloc'd buffer (at most max bytes; a
+ * longer file is cut there, which parsers tolerate).  Closes fd.  Returns
+ * the length or -errno; *out is NULL on error.
+ */
+static ssize_t read_fd(int fd, size_t max, char **out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+
+	*out = NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap || !buf) {
+			char *nb;
+
+			if (buf && cap >= max)
+				break;
+			if (buf)
+				cap = cap * 2 > max ? max : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			int err = -errno;
+
+			if (err == -EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	*out = buf;
+	return (ssize_t)len;
+}
+
+static ssize_t read_file_at(int dirfd, const char *name, size_t max, char **out)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, max, out);
+}
+
+static int read_stat(const struct target *t, char *state, uint64_t *start)
+{
+	char *buf;
+	ssize_t n = read_file_at(t->proc_fd, "stat", SMALL_FILE, &buf);
+	int rc;
+
+	if (n < 0)
+		return (int)n;
+	rc = proc_parse_stat(buf, (size_t)n, state, start);
+	free(buf);
+	return rc;
+}
+
+bool target_alive(const struct target *t)
+{
+	char state;
+	uint64_t start;
+
+	if (read_stat(t, &state, &start) != 0)
+		return false;
+	return start == t->starttime && state != 'Z' && state != 'X';
+}
+
+/* JDK version from <home>/release, resolved inside the target's root. */
+static void read_release(struct target *t)
+{
+	char home[512], rel[600];
+	char *buf;
+	ssize_t n;
+	int fd, rc;
+
+	if (t->root_fd < 0 || !t->maps.jvm_lib[0] ||
+	    proc_jdk_home(t->maps.jvm_lib, home, sizeof(home)) != 0)
+		return;
+	snprintf(rel, sizeof(rel), "%s/release", home + 1);
+	fd = ns_open_in_root(t->root_fd, rel, O_RDONLY, NULL);
+	if (fd < 0)
+		return;
+	n = read_fd(fd, SMALL_FILE, &buf);
+	if (n < 0)
+		return;
+	rc = proc_parse_release(buf, (size_t)n, t->jdk_version,
+				sizeof(t->jdk_version));
+	if (rc > 0)
+		t->jdk_major = rc;
+	free(buf);
+}
+
+static void read_options(struct target *t)
+{
+	char *buf;
+	ssize_t n;
+
+	n = read_file_at(t->proc_fd, "environ", MAPS_MAX / 8, &buf);
+	if (n >= 0) {
+		proc_parse_environ(buf, (size_t)n, &t->opts);
+		free(buf);
+	}
+	n = read_file_at(t->proc_fd, "cmdline", MAPS_MAX / 8, &buf);
+	if (n >= 0) {
+		proc_parse_cmdline(buf, (size_t)n, &t->opts);
+		t->cmdline_read = true;
+		free(buf);
+	}
+}
+
+static void read_cgroup(struct target *t)
+{
+	char *buf, *line;
+	ssize_t n = read_file_at(t->proc_fd, "cgroup", SMALL_FILE, &buf);
+
+	if (n <= 0)
+		return;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	line = strrchr(buf, '\n');
+	line = line ? line + 1 : buf;
+	/* "0::/kubepods/..." -> the path */
+	if (strncmp(line, "0::", 3) == 0)
+		line += 3;
+	snprintf(t->cgroup, sizeof(t->cgroup), "%s", line);
+	free(buf);
+}
+
+static void open_namespaces(struct target *t)
+{
+	for (int i = 0; i < TNS_COUNT; i++) {
+		char path[32], self[32];
+		struct stat a, b;
+
+		snprintf(path, sizeof(path), "ns/%s", ns_names[i]);
+		snprintf(self, sizeof(self), "/proc/self/ns/%s", ns_names[i]);
+		t->ns[i].fd = openat(t->proc_fd, path, O_RDONLY | O_CLOEXEC);
+		if (t->ns[i].fd < 0 || fstat(t->ns[i].fd, &a) != 0 ||
+		    stat(self, &b) != 0)
+			continue;
+		t->ns[i].known = true;
+		t->ns[i].differs = a.st_ino != b.st_ino || a.st_dev != b.st_dev;
+	}
+}
+
+static void open_fds(struct target *t)
+{
+	ssize_t n;
+
+	open_namespaces(t);
+	t->root_fd = openat(t->proc_fd, "root",
+			    O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->root_fd < 0)
+		t->root_err = -errno;
+	t->cwd_fd = openat(t->proc_fd, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->cwd_fd < 0 && t->root_err == 0)
+		t->root_err = -errno;
+	n = readlinkat(t->proc_fd, "cwd", t->cwd_path, sizeof(t->cwd_path) - 1);
+	t->cwd_path[n > 0 ? n : 0] = '\0';
+#ifdef SYS_pidfd_open
+	t->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0);
+	/* the pid may have been reused between opening /proc/<pid> and the
+	 * pidfd: proc_fd still answering with the same start time rules it out */
+	if (t->pidfd >= 0 && !target_alive(t)) {
+		close(t->pidfd);
+		t->pidfd = -1;
+	}
+#endif
+}
+
+static void open_root_only(struct target *t)
+{
+	t->root_fd = openat(t->proc_fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->root_fd < 0)
+		t->root_err = -errno;
+}
+
+/*
+ * Root without CAP_SYS_PTRACE (a sidecar) may not read another uid's
+ * /proc/<pid>/root, but after seteuid to the target's own ids the ptrace
+ * access check passes (same fsuid, dumpable).  Retry what failed that way,
+ * then switch back: seteuid(0) restores the effective capabilities.
+ */
+static void retry_as_owner(struct target *t, unsigned flags)
+{
+	struct creds_saved sv;
+	char *buf;
+	ssize_t n;
+
+	if (creds_become(t->st.uid[1], t->st.gid[1], NULL, -1, &sv, NULL) != 0)
+		return;
+	if (t->maps_err == -EACCES) {
+		n = read_file_at(t->proc_fd, "maps", MAPS_MAX, &buf);
+		if (n >= 0) {
+			t->maps_err = 0;
+			proc_parse_maps(buf, (size_t)n, &t->maps);
+			free(buf);
+		}
+		read_options(t);
+	}
+	if (t->root_err == -EACCES) {
+		for (int i = 0; i < TNS_COUNT; i++)
+			if (t->ns[i].fd >= 0)
+				close(t->ns[i].fd);
+		if (t->root_fd >= 0)
+			close(t->root_fd);
+		if (t->cwd_fd >= 0)
+			close(t->cwd_fd);
+		if (t->pidfd >= 0)
+			close(t->pidfd);
+		t->root_fd = t->cwd_fd = t->pidfd = -1;
+		t->root_err = 0;
+		if (flags & TARGET_FDS)
+			open_fds(t);
+		else
+			open_root_only(t);
+		t->opened_as_owner = t->root_err == 0;
+	}
+	creds_restore(&sv);
+}
+
+int target_open(pid_t pid, unsigned flags, struct target *t,
+		struct err_text *e)
+{
+	char path[64];
+	char *buf;
+	ssize_t n;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->proc_fd = t->pidfd = t->root_fd = t->cwd_fd = -1;
+	for (int i = 0; i < TNS_COUNT; i++)
+		t->ns[i].fd = -1;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	t->proc_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t->proc_fd < 0) {
+		rc = -errno;
+		if (rc == -ENOENT)
+			rc = -ESRCH;
+		return err_set(e, rc, rc == -ESRCH ?
+			       "no process with pid %d is visible here (check the pid; "
+			       "from a container, share the pid namespace)" :
+			       "cannot open /proc/%d: %s", (int)pid, strerror(-rc));
+	}
+	n = read_file_at(t->proc_fd, "status", SMALL_FILE, &buf);
+	if (n < 0) {
+		rc = (int)n == -ENOENT ? -ESRCH : (int)n;
+		return err_set(e, rc, "cannot read /proc/%d/status: %s",
+			       (int)pid, strerror(-rc));
+	}
+	rc = proc_parse_status(buf, (size_t)n, &t->st);
+	free(buf);
+	if (rc)
+		return err_set(e, rc, "cannot parse /proc/%d/status", (int)pid);
+	rc = read_stat(t, &t->state, &t->starttime);
+	if (rc)
+		return err_set(e, rc, "cannot read /proc/%d/stat: %s", (int)pid,
+			       strerror(-rc));
+	n = read_file_at(t->proc_fd, "maps", MAPS_MAX, &buf);
+	if (n < 0) {
+		t->maps_err = (int)n;
+	} else {
+		proc_parse_maps(buf, (size_t)n, &t->maps);
+		free(buf);
+	}
+	read_options(t);
+	read_cgroup(t);
+	if (flags & TARGET_FDS)
+		open_fds(t);
+	else
+		open_root_only(t);
+	if ((t->maps_err == -EACCES || t->root_err == -EACCES) &&
+	    geteuid() == 0 && t->st.uid[1] != 0)
+		retry_as_owner(t, flags);
+	read_release(t);
+	return 0;
+}
+
+void target_close(struct target *t)
+{
+	int *fds[] = { &t->proc_fd, &t->pidfd, &t->root_fd, &t->cwd_fd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	for (int i = 0; i < TNS_COUNT; i++) {
+		if (t->ns[i].fd >= 0)
+			close(t->ns[i].fd);
+		t->ns[i].fd = -1;
+	}
+}
+
+const char *target_kind_name(const struct target *t)
+{
+	switch (t->maps.kind) {
+	case PROC_HOTSPOT:
+		return "HotSpot";
+	case PROC_OPENJ9:
+		return "OpenJ9";
+	default:
+		return "not a JVM";
+	}
+}
+
+const char *target_libc_name(const struct target *t)
+{
+	switch (t->maps.libc) {
+	case PROC_LIBC_GLIBC:
+		return "glibc";
+	case PROC_LIBC_MUSL:
+		return "musl";
+	default:
+		return "unknown";
+	}
+}

@@ -1,0 +1,81 @@
+/*
+ * target.h - everything jsym learns about a target before touching it.
+ *
+ * target_open() pins the process with an O_PATH dirfd of /proc/<pid> (reads
+ * through it fail with ESRCH once the process is gone, even if the pid is
+ * reused), reads status, stat, maps, cmdline and environ through it, and,
+ * with TARGET_FDS, opens every namespace file plus the root and cwd dirfds
+ * and a pidfd **before** anything is entered (after setns(mnt) those paths
+ * would name other things).  Nothing is changed in the target.
+ */
+#ifndef JSYM_TARGET_H
+#define JSYM_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "errtext.h"
+#include "proc.h"
+
+enum target_ns { TNS_MNT, TNS_NET, TNS_IPC, TNS_PID, TNS_USER, TNS_COUNT };
+
+struct target_nsinfo {
+	int fd;                 /* open ns file (-1: not opened) */
+	bool known;             /* inode compared with ours */
+	bool differs;           /* the target is in another namespace */
+};
+
+struct target {
+	pid_t pid;              /* host pid (as seen by us) */
+	int proc_fd;            /* O_PATH dirfd of /proc/<pid> */
+	int pidfd;              /* pidfd_open(), -1 if unsupported */
+	int root_fd;            /* O_PATH dirfd of /proc/<pid>/root, or -1 */
+	int cwd_fd;             /* O_PATH dirfd of /proc/<pid>/cwd, or -1 */
+	int root_err;           /* -errno of opening root_fd/cwd_fd (0 ok) */
+	bool opened_as_owner;   /* the fds were opened with the target's euid
+	                           (root without CAP_SYS_PTRACE) */
+	struct proc_status st;
+	char state;
+	uint64_t starttime;
+	struct proc_maps_facts maps;
+	int maps_err;           /* -errno reading maps (0 ok) */
+	struct proc_jvm_opts opts;
+	bool cmdline_read;
+	int jdk_major;          /* from <JDK home>/release, 0 if unknown */
+	char jdk_version[32];
+	char cwd_path[256];     /* readlink of cwd, for messages only */
+	char cgroup[256];       /* last line of /proc/<pid>/cgroup, for hints */
+	struct target_nsinfo ns[TNS_COUNT];
+};
+
+#define TARGET_FDS 1u           /* open ns, root, cwd dirfds and the pidfd */
+
+/*
+ * Learn about pid.  Returns 0; -ESRCH (no such process), or another -errno
+ * with e set when status cannot be read.  Maps, cmdline, environ, release and
+ * the fds are best effort: their errors are recorded in the struct
+ * (maps_err, root_err) for the caller to judge, because which of them
+ * matter depends on the command.  Free with target_close().
+ */
+int target_open(pid_t pid, unsigned flags, struct target *t,
+		struct err_text *e);
+
+void target_close(struct target *t);
+
+/* Name of a namespace type ("mnt", "net", ...). */
+const char *target_ns_name(enum target_ns ns);
+
+/* "HotSpot", "OpenJ9" or "not a JVM". */
+const char *target_kind_name(const struct target *t);
+
+/* "glibc", "musl" or "unknown". */
+const char *target_libc_name(const struct target *t);
+
+/*
+ * True when the process still is the one target_open() saw (same start
+ * time, not a zombie).  False when it exited.
+ */
+bool target_alive(const struct target *t);
+
+#endif
