@@ -4,17 +4,25 @@
  * $TMPDIR and attach dir from /proc, opens /proc/PID/root and the ipc and
  * net namespace files, enters those two namespaces, calls openj9_exec().
  *
- *   openj9_client [-t MS] [-v] [-f] PID [COMMAND ARGS...]
+ *   openj9_client [-t MS] [-v] [-f] [-C] PID [COMMAND ARGS...]
  *     -f  only find the VM and print its vmId
- * Exit: 0 ok, 1 usage, 2 our failure, 3 the JVM refused, 4 agent code != 0.
+ *     -C  after the command, before exiting, check that the client left
+ *         nothing behind: no fd leaked, and (seen from a forked child, for
+ *         which our fcntl locks would conflict) _attachlock and every
+ *         attachNotificationSync unlocked, no replyInfo, semaphore #0 at 0
+ * Exit: 0 ok, 1 usage, 2 our failure, 3 the JVM refused, 4 agent code != 0,
+ *       5 something was left behind (-C).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sem.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "openj9.h"
@@ -82,6 +90,107 @@ static int enter(int pid, const char *ns)
 	return 0;
 }
 
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Is a write lock on dirfd/name held by process owner? */
+static bool locked_by(int dirfd, const char *name, pid_t owner)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = openat(dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK && fl.l_pid == owner;
+	close(fd);
+	return held;
+}
+
+static int check_in_child(const struct openj9_target *t, pid_t parent)
+{
+	char path[4200], err[512];
+	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), bad = 0, fd;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (common < 0) {
+		fprintf(stderr, "openj9_client: check: %s\n", err);
+		return 5;
+	}
+	if (locked_by(common, "_attachlock", parent)) {
+		fprintf(stderr, "openj9_client: check: _attachlock still locked\n");
+		bad = 1;
+	}
+	d = fdopendir(dup(common));
+	while (d && (e = readdir(d))) {
+		int vfd;
+
+		if (openj9_skip_entry(e->d_name))
+			continue;
+		vfd = openat(common, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (vfd < 0)
+			continue;
+		if (fstatat(vfd, "replyInfo", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			fprintf(stderr, "openj9_client: check: %s/replyInfo left\n", e->d_name);
+			bad = 1;
+		}
+		if (locked_by(vfd, "attachNotificationSync", parent)) {
+			fprintf(stderr, "openj9_client: check: %s/attachNotificationSync still locked\n",
+				e->d_name);
+			bad = 1;
+		}
+		close(vfd);
+	}
+	if (d)
+		closedir(d);
+	fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		key_t key = (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | 0xa1u << 24);
+		int id = semget(key, 2, 0), v = id < 0 ? -1 : semctl(id, 0, GETVAL);
+
+		if (v != 0) {
+			fprintf(stderr, "openj9_client: check: semaphore #0 value %d\n", v);
+			bad = 1;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	close(common);
+	if (!bad)
+		fprintf(stderr, "openj9_client: check: clean\n");
+	return bad ? 5 : 0;
+}
+
+/* -C: run the checks in a child so our own locks count as held. */
+static int check_clean(const struct openj9_target *t, int fds_before)
+{
+	int fds = count_fds(), status;
+	pid_t parent = getpid(), c;
+
+	if (fds != fds_before) {
+		fprintf(stderr, "openj9_client: check: %d fds open, %d before\n", fds, fds_before);
+		return 5;
+	}
+	c = fork();
+	if (c == 0)
+		_exit(check_in_child(t, parent));
+	if (c < 0 || waitpid(c, &status, 0) != c || !WIFEXITED(status))
+		return 5;
+	return WEXITSTATUS(status);
+}
+
 int main(int argc, char **argv)
 {
 	struct attach_log log = { step, NULL };
@@ -89,16 +198,18 @@ int main(int argc, char **argv)
 	struct attach_reply rep;
 	char p[64], err[1024] = "", vmid[256], *status, *env, *cmdline, *line;
 	size_t slen = 0, elen = 0, clen = 0;
-	bool find_only = false;
-	int c, pid, rc, ipc_fd;
+	bool find_only = false, check = false;
+	int c, pid, rc, ipc_fd, fds_before, bad = 0;
 
-	while ((c = getopt(argc, argv, "+t:vf")) != -1) {
+	while ((c = getopt(argc, argv, "+t:vfC")) != -1) {
 		if (c == 't')
 			t.timeout_ms = atoi(optarg);
 		else if (c == 'v')
 			t.log = &log;
 		else if (c == 'f')
 			find_only = true;
+		else if (c == 'C')
+			check = true;
 		else
 			return 1;
 	}
@@ -153,12 +264,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, "openj9_client: %s\n", err);
 		return rc == 0 ? 0 : 2;
 	}
+	fds_before = count_fds();
 	rc = openj9_exec(&t, argc - optind - 1, (const char *const *)argv + optind + 1,
 			 STDOUT_FILENO, &rep, err, sizeof(err));
+	if (check)
+		bad = check_clean(&t, fds_before);
 	if (rc < 0) {
 		fprintf(stderr, "openj9_client: %s\n", err[0] ? err : strerror(-rc));
-		return 2;
+		return bad ? bad : 2;
 	}
+	if (bad)
+		return bad;
 	if (rep.agent_code_known && rep.agent_code != 0) {
 		fprintf(stderr, "openj9_client: agent returned %d (%s)\n", rep.agent_code,
 			rep.message);
