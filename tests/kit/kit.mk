@@ -4,6 +4,8 @@
 #                               (container start, sidecar); also built with
 #                               musl so it stays warning-free on both libcs
 #   musl-build/kit/libc.so.6    the libc.so.6 shim of the alpine-gcompat rootfs
+#   {glibc,musl}-build/kit/kit-probe   dynamic program printing its loader and
+#                               libc (runs as PID 1 in the musl-only roots)
 
 KIT_SRCS := tests/kit/kit_main.c tests/kit/kit_fs.c tests/kit/kit_caps.c
 KIT_SHIM_SRC := tests/kit/gcompat_shim.c
@@ -23,5 +25,10 @@ musl-build/kit/libc.so.6: $(call obj_of,musl,$(KIT_SHIM_SRC))
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) -shared -Wl,-soname,libc.so.6 -o $@ $^
 
-ALL_glibc += glibc-build/kit/jsym-kit
-ALL_musl += musl-build/kit/jsym-kit musl-build/kit/libc.so.6
+$(foreach l,$(LIBCS),$(l)-build/kit/kit-probe): %/kit/kit-probe: %/obj/tests/kit/musl_probe.o
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_$(patsubst %-build,%,$*)) -o $@ $^
+
+ALL_glibc += glibc-build/kit/jsym-kit glibc-build/kit/kit-probe
+ALL_musl += musl-build/kit/jsym-kit musl-build/kit/libc.so.6 musl-build/kit/kit-probe

@@ -25,7 +25,7 @@ _kit_rootfs_arg() {
 #            --tmp-size SIZE (tmpfs size=, e.g. 1m)  --tmp-ro
 #   Returns once CMD runs after pivot_root and the uid switch.
 kit_start() {
-	local name=${1:-} rootfs=${2:-} log="" d keeper i pid
+	local name=${1:-} rootfs=${2:-} log="" d keeper i pid alive
 	local args=()
 	[ $# -ge 2 ] || kit_fail "usage: kit_start NAME ROOTFS [options] -- CMD..."
 	shift 2
@@ -60,14 +60,16 @@ kit_start() {
 	keeper=$!
 	echo "$keeper" >"$d/keeper"
 	for ((i = 0; i < 600; i++)); do
+		# Liveness first: a short CMD may have run and ended (keeper gone)
+		# between two looks, but then the pid file is already there.
+		alive=0
+		_kit_alive "$keeper" && alive=1
 		if [ -s "$d/pid" ]; then
 			read -r pid <"$d/pid"
 			echo "$pid"
 			return 0
 		fi
-		if ! _kit_alive "$keeper"; then
-			kit_fail "kit_start $name: $(cat "$d/keeper.log")"
-		fi
+		[ $alive = 1 ] || kit_fail "kit_start $name: $(cat "$d/keeper.log")"
 		sleep 0.05
 	done
 	kit_fail "kit_start $name: not running after 30 s"
@@ -149,8 +151,8 @@ kit_exec() {
 
 # kit_sidecar TARGET_HOSTPID [--caps LIST] [--rootfs ROOTFS] [--bind H:C[:ro]]...
 #             [--env K=V]... -- CMD...
-#   Like `kubectl debug --target`: CMD joins the target's pid, net and ipc
-#   namespaces, has its own mount namespace and root (default rootfs debian,
+#   Like `kubectl debug --target`: CMD joins the target's pid, net, ipc (and
+#   uts: a pod shares it) namespaces, has its own mount namespace and root (default rootfs debian,
 #   fresh /proc of the shared pid ns, private /tmp), runs as root with
 #   exactly the capabilities LIST (default Docker's: no sys_admin, no
 #   sys_ptrace) in all five sets.  Foreground; returns CMD's status.

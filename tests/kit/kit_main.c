@@ -12,8 +12,8 @@
  * host PID to --pid-file, then stays to reap it and records the exit status
  * in STATE/exit.  Reaping matters: the host's PID 1 here may not.
  *
- * sidecar: like `kubectl debug --target`: CMD joins the target's pid, net
- * and ipc namespaces, gets a mount namespace and root of its own and exactly
+ * sidecar: like `kubectl debug --target`: CMD joins the target's pid, net,
+ * ipc and uts namespaces (a pod shares them), gets a mount namespace and root of its own and exactly
  * the capability set LIST; runs in the foreground, its status is ours.
  *
  * Both learn that the exec happened through a close-on-exec pipe: EOF means
@@ -413,8 +413,10 @@ static int cmd_sidecar(struct env *env)
 {
 	static const struct { const char *ns; int type; } joins[] = {
 		{ "pid", CLONE_NEWPID }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
+		{ "uts", CLONE_NEWUTS },
 	};
-	int fds[3];
+	enum { NJOIN = sizeof(joins) / sizeof(joins[0]) };
+	int fds[NJOIN];
 	char path[64], err[256];
 	pid_t child;
 
@@ -426,13 +428,13 @@ static int cmd_sidecar(struct env *env)
 	env->last_cap = kit_caps_last();
 	/* Open every namespace before joining any: after the first setns the
 	 * /proc paths may no longer name the same things. */
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NJOIN; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)env->target, joins[i].ns);
 		fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (fds[i] < 0)
 			die("cannot open %s (is the target running?)", path);
 	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NJOIN; i++) {
 		if (setns(fds[i], joins[i].type) < 0) {
 			fprintf(stderr, "jsym-kit: cannot join the %s namespace of %d: %s\n",
 				joins[i].ns, (int)env->target, strerror(errno));
@@ -440,7 +442,7 @@ static int cmd_sidecar(struct env *env)
 		}
 		close(fds[i]);
 	}
-	child = run(env, CLONE_NEWNS | CLONE_NEWUTS, sidecar_child);
+	child = run(env, CLONE_NEWNS, sidecar_child);
 	if (child < 0)
 		return 125;
 	signal(SIGINT, SIG_IGN);
