@@ -184,11 +184,11 @@ static int parse(struct exec_env *env, int argc, char **argv)
 static void log_facts(const struct target *t, const struct attach_log *log)
 {
 	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
-		    "%u, libc %s, SIGQUIT %s%s%s", (int)t->pid, target_kind_name(t),
+		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
 		    t->jdk_version[0] ? " " : "", t->jdk_version, (int)t->st.nspid,
 		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
 		    target_libc_name(t),
-		    proc_catches_signal(&t->st, SIGQUIT) ? "caught" : "not caught",
+		    proc_catches_signal(&t->st, SIGQUIT) ? "yes" : "no",
 		    t->opts.xrs ? ", -Xrs" : "",
 		    t->opts.disable_attach ? ", -XX:+DisableAttachMechanism" : "");
 	for (int i = 0; i < TNS_COUNT; i++)
@@ -205,11 +205,14 @@ static int precheck(const struct target *t, struct err_text *e)
 {
 	char hint[256];
 
+	enum creds_op why = geteuid() == t->st.uid[1] ? CREDS_PROC_READ_SAMEUID :
+			    CREDS_PROC_READ;
+
 	if (t->maps_err)
 		return err_set(e, t->maps_err, "cannot read /proc/%d/maps to confirm "
 			       "that it is a JVM: %s %s", (int)t->pid,
 			       strerror(-t->maps_err),
-			       creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
+			       creds_hint(why, hint, sizeof(hint)));
 	if (t->maps.kind == PROC_NOT_JVM)
 		return err_set(e, -ENOEXEC, "process %d (%s) is not a JVM: neither "
 			       "libjvm.so nor libj9vm*.so is mapped; nothing was sent "
@@ -218,7 +221,7 @@ static int precheck(const struct target *t, struct err_text *e)
 		return err_set(e, t->root_err ? t->root_err : -EACCES,
 			       "cannot read /proc/%d/root: %s %s", (int)t->pid,
 			       strerror(t->root_err ? -t->root_err : EACCES),
-			       creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
+			       creds_hint(why, hint, sizeof(hint)));
 	return 0;
 }
 
@@ -239,11 +242,21 @@ static int child_hotspot(const struct exec_env *env, const struct target *t,
 	/* C5: capabilities are needed up to here; the JVM's ids from now on */
 	rc = creds_become(t->st.uid[1], t->st.gid[1], t->st.groups,
 			  t->st.ngroups, &sv, &res->err);
-	if (rc)
+	if (rc == -EPERM && geteuid() == 0 && t->jdk_major != 8) {
+		/* JDK 11+ accept root as trigger owner and peer: go on as root;
+		 * a later step that needs the uid names its capability */
+		attach_step(log, "%s; continuing as root, which JDK 11+ accept",
+			    res->err.msg);
+		res->err.msg[0] = '\0';
+	} else if (rc) {
 		return rc;
+	}
+	if (sv.groups_skipped)
+		attach_step(log, "setgroups refused (no CAP_SETGID): keeping our "
+			    "supplementary groups");
 	if (sv.switched)
-		attach_step(log, "acting as uid %u gid %u", (unsigned)t->st.uid[1],
-			    (unsigned)t->st.gid[1]);
+		attach_step(log, "acting as uid %u gid %u", (unsigned)geteuid(),
+			    (unsigned)getegid());
 	rc = hotspot_exec(t, &rq, &o, &res->reply, &res->err);
 	creds_restore(&sv);
 	return rc;

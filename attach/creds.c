@@ -54,6 +54,12 @@ static const struct cap_advice advice[] = {
 		"add --cap-add SYS_PTRACE to the debug container",
 		"CAP_SYS_PTRACE is effective: the JVM is probably in a user "
 		"namespace we do not own, or not dumpable; run jsym from the host" },
+	[CREDS_PROC_READ_SAMEUID] = { CAP_SYS_PTRACE, "CAP_SYS_PTRACE",
+		"the JVM holds capabilities jsym lacks, so the kernel hides its "
+		"/proc files even from the same uid; add --cap-add SYS_PTRACE to the "
+		"debug container or run jsym on the host",
+		"CAP_SYS_PTRACE is effective: the JVM is probably in a user "
+		"namespace we do not own, or not dumpable; run jsym from the host" },
 	[CREDS_SETNS] = { CAP_SYS_ADMIN, "CAP_SYS_ADMIN",
 		"needs CAP_SYS_ADMIN; run as root on the host",
 		"CAP_SYS_ADMIN is effective but not over the target's user "
@@ -69,7 +75,8 @@ static const struct cap_advice advice[] = {
 		"CAP_SETGID is effective: the gid may be unmapped in our user "
 		"namespace" },
 	[CREDS_KILL] = { CAP_KILL, "CAP_KILL",
-		"needs CAP_KILL or the JVM's uid; run as root or as the JVM's user",
+		"needs CAP_KILL, or CAP_SETUID to act as the JVM's uid; run on the "
+		"host or add --cap-add KILL (or SETUID) to the debug container",
 		"CAP_KILL is effective: the JVM is in a user namespace we do not "
 		"own" },
 	[CREDS_CHOWN] = { CAP_CHOWN, "CAP_CHOWN",
@@ -115,14 +122,10 @@ int creds_become(uid_t euid, gid_t egid, const gid_t *groups, int ngroups,
 	 * caller keeps its own, which the kernel checks anyway */
 	if (sv->euid == 0 && ngroups >= 0) {
 		if (setgroups(ngroups > 0 ? (size_t)ngroups : 1,
-			      ngroups > 0 ? groups : &egid) != 0) {
-			err = -errno;
-			return err_set(e, err,
-				       "cannot set the supplementary groups of the JVM: %s %s",
-				       strerror(-err),
-				       creds_hint(CREDS_SETGID, hint, sizeof(hint)));
-		}
-		sv->groups_set = true;
+			      ngroups > 0 ? groups : &egid) == 0)
+			sv->groups_set = true;
+		else
+			sv->groups_skipped = true;
 	}
 	sv->switched = true;
 	if (sv->egid != egid && setegid(egid) != 0) {

@@ -19,6 +19,8 @@
 struct creds_saved {
 	bool switched;          /* creds_become() changed something */
 	bool groups_set;        /* ... including the supplementary groups */
+	bool groups_skipped;    /* setgroups was refused (no CAP_SETGID): the
+	                           supplementary groups stayed ours */
 	uid_t euid;
 	gid_t egid;
 	int ngroups;
@@ -27,7 +29,8 @@ struct creds_saved {
 
 /*
  * Switch to euid/egid (and the supplementary groups, when ngroups >= 0 and
- * we may set them): setgroups, then setegid, then seteuid.  A no-op when we
+ * we are root): setgroups, then setegid, then seteuid.  A refused setgroups
+ * is not an error (HotSpot checks only uid and gid; groups_skipped says so).  A no-op when we
  * already are that euid/egid.  Returns 0 or -errno with e describing the
  * missing capability (CAP_SETUID / CAP_SETGID) and the remedy; on failure
  * nothing stays changed.
@@ -42,6 +45,7 @@ int creds_restore(struct creds_saved *sv);
 /* Operations whose EPERM/EACCES creds_hint() can explain. */
 enum creds_op {
 	CREDS_PROC_READ,        /* /proc/<pid>/{root,cwd,ns,maps,environ} */
+	CREDS_PROC_READ_SAMEUID, /* ... when we already have the JVM's uid */
 	CREDS_SETNS,            /* setns() into the target's namespace */
 	CREDS_SETUID,
 	CREDS_SETGID,

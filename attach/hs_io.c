@@ -50,8 +50,9 @@ static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
 				       "remove it and retry)", sock);
 		if (err == -EACCES || err == -EPERM)
 			return err_set(e, err, "cannot connect to /tmp/%s: %s (the "
-				       "socket is mode 0600 and owned by the JVM's user; run "
-				       "jsym as root or as that user)", sock, strerror(-err));
+				       "socket is mode 0600 and owned by the JVM's user: jsym "
+				       "needs that uid (CAP_SETUID) or CAP_DAC_OVERRIDE; run it "
+				       "on the host or as that user)", sock, strerror(-err));
 		return err_set(e, err, "cannot connect to /tmp/%s: %s", sock,
 			       strerror(-err));
 	}
