@@ -1,0 +1,411 @@
+/*
+ * check_lookup.c - the address index: boundaries, reused addresses, "highest
+ * id wins", inline chains, following a journal that grows, and a brute-force
+ * oracle on randomized load/unload/stub/query sequences.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "lookup.h"
+
+extern Suite *lookup_suite(void); /* the runner finds the definition below */
+
+static struct lookup_text txt(const char *s)
+{
+	return (struct lookup_text){ s, s ? strlen(s) : 0 };
+}
+
+static void add(struct lookup *lk, int kind, uint64_t id, uint64_t start, uint64_t size,
+		const char *name)
+{
+	struct lookup_sym s = {
+		.kind = kind, .id = id, .start = start, .size = size,
+		.class_name = txt("C"), .method = txt("m"), .signature = txt("()V"),
+		.name = txt(name),
+	};
+
+	if (lookup_add(lk, &s) != 0)
+		ck_abort_msg("lookup_add id %llu failed", (unsigned long long)id);
+}
+
+/* Name found at addr, or "??". */
+static const char *at(struct lookup *lk, uint64_t addr)
+{
+	static struct lookup_hit h;
+	int rc = lookup_find(lk, addr, &h);
+
+	ck_assert_int_ge(rc, 0);
+	return rc ? h.sym.name : "??";
+}
+
+START_TEST(boundaries)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_hit h;
+
+	ck_assert_str_eq(at(lk, 0x1000), "??"); /* empty */
+	add(lk, LOOKUP_LOAD, 1, 0x1000, 0x100, "A");
+	add(lk, LOOKUP_LOAD, 2, 0x1100, 0x10, "B"); /* adjacent */
+	ck_assert_str_eq(at(lk, 0xfff), "??");
+	ck_assert_str_eq(at(lk, 0x1000), "A");
+	ck_assert_str_eq(at(lk, 0x1080), "A");
+	ck_assert_str_eq(at(lk, 0x10ff), "A");
+	ck_assert_str_eq(at(lk, 0x1100), "B");
+	ck_assert_str_eq(at(lk, 0x110f), "B");
+	ck_assert_str_eq(at(lk, 0x1110), "??");
+	ck_assert_str_eq(at(lk, UINT64_MAX), "??");
+	ck_assert_int_eq(lookup_find(lk, 0x10ff, &h), 1);
+	ck_assert_uint_eq(h.offset, 0xff);
+	ck_assert_uint_eq(h.sym.start, 0x1000);
+	ck_assert_uint_eq(h.sym.size, 0x100);
+	ck_assert_str_eq(h.sym.class_name, "C");
+	ck_assert_str_eq(h.sym.method, "m");
+	ck_assert_str_eq(h.sym.signature, "()V");
+	ck_assert_int_eq(h.sym.kind, LOOKUP_LOAD);
+	/* empty and wrapping ranges are refused */
+	struct lookup_sym bad = { .kind = LOOKUP_LOAD, .id = 9, .start = 5, .size = 0 };
+	ck_assert_int_eq(lookup_add(lk, &bad), -EINVAL);
+	bad.start = UINT64_MAX - 1;
+	bad.size = 2;
+	ck_assert_int_eq(lookup_add(lk, &bad), -EINVAL);
+	bad.size = 1;
+	ck_assert_int_eq(lookup_add(lk, &bad), 0);
+	ck_assert_int_eq(lookup_find(lk, UINT64_MAX - 1, &h), 1);
+	lookup_free(lk);
+}
+END_TEST
+
+/* LOAD A@X, UNLOAD A, LOAD B@X, late UNLOAD A again: B stays. */
+START_TEST(reused_address)
+{
+	struct lookup *lk = lookup_new();
+
+	add(lk, LOOKUP_LOAD, 1, 0x4000, 0x80, "A");
+	ck_assert_str_eq(at(lk, 0x4010), "A");
+	ck_assert_int_eq(lookup_remove(lk, 1), 0);
+	ck_assert_str_eq(at(lk, 0x4010), "??");
+	add(lk, LOOKUP_LOAD, 2, 0x4000, 0x40, "B");
+	ck_assert_int_eq(lookup_remove(lk, 1), -ENOENT);
+	ck_assert_str_eq(at(lk, 0x4010), "B");
+	ck_assert_str_eq(at(lk, 0x4050), "??");
+	/* the UNLOAD of the old method arrives after the new LOAD */
+	add(lk, LOOKUP_LOAD, 3, 0x5000, 0x80, "C");
+	add(lk, LOOKUP_LOAD, 4, 0x5000, 0x80, "D");
+	ck_assert_str_eq(at(lk, 0x5000), "D");
+	ck_assert_int_eq(lookup_remove(lk, 3), 0);
+	ck_assert_str_eq(at(lk, 0x5000), "D");
+	ck_assert_int_eq(lookup_remove(lk, 4), 0);
+	ck_assert_str_eq(at(lk, 0x5000), "??");
+	lookup_free(lk);
+}
+END_TEST
+
+START_TEST(highest_id_wins)
+{
+	struct lookup *lk = lookup_new();
+
+	add(lk, LOOKUP_STUB, 5, 0x1000, 0x1000, "big-old");
+	add(lk, LOOKUP_LOAD, 7, 0x1400, 0x100, "mid-new");
+	add(lk, LOOKUP_STUB, 6, 0x1300, 0x400, "mid-older");
+	ck_assert_str_eq(at(lk, 0x1000), "big-old");
+	ck_assert_str_eq(at(lk, 0x1300), "mid-older");
+	ck_assert_str_eq(at(lk, 0x1400), "mid-new");
+	ck_assert_str_eq(at(lk, 0x14ff), "mid-new");
+	ck_assert_str_eq(at(lk, 0x1500), "mid-older");
+	ck_assert_str_eq(at(lk, 0x1700), "big-old");
+	ck_assert_int_eq(lookup_remove(lk, 7), 0);
+	ck_assert_str_eq(at(lk, 0x1400), "mid-older");
+	/* same id again replaces */
+	add(lk, LOOKUP_STUB, 6, 0x9000, 0x10, "moved");
+	ck_assert_str_eq(at(lk, 0x1300), "big-old");
+	ck_assert_str_eq(at(lk, 0x9000), "moved");
+	lookup_free(lk);
+}
+END_TEST
+
+START_TEST(inline_chain)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_sym in = { .kind = LOOKUP_INLINE, .id = 1 };
+	struct lookup_hit h;
+	struct lookup_stats st;
+	struct jr_record orphan = { .type = JF_INLINE, .id = 42, .code_start = 1, .code_size = 1 };
+
+	add(lk, LOOKUP_LOAD, 1, 0x1000, 0x100, "outer()");
+	in.start = 0x1010, in.size = 0x70, in.name = txt("mid()"), in.class_name = txt("M");
+	ck_assert_int_eq(lookup_add_inline(lk, &in), 0);
+	in.start = 0x1020, in.size = 0x20, in.name = txt("inner()");
+	ck_assert_int_eq(lookup_add_inline(lk, &in), 0);
+	ck_assert_int_eq(lookup_find(lk, 0x1030, &h), 1);
+	ck_assert_str_eq(h.sym.name, "outer()");
+	ck_assert_uint_eq(h.offset, 0x30);
+	ck_assert_uint_eq(h.n_inline, 2);
+	ck_assert_str_eq(h.inlined[0].name, "inner()");
+	ck_assert_str_eq(h.inlined[1].name, "mid()");
+	ck_assert_str_eq(h.inlined[1].class_name, "M");
+	ck_assert_int_eq(h.inlined[0].kind, LOOKUP_INLINE);
+	ck_assert_int_eq(lookup_find(lk, 0x1070, &h), 1);
+	ck_assert_uint_eq(h.n_inline, 1);
+	ck_assert_int_eq(lookup_find(lk, 0x1090, &h), 1);
+	ck_assert_uint_eq(h.n_inline, 0);
+	ck_assert_ptr_null(h.inlined);
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.inlines, 2);
+	/* inlines end with their parent; unknown parents are counted */
+	ck_assert_int_eq(lookup_remove(lk, 1), 0);
+	in.id = 1;
+	ck_assert_int_eq(lookup_add_inline(lk, &in), -ENOENT);
+	ck_assert_int_eq(lookup_apply_record(lk, &orphan), 0);
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.inlines, 0);
+	ck_assert_uint_eq(st.orphan_inlines, 1);
+	lookup_free(lk);
+}
+END_TEST
+
+/* ---- oracle ------------------------------------------------------------- */
+
+struct o_ent {
+	uint64_t id, start, end;
+	int live;
+};
+
+static uint64_t rs;
+
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+static void oracle_check(struct lookup *lk, const struct o_ent *o, size_t n, uint64_t addr)
+{
+	const struct o_ent *best = NULL;
+	struct lookup_hit h;
+	char want[32];
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (o[i].live && addr >= o[i].start && addr < o[i].end &&
+		    (!best || o[i].id > best->id))
+			best = &o[i];
+	/* plain ifs: Check logs every ck_assert, which would dominate the run */
+	rc = lookup_find(lk, addr, &h);
+	if (!best) {
+		if (rc != 0)
+			ck_abort_msg("addr %llx: got %d/id %llu, want none", (unsigned long long)addr,
+				     rc, (unsigned long long)h.sym.id);
+		return;
+	}
+	snprintf(want, sizeof(want), "n%llu", (unsigned long long)best->id);
+	if (rc != 1 || h.sym.id != best->id || strcmp(h.sym.name, want) ||
+	    h.sym.start != best->start || h.offset != addr - best->start)
+		ck_abort_msg("addr %llx: got %d/id %llu, want id %llu", (unsigned long long)addr, rc,
+			     (unsigned long long)h.sym.id, (unsigned long long)best->id);
+}
+
+/* One randomized run: `ops` operations in an address space of `space` bytes. */
+static size_t oracle_run(uint64_t seed, size_t ops, uint64_t space)
+{
+	struct lookup *lk = lookup_new();
+	struct o_ent *o = calloc(ops, sizeof(*o));
+	size_t n = 0, queries = 0;
+	uint64_t next_id = 1;
+
+	rs = seed * 0x9e3779b97f4a7c15ULL + 1;
+	for (size_t op = 0; op < ops; op++) {
+		unsigned r = (unsigned)(rnd() % 100);
+
+		if (r < 40) { /* LOAD or STUB, sometimes an id out of order */
+			char name[32];
+			uint64_t id = rnd() % 10 ? next_id++ : rnd() % (next_id + 5) + 1;
+
+			o[n].id = id;
+			o[n].start = 0x10000 + rnd() % space;
+			o[n].end = o[n].start + 1 + rnd() % (rnd() % 4 ? 64 : space / 4);
+			o[n].live = 1;
+			for (size_t i = 0; i < n; i++) /* same id: the newer replaces */
+				if (o[i].id == id)
+					o[i].live = 0;
+			snprintf(name, sizeof(name), "n%llu", (unsigned long long)id);
+			add(lk, rnd() % 4 ? LOOKUP_LOAD : LOOKUP_STUB, id, o[n].start,
+			    o[n].end - o[n].start, name);
+			n++;
+		} else if (r < 60 && n) { /* UNLOAD by id: live, dead or unknown */
+			uint64_t id = rnd() % 8 ? o[rnd() % n].id : next_id + 100;
+			int was = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (o[i].live && o[i].id == id) {
+					o[i].live = 0;
+					was = 1;
+				}
+			if (lookup_remove(lk, id) != (was ? 0 : -ENOENT))
+				ck_abort_msg("lookup_remove(%llu) disagrees", (unsigned long long)id);
+		} else { /* query a few addresses, at range boundaries or anywhere */
+			for (int k = 0; k < 4; k++, queries++) {
+				uint64_t a = 0x10000 + rnd() % (space + 128) - 64;
+
+				if (n && rnd() % 3) {
+					const struct o_ent *e = &o[rnd() % n];
+					uint64_t pick[4] = { e->start - 1, e->start, e->end - 1, e->end };
+
+					a = pick[rnd() % 4];
+				}
+				oracle_check(lk, o, n, a);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++, queries += 2) { /* final sweep over all edges */
+		oracle_check(lk, o, n, o[i].start);
+		oracle_check(lk, o, n, o[i].end);
+	}
+	lookup_free(lk);
+	free(o);
+	return queries;
+}
+
+START_TEST(oracle_small_space)
+{
+	size_t q = 0;
+
+	for (uint64_t seed = 1; seed <= 200; seed++)
+		q += oracle_run(seed, 1500, 2048);
+	ck_assert_uint_gt(q, 200 * 1000);
+}
+END_TEST
+
+START_TEST(oracle_sparse_space)
+{
+	for (uint64_t seed = 1000; seed < 1012; seed++)
+		oracle_run(seed, 5000, 1u << 20);
+}
+END_TEST
+
+/* Many unloads: dead entries are compacted away and the answers stay right. */
+START_TEST(churn_compacts)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_stats st;
+
+	for (uint64_t id = 1; id <= 20000; id++) {
+		add(lk, LOOKUP_LOAD, id, 0x100000 + (id % 50) * 0x100, 0x100, "x");
+		if (id > 50)
+			ck_assert_int_eq(lookup_remove(lk, id - 50), 0);
+	}
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.live, 50);
+	ck_assert_int_eq(strcmp(at(lk, 0x100000), "x"), 0);
+	ck_assert_str_eq(at(lk, 0x100000 + 50 * 0x100), "??");
+	lookup_free(lk);
+}
+END_TEST
+
+/* lookup_refresh follows a journal the writer keeps appending to. */
+START_TEST(follow_journal)
+{
+	struct lookup *lk = lookup_new();
+	struct journal_writer w;
+	struct journal_method m = {
+		.code_start = 0x7000, .code_size = 0x100, .class_name = "Busy",
+		.method_name = "a", .signature = "()V", .display = "void Busy.a()",
+	};
+	struct lookup_stats st;
+	struct lookup_hit h;
+	char err[128];
+	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
+	uint64_t a_id, b_id;
+
+	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), -EBADF);
+	ck_assert_int_eq(lookup_follow_journal(lk, dup(fd)), 0);
+	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), -EAGAIN); /* nothing yet */
+	ck_assert_int_eq(journal_open(&w, fd, 99, 0), 0);
+	ck_assert_int_eq(journal_append_load(&w, 0, &m, &a_id), 0);
+	ck_assert_int_eq(journal_flush(&w), 0);
+	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 1);
+	ck_assert_ptr_nonnull(lookup_journal_header(lk));
+	ck_assert_uint_eq(lookup_journal_header(lk)->pid, 99);
+	ck_assert_int_eq(lookup_find(lk, 0x7010, &h), 1);
+	ck_assert_str_eq(h.sym.name, "void Busy.a()");
+	ck_assert_str_eq(h.sym.class_name, "Busy");
+	/* unload a, load b at the same address, then a late duplicate unload of a */
+	ck_assert_int_eq(journal_append_unload(&w, 0, a_id, m.code_start), 0);
+	m.display = "void Busy.b()";
+	ck_assert_int_eq(journal_append_load(&w, 0, &m, &b_id), 0);
+	ck_assert_int_eq(journal_append_unload(&w, 0, a_id, m.code_start), 0);
+	ck_assert_int_eq(journal_append_stub(&w, 0, 0x9000, 0x40, "Interpreter", NULL), 0);
+	ck_assert_int_eq(journal_append_epoch(&w, 0, 2), 0);
+	ck_assert_int_eq(journal_flush(&w), 0);
+	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 5);
+	ck_assert_str_eq(at(lk, 0x7000), "void Busy.b()");
+	ck_assert_int_eq(lookup_find(lk, 0x9001, &h), 1);
+	ck_assert_int_eq(h.sym.kind, LOOKUP_STUB);
+	ck_assert_str_eq(h.sym.name, "Interpreter");
+	ck_assert_str_eq(h.sym.class_name, "");
+	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 0);
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.records, 6);
+	ck_assert_uint_eq(st.orphan_unloads, 1);
+	ck_assert_uint_eq(st.live, 2);
+	ck_assert_int_eq(journal_close(&w), 0);
+	lookup_free(lk);
+}
+END_TEST
+
+/* Perf map: later line wins, malformed lines counted, torn line waits. */
+START_TEST(follow_map)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_stats st;
+	struct lookup_hit h;
+	static const char m1[] = "1000 100 first one\nnonsense\n1080 10 0x2nd\n2000 10 to";
+	static const char m2[] = "rn\n";
+	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
+
+	ck_assert_int_eq(pwrite(fd, m1, strlen(m1), 0), (ssize_t)strlen(m1));
+	ck_assert_int_eq(lookup_follow_map(lk, fd), 0);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	ck_assert_str_eq(at(lk, 0x1000), "first one");
+	ck_assert_str_eq(at(lk, 0x1085), "0x2nd");
+	ck_assert_str_eq(at(lk, 0x1090), "first one");
+	ck_assert_str_eq(at(lk, 0x2000), "??");
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.malformed_lines, 1);
+	ck_assert_uint_eq(st.pending_bytes, 10);
+	ck_assert_int_eq(pwrite(fd, m2, strlen(m2), (off_t)strlen(m1)), (ssize_t)strlen(m2));
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_int_eq(lookup_find(lk, 0x200f, &h), 1);
+	ck_assert_str_eq(h.sym.name, "torn");
+	ck_assert_int_eq(h.sym.kind, LOOKUP_MAP);
+	lookup_free(lk);
+}
+END_TEST
+
+Suite *lookup_suite(void)
+{
+	Suite *s = suite_create("lookup");
+	TCase *tc = tcase_create("core");
+	TCase *to = tcase_create("oracle");
+
+	tcase_add_test(tc, boundaries);
+	tcase_add_test(tc, reused_address);
+	tcase_add_test(tc, highest_id_wins);
+	tcase_add_test(tc, inline_chain);
+	tcase_add_test(tc, churn_compacts);
+	tcase_add_test(tc, follow_journal);
+	tcase_add_test(tc, follow_map);
+	tcase_set_timeout(to, 120);
+	tcase_add_test(to, oracle_small_space);
+	tcase_add_test(to, oracle_sparse_space);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, to);
+	return s;
+}
