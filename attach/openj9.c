@@ -417,12 +417,11 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	}
 	attach_step(s->t->log, "reply of %zu bytes", len);
 	rc = openj9_map_reply(msg, len, is_load, is_diag, rep, &text, &tlen);
-	if (rc == 0 && out_fd >= 0) {
-		const char *o = text ? text : (is_load || is_diag || rep->vm_code) ? NULL : msg;
-		size_t olen = text ? tlen : len, off = 0;
+	if (rc == 0 && out_fd >= 0 && text) {
+		size_t off = 0;
 
-		while (o && off < olen) {
-			ssize_t w = write(out_fd, o + off, olen - off);
+		while (off < tlen) {
+			ssize_t w = write(out_fd, text + off, tlen - off);
 
 			if (w < 0 && errno == EINTR)
 				continue;

@@ -121,9 +121,11 @@ void openj9_props_free(struct openj9_props *p);
 int openj9_translate(int argc, const char *const argv[], char *out, size_t outlen,
 		     bool *is_load, bool *is_diag, char *err, size_t errlen);
 
-/* Map one reply (without its NUL) to *rep; for diagnostics, *text and *text_len
- * get the string_result to print (malloc'd, caller frees; NULL when none).
- * For other commands *text is NULL and the caller prints the raw reply.
+/* Map one reply (without its NUL) to *rep and give the text to print in
+ * *text and *text_len (malloc'd, caller frees; NULL for load, whose outcome
+ * is all in *rep): the decoded string_result of diagnostics, the properties
+ * as sent, or for a refused command the JVM's full error text plus '\n'
+ * (as HotSpot's error bodies, so the CLI can say "its message is above").
  * Returns 0, -ENOMEM. */
 int openj9_map_reply(const char *msg, size_t len, bool is_load, bool is_diag,
 		     struct attach_reply *rep, char **text, size_t *text_len);

@@ -215,11 +215,28 @@ static int parse_init_exception(const char *s, size_t len, int *code)
 	return 1;
 }
 
+/* *text = s[0..n) + "\n" (malloc'd) for the caller to print. */
+static int set_text(char **text, size_t *text_len, const char *s, size_t n, bool nl)
+{
+	char *t = malloc(n + 2);
+
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, s, n);
+	if (nl && (n == 0 || s[n - 1] != '\n'))
+		t[n++] = '\n';
+	t[n] = '\0';
+	*text = t;
+	*text_len = n;
+	return 0;
+}
+
 static int map_diag(const char *msg, size_t len, struct attach_reply *rep,
 		    char **text, size_t *text_len)
 {
 	struct openj9_props p;
 	const char *e, *type, *emsg, *res;
+	char *m = NULL;
 	int rc = openj9_props_parse(&p, msg, len);
 
 	if (rc)
@@ -228,28 +245,28 @@ static int map_diag(const char *msg, size_t len, struct attach_reply *rep,
 	type = openj9_props_get(&p, "openj9_diagnostics.errortype");
 	emsg = openj9_props_get(&p, "openj9_diagnostics.errormsg");
 	res = openj9_props_get(&p, "openj9_diagnostics.string_result");
-	if (!e && !res) {
+	if (!e && !res) { /* not diagnostics properties: show what came */
 		rep->vm_code = -1;
 		rep->failed = true;
 		copy_message(rep->message, sizeof(rep->message), msg, len);
+		rc = set_text(text, text_len, msg, len, true);
 	} else if (e && strcmp(e, "true") == 0) {
-		char m[sizeof(rep->message)];
-
 		rep->vm_code = -1;
 		rep->failed = true;
-		snprintf(m, sizeof(m), "%s%s%s", type ? type : "", type && emsg ? ": " : "",
-			 emsg ? emsg : (type ? "" : "diagnostic command failed"));
-		copy_message(rep->message, sizeof(rep->message), m, strlen(m));
-	} else if (res) {
-		*text = strdup(res);
-		if (!*text) {
-			openj9_props_free(&p);
-			return -ENOMEM;
+		if (asprintf(&m, "%s%s%s", type ? type : "", type && emsg ? ": " : "",
+			     emsg ? emsg : (type ? "" : "diagnostic command failed")) < 0) {
+			m = NULL;
+			rc = -ENOMEM;
+		} else {
+			copy_message(rep->message, sizeof(rep->message), m, strlen(m));
+			rc = set_text(text, text_len, m, strlen(m), true);
 		}
-		*text_len = strlen(res);
+	} else if (res) {
+		rc = set_text(text, text_len, res, strlen(res), false);
 	}
+	free(m);
 	openj9_props_free(&p);
-	return 0;
+	return rc;
 }
 
 int openj9_map_reply(const char *msg, size_t len, bool is_load, bool is_diag,
@@ -267,10 +284,10 @@ int openj9_map_reply(const char *msg, size_t len, bool is_load, bool is_diag,
 		if (is_load && parse_init_exception(msg + skip, len - skip, &code)) {
 			rep->agent_code_known = true;
 			rep->agent_code = code;
-		} else {
-			rep->failed = true;
+			return 0;
 		}
-		return 0;
+		rep->failed = true;
+		return is_load ? 0 : set_text(text, text_len, msg + skip, len - skip, true);
 	}
 	if (starts(msg, len, "ATTACH_ACK")) {
 		if (is_load)
@@ -283,8 +300,9 @@ int openj9_map_reply(const char *msg, size_t len, bool is_load, bool is_diag,
 		rep->vm_code = -1;
 		rep->failed = true;
 		copy_message(rep->message, sizeof(rep->message), msg, len);
+		return 0;
 	}
-	return 0;
+	return set_text(text, text_len, msg, len, false); /* properties as sent */
 }
 
 int openj9_reply_info(char *out, size_t outlen, unsigned long long key, int port)

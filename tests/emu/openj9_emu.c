@@ -2,7 +2,11 @@
  * openj9_emu.c - an OpenJ9 JVM's attach side, for tests (no JVM needed).
  *
  *   openj9_emu [--vmid ID] [--tmpdir DIR] [--display NAME] [--diag FILE]
- *              [--never-answer] [--log FILE]
+ *              [--never-answer] [--log FILE] [-Dcom.ibm.tools.attach.X=V...]
+ *
+ * Like a JVM it also takes -Dcom.ibm.tools.attach.id=ID (= --vmid),
+ * .directory=DIR (the common dir itself) and .displayName=NAME, so a
+ * client reading the target's cmdline finds them where it would in a JVM's.
  *
  * Start-up per PROTOCOLS.md B1/B2/B4: common dir 01777 with _controller,
  * _attachlock, _notifier (0666); <vmid>/ 01711 with attachNotificationSync
@@ -259,7 +263,10 @@ static void setup_common(const char *opt_tmp)
 		snprintf(emu.tmp, sizeof(emu.tmp), "%s", env);
 	else
 		snprintf(emu.tmp, sizeof(emu.tmp), "/tmp");
-	snprintf(emu.common, sizeof(emu.common), "%s/.com_ibm_tools_attach", emu.tmp);
+	if (emu.attach_dir)
+		snprintf(emu.common, sizeof(emu.common), "%s", emu.attach_dir);
+	else
+		snprintf(emu.common, sizeof(emu.common), "%s/.com_ibm_tools_attach", emu.tmp);
 	snprintf(emu.vmdir, sizeof(emu.vmdir), "%s/%s", emu.common, emu.vmid);
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
@@ -432,9 +439,24 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_stop };
 	const char *opt_tmp = NULL;
 	char lib[1100];
-	int c;
+	int c, i, n = 1;
 
 	emu.display = "openj9_emu";
+	/* JVM-style -D properties first; the rest goes to getopt. */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strncmp(a, "-Dcom.ibm.tools.attach.id=", 26) == 0)
+			emu.vmid = a + 26;
+		else if (strncmp(a, "-Dcom.ibm.tools.attach.directory=", 33) == 0)
+			emu.attach_dir = a + 33;
+		else if (strncmp(a, "-Dcom.ibm.tools.attach.displayName=", 35) == 0)
+			emu.display = a + 35;
+		else
+			argv[n++] = argv[i];
+	}
+	argc = n;
+	argv[argc] = NULL;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': emu.vmid = optarg; break;

@@ -16,6 +16,7 @@ struct emu {
 	const char *vmid;         /* --vmid, else the decimal pid */
 	char pidbuf[24];
 	const char *display;      /* --display */
+	const char *attach_dir;   /* -Dcom.ibm.tools.attach.directory= */
 	const char *log_path;     /* --log */
 	const char *diag_path;    /* --diag: canned Thread.print text */
 	bool never_answer;        /* --never-answer: read replyInfo, never connect */

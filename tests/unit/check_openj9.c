@@ -198,9 +198,12 @@ START_TEST(map_other_replies)
 
 	map("#date\njava.vm.name=Eclipse OpenJ9 VM\n", false, false, &r, &t);
 	ck_assert(!r.failed && r.vm_code == 0);
-	ck_assert_ptr_null(t);
+	ck_assert_str_eq(t, "#date\njava.vm.name=Eclipse OpenJ9 VM\n");
+	free(t);
 	map("ATTACH_ERR command invalid: X", false, false, &r, &t);
 	ck_assert(r.failed);
+	ck_assert_str_eq(t, "command invalid: X\n");
+	free(t);
 	map("#d\nopenj9_diagnostics.error=false\nopenj9_diagnostics.string_result=\"main\"\\n\\tat X\n",
 	    false, true, &r, &t);
 	ck_assert(!r.failed);
@@ -210,11 +213,15 @@ START_TEST(map_other_replies)
 	    "openj9_diagnostics.errormsg=Command x not recognized\n", false, true, &r, &t);
 	ck_assert(r.failed && r.vm_code == -1);
 	ck_assert_str_eq(r.message, "java.lang.Foo: Command x not recognized");
-	ck_assert_ptr_null(t);
+	ck_assert_str_eq(t, "java.lang.Foo: Command x not recognized\n");
+	free(t);
 	map("ATTACH_ERR command invalid: ATTACH_DIAGNOSTICS:x", false, true, &r, &t);
 	ck_assert(r.failed);
+	free(t);
 	map("garbage", false, true, &r, &t);
 	ck_assert(r.failed);
+	ck_assert_str_eq(t, "garbage\n");
+	free(t);
 }
 END_TEST
 
