@@ -5,7 +5,7 @@
  * 0x/0X prefix, separated by blanks (spaces or tabs); the name is the rest of
  * the line and may contain spaces (a trailing \r is dropped).  The file comes
  * from a JVM we do not trust: a malformed line (bad hex, more than 16 digits,
- * size 0, a range that wraps past 2^64, no name, a NUL byte, longer than
+ * size 0, a range whose end is past 2^64 - 1, no name, a NUL byte, longer than
  * PM_MAX_LINE) is skipped and counted, never fatal.  A last line without its
  * newline is still being written: it is left for the next call.
  *
