@@ -166,7 +166,7 @@ fi
 la_case foreign-socket
 # The uid-1000 JVM makes /tmp/hsperfdata_<user>; remove it after if it is new.
 perfdir=/tmp/hsperfdata_$(getent passwd 1000 | cut -d: -f1)
-[ -e "$perfdir" ] || trap 'la_cleanup; rm -rf "$perfdir"; eval "$LA_PREV_TRAP"' EXIT
+[ -e "$perfdir" ] || la_on_exit 'rm -rf "$perfdir"'
 cwd=$LA_TMP/cwd1000
 mkdir -p "$cwd" "$LA_TMP/fake"
 chown 1000:1000 "$cwd"

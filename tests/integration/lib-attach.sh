@@ -55,8 +55,14 @@ la_log() {
 	echo "--- $*"
 }
 
+# la_on_exit CMD: eval CMD in la_cleanup (after the JVMs are stopped).
+LA_ON_EXIT=()
+la_on_exit() {
+	LA_ON_EXIT+=("$1")
+}
+
 la_cleanup() {
-	local p
+	local p c
 	for p in "${LA_PIDS[@]}"; do
 		kill -CONT "$p" 2>/dev/null
 		kill -TERM "$p" 2>/dev/null
@@ -66,12 +72,21 @@ la_cleanup() {
 		rm -rf "/tmp/.java_pid$p" "/tmp/.attach_pid$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	for c in "${LA_ON_EXIT[@]}"; do
+		eval "$c"
+	done
 	[ -n "$LA_TMP" ] && rm -rf "$LA_TMP"
 	return 0
 }
 
-# Run la_cleanup on exit, before whatever EXIT trap was there (the kit's).
+# Run la_cleanup on exit: through the kit's kit_on_exit when the kit is
+# loaded (its INT/TERM traps then clean up too), else before whatever EXIT
+# trap was there.
 la_trap() {
+	if declare -F kit_on_exit >/dev/null; then
+		kit_on_exit la_cleanup
+		return
+	fi
 	local prev=
 	local t
 	t=$(trap -p EXIT)
@@ -92,6 +107,8 @@ la_init() {
 	[ -x "$JSYM" ] || la_skip "jsym not built ($JSYM missing): run make"
 	LA_TMP=$(mktemp -d /tmp/jsym-attach-test.XXXXXX)
 	chmod 0755 "$LA_TMP"
+	# A private copy: other engineers relink glibc-build/jsym at any time.
+	cp "$JSYM" "$LA_TMP/jsym" && JSYM=$LA_TMP/jsym
 	la_trap
 }
 
@@ -417,7 +434,7 @@ la_ct_start() {
 # la_tmp_marks: host /tmp entries an attacher could leave (not ours).
 la_tmp_marks() {
 	find /tmp -maxdepth 1 \( -name '.attach_pid*' -o -name '.java_pid*' -o -name 'jsym*' \
-		-o -name '.jsym*' \) ! -path "$LA_TMP" 2>/dev/null | sort
+		-o -name '.jsym*' \) ! -name 'jsym-kit.*' ! -name 'jsym-attach-test.*' 2>/dev/null | sort
 }
 
 # la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.
