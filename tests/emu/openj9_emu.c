@@ -401,7 +401,12 @@ static void wait_loop(void)
 		if (semop(emu.semid, &wait_op, 1) < 0) {
 			if (errno == EINTR)
 				continue;
-			die("semop");
+			/* set removed (EIDRM/EINVAL): the attach API stops, the
+			 * "JVM" keeps running, as a VM would */
+			emu_log("semaphore gone (%s): attach API terminated", strerror(errno));
+			while (!stopping)
+				pause();
+			break;
 		}
 		emu_log("woke");
 		check_reply();
