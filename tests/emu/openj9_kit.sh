@@ -64,7 +64,7 @@ j9_start() {
 	shift
 	J9_PID=$(kit_start "$name" "${J9_ROOTFS_OVERRIDE:-$J9_ROOTFS}" --net --uid 1000 --gid 1000 \
 		--bind "${J9_BIND:-$JSYM_BUILD}:/opt/jsym:ro" "${kopts[@]}" -- \
-		"$J9_EMU" --log /tmp/emu.log "$@") || kit_fail "cannot start $name"
+		"$J9_EMU" "$@" --log /tmp/emu.log) || kit_fail "cannot start $name"
 	for ((i = 0; i < 200; i++)); do
 		grep -q '^ready' "/proc/$J9_PID/root/tmp/emu.log" 2>/dev/null && return 0
 		sleep 0.05
