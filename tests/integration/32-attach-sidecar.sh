@@ -2,15 +2,19 @@
 # 32-attach-sidecar.sh - jsym from a `kubectl debug`-style sidecar.
 #
 # The sidecar shares the target's pid, net and ipc namespaces but has its own
-# mount namespace and root, runs as root with Docker's default capabilities:
+# mount namespace and root, runs as root with Docker's default capabilities
+# (kit_sidecar --caps gives the exact list, so extra caps are appended to it):
 # no CAP_SYS_ADMIN (setns into the target's mount ns fails), no
 # CAP_SYS_PTRACE unless asked.  jsym is bound in at /opt/jsym and addresses
 # the target by its pid in the shared pid ns (1).
 #   - target runs as root, default caps: works through /proc/1/root (-v says so)
-#   - target runs as uid 1000, caps + sys_ptrace: works the same way
+#   - target runs as uid 1000, Docker's caps + sys_ptrace: works the same way
 #   - target runs as uid 1000, default caps: /proc/1/root is closed to a
 #     different uid without CAP_SYS_PTRACE -> exit 2 naming the capability
 #     (jsym may also succeed by taking the target's uid: recorded, accepted)
+#   - target runs as uid 1000, sidecar with almost no caps: exit 2 naming them
+#   - privileged target (all caps), Docker-default sidecar: the kernel hides
+#     the target's /proc files: exit 2 naming CAP_SYS_PTRACE
 source "$(dirname "$0")/lib-attach.sh"
 la_init
 la_need_root
@@ -42,6 +46,9 @@ sidecar_jsym() {
 fallback_said() { la_vlines '/proc/[0-9]+/root|fall(ing)? ?back'; }
 
 la_case sidecar-root-target
+# A root container has Docker's default capabilities, not all of them (the
+# kit's PID 1 would have all): drop the rest from the bounding set.
+LA_CT_PREFIX=(/usr/bin/setpriv --bounding-set "-all,+${LA_DOCKER_CAPS//,/,+}" --)
 la_ct_start sroot --cwd /tmp && {
 	t=$LA_PID
 	sidecar_jsym "$t" -- exec --timeout 10000 -v 1 properties
@@ -56,9 +63,10 @@ la_ct_start sroot --cwd /tmp && {
 }
 
 la_case sidecar-uid1000-ptrace
+LA_CT_PREFIX=()
 la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 	t=$LA_PID
-	sidecar_jsym "$t" --caps sys_ptrace -- exec --timeout 10000 -v 1 properties
+	sidecar_jsym "$t" --caps "$LA_DOCKER_CAPS,sys_ptrace" -- exec --timeout 10000 -v 1 properties
 	la_expect_rc 0
 	la_expect_out 'jsym\.test\.mark=suser'
 	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
@@ -78,6 +86,31 @@ la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 		la_check "target alive" la_alive "$t2"
 		la_check "the target printed no thread dump" test "$(la_dumps suser2)" = 0
 	}
+}
+
+la_case sidecar-no-caps
+# A sidecar that kept almost nothing (no SETUID/SETGID, KILL, SYS_PTRACE):
+# /proc/1/root of a uid-1000 JVM is closed, nothing can be done as that uid.
+la_ct_start suser3 --uid 1000 --gid 1000 --cwd /tmp && {
+	t=$LA_PID
+	sidecar_jsym "$t" --caps net_raw -- exec --timeout 5000 -v 1 properties
+	la_expect_rc 2
+	la_expect_err 'CAP_SYS_PTRACE|SYS_PTRACE|CAP_SETUID|SETUID'
+	la_check "target alive" la_alive "$t"
+	la_check "the target printed no thread dump" test "$(la_dumps suser3)" = 0
+}
+
+la_case sidecar-privileged-target
+# The target container has every capability (privileged), the sidecar only
+# Docker's: the kernel hides the target's /proc files (maps, root) from a
+# process with fewer capabilities unless it holds CAP_SYS_PTRACE.
+la_ct_start spriv --cwd /tmp && {
+	t=$LA_PID
+	sidecar_jsym "$t" -- exec --timeout 5000 -v 1 properties
+	la_expect_rc 2
+	la_expect_err 'SYS_PTRACE'
+	la_check "target alive" la_alive "$t"
+	la_check "the target printed no thread dump" test "$(la_dumps spriv)" = 0
 }
 
 la_finish

@@ -404,6 +404,11 @@ la_need_kit() {
 }
 
 LA_CT_JAVA=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+# Words put before the java command (e.g. setpriv to drop capabilities).
+LA_CT_PREFIX=()
+# Docker's default capability set (what `kubectl debug` and a root
+# container get), in setpriv / kit_sidecar --caps spelling.
+LA_DOCKER_CAPS=chown,dac_override,fowner,fsetid,kill,setgid,setuid,setpcap,net_bind_service,net_raw,sys_chroot,mknod,audit_write,setfcap
 
 # la_ct_start NAME [kit_start options...] [-- JVMOPT...]: AttachTarget as PID 1
 # of a new Debian container (its JRE), tests/java bound at /opt/jsym-java.
@@ -422,7 +427,7 @@ la_ct_start() {
 	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
 	LA_PID=$(kit_start "jsymat-$name" "$LA_CT_ROOTFS" "${kopts[@]}" \
 		--bind "$dir:/opt/jsym-java:ro" --log "$LA_TMP/$name.out" -- \
-		"$LA_CT_JAVA" -Xmx64m -XX:TieredStopAtLevel=1 -Xss512k -XX:+UseSerialGC \
+		"${LA_CT_PREFIX[@]}" "$LA_CT_JAVA" -Xmx64m -XX:TieredStopAtLevel=1 -Xss512k -XX:+UseSerialGC \
 		"$@" -cp /opt/jsym-java AttachTarget 300 "$name") || {
 		la_fail "kit_start $name failed"
 		return 1
