@@ -72,22 +72,57 @@ int cli_parse_ms(const char *s, int *ms)
 	return rc;
 }
 
+/* Length of a valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned min, cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
 void cli_json_str(FILE *f, const char *s, size_t n)
 {
+	const unsigned char *u = (const unsigned char *)s;
+
 	fputc('"', f);
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c = u[i];
 
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+		} else if (c == '\n') {
 			fputs("\\n", f);
-		else if (c == '\t')
+		} else if (c == '\t') {
 			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(f, "\\u%04x", c);
-		else
+		} else if (c < 0x80) {
 			fputc(c, f);
+		} else {
+			size_t k = utf8_len(u + i, n - i);
+
+			if (k == 0) {
+				fputs("\\ufffd", f);   /* keep the JSON valid */
+			} else {
+				fwrite(u + i, 1, k, f);
+				i += k - 1;
+			}
+		}
 	}
 	fputc('"', f);
 }

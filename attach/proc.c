@@ -533,17 +533,21 @@ int proc_jdk_home(const char *jvm_lib, char *out, size_t cap)
 		return -ENAMETOOLONG;
 	memcpy(out, jvm_lib, n + 1);
 	/* drop the file name, then known layout directories */
-	for (bool file = true;; file = false) {
+	for (;;) {
 		char *slash = strrchr(out, '/');
-		bool known = file;
 
 		if (!slash || slash == out)
+			return -EINVAL;
+		*slash = '\0';
+		slash = strrchr(out, '/');
+		if (!slash || slash == out)
 			break;
+		bool known = false;
+
 		for (size_t i = 0; !known && i < sizeof(skip) / sizeof(skip[0]); i++)
 			known = strcmp(slash + 1, skip[i]) == 0;
 		if (!known)
 			break;
-		*slash = '\0';
 	}
 	return out[0] == '/' && out[1] ? 0 : -EINVAL;
 }

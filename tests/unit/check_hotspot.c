@@ -1,0 +1,302 @@
+/*
+ * check_hotspot.c - the HotSpot client (hotspot.c, hs_io.c) against a fake
+ * listener process: exact request bytes, streamed output, peer checks,
+ * silent close, and "never signal a non-JVM".
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hotspot.h"
+#include "target.h"
+
+extern Suite *hotspot_suite(void);
+
+START_TEST(sockaddr_length_checked)
+{
+	struct sockaddr_un sa;
+	char p[200];
+
+	memset(p, 'a', sizeof(p));
+	p[sizeof(sa.sun_path) - 1] = '\0';          /* 107 chars: fits */
+	ck_assert_int_gt(hotspot_sockaddr(p, &sa), 0);
+	ck_assert_str_eq(sa.sun_path, p);
+	p[sizeof(sa.sun_path) - 1] = 'a';
+	p[sizeof(sa.sun_path)] = '\0';              /* 108 chars: refused */
+	ck_assert_int_eq(hotspot_sockaddr(p, &sa), -ENAMETOOLONG);
+	ck_assert_int_eq(hotspot_sockaddr("", &sa), -EINVAL);
+}
+END_TEST
+
+static void jvm_like(struct target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pid = 4242;
+	t->maps.kind = PROC_HOTSPOT;
+	t->st.has_sigcgt = true;
+	t->st.sigcgt = 1u << (SIGQUIT - 1);
+}
+
+START_TEST(may_signal_rules)
+{
+	struct target t;
+	char why[300];
+
+	jvm_like(&t);
+	ck_assert(hotspot_may_signal(&t, why, sizeof(why)));
+	t.opts.xrs = true;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "-Xrs"));
+	jvm_like(&t);
+	t.opts.disable_attach = true;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "DisableAttachMechanism"));
+	jvm_like(&t);
+	t.st.sigcgt = 0;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	jvm_like(&t);
+	t.maps.kind = PROC_OPENJ9;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	jvm_like(&t);
+	t.maps.kind = PROC_NOT_JVM;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	jvm_like(&t);
+	t.maps_err = -EACCES;
+	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+}
+END_TEST
+
+/*
+ * A fake JVM listener: binds /tmp/.java_pid<owner>, then for each of n
+ * connections reads one v1/v2 request (until 5 NULs or EOF), copies it to
+ * the shared buffer and answers `reply`.  Ready when it writes to `ready`.
+ */
+struct shared {
+	pid_t server;           /* the listening process */
+	size_t req_len;
+	char req[4096];
+};
+
+static void serve(pid_t owner, const char *reply, size_t rlen, int n,
+		  int ready, struct shared *sh)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	sh->server = getpid();
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/.java_pid%d", (int)owner);
+	unlink(sa.sun_path);
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) || listen(s, 5))
+		_exit(1);
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	for (int i = 0; i < n; i++) {
+		int c = accept(s, NULL, NULL), nuls = 0;
+		ssize_t k;
+
+		sh->req_len = 0;
+		while (nuls < 5 && sh->req_len < sizeof(sh->req) &&
+		       (k = read(c, sh->req + sh->req_len, 1)) == 1)
+			nuls += sh->req[sh->req_len++] == '\0';
+		if (rlen && write(c, reply, rlen) != (ssize_t)rlen)
+			_exit(1);
+		close(c);
+	}
+	unlink(sa.sun_path);
+	_exit(0);
+}
+
+struct fake {
+	pid_t pid;              /* the "JVM" (target) */
+	struct shared *sh;
+};
+
+static void fake_start(struct fake *f, const char *reply, size_t rlen, int n,
+		       bool impostor)
+{
+	int p[2];
+	char c;
+
+	f->sh = mmap(NULL, sizeof(*f->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(f->sh, MAP_FAILED);
+	ck_assert_int_eq(pipe(p), 0);
+	f->pid = fork();
+	ck_assert_int_ge(f->pid, 0);
+	if (f->pid == 0) {
+		pid_t me = getpid();
+
+		if (impostor && fork() == 0)
+			serve(me, reply, rlen, n, p[1], f->sh);
+		if (impostor)
+			pause();
+		serve(me, reply, rlen, n, p[1], f->sh);
+	}
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void fake_stop(struct fake *f)
+{
+	char path[64];
+
+	if (f->sh->server && f->sh->server != f->pid)
+		kill(f->sh->server, SIGKILL);   /* the impostor (not our child) */
+	kill(f->pid, SIGKILL);
+	waitpid(f->pid, NULL, 0);
+	snprintf(path, sizeof(path), "/tmp/.java_pid%d", (int)f->pid);
+	unlink(path);
+}
+
+static int run(struct fake *f, const char *name, const char *const *args,
+	       int nargs, int out_fd, struct attach_reply *r, struct err_text *e)
+{
+	struct hs_request rq = { name, args, nargs, 0 };
+	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL };
+	struct target t;
+	int rc;
+
+	ck_assert_int_eq(target_open(f->pid, TARGET_FDS, &t, e), 0);
+	rc = hotspot_exec(&t, &rq, &o, r, e);
+	target_close(&t);
+	return rc;
+}
+
+START_TEST(properties_round_trip)
+{
+	static const char reply[] = "0\njava.version=17\n";
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+	char out[64];
+	int mfd = memfd_create("out", 0);
+	ssize_t n;
+
+	fake_start(&f, reply, sizeof(reply) - 1, 1, false);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, mfd, &r, &e), 0);
+	ck_assert_int_eq(r.vm_code, 0);
+	ck_assert(!r.failed);
+	ck_assert_uint_eq(f.sh->req_len, 16);
+	ck_assert_mem_eq(f.sh->req, "1\0properties\0\0\0", 16);
+	n = pread(mfd, out, sizeof(out), 0);
+	ck_assert_int_eq(n, 16);
+	ck_assert_mem_eq(out, "java.version=17\n", 16);
+	fake_stop(&f);
+}
+END_TEST
+
+START_TEST(load_agent_code)
+{
+	static const char reply[] = "0\nreturn code: 7\n";
+	const char *args[] = { "/x.so", "true", "opt" };
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	fake_start(&f, reply, sizeof(reply) - 1, 1, false);
+	ck_assert_int_eq(run(&f, "load", args, 3, -1, &r, &e), 0);
+	ck_assert(r.agent_code_known && !r.failed);
+	ck_assert_int_eq(r.agent_code, 7);
+	ck_assert_mem_eq(f.sh->req, "1\0load\0/x.so\0true\0opt\0", 23);
+	fake_stop(&f);
+}
+END_TEST
+
+START_TEST(silent_close_is_an_error)
+{
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	fake_start(&f, "", 0, 1, false);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, -1, &r, &e), -ECONNRESET);
+	ck_assert_ptr_nonnull(strstr(e.msg, "without a reply"));
+	fake_stop(&f);
+}
+END_TEST
+
+START_TEST(impostor_listener_refused)
+{
+	static const char reply[] = "0\nevil=1\n";
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	fake_start(&f, reply, sizeof(reply) - 1, 1, true);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, -1, &r, &e), -EPERM);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not by the JVM"));
+	ck_assert_uint_eq(f.sh->req_len, 0);        /* nothing was sent */
+	fake_stop(&f);
+}
+END_TEST
+
+START_TEST(v1_limit_checked_before_sending)
+{
+	char big[1500];
+	const char *args[] = { big };
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	/* pre-24 (getversion answers -1): a clear error naming the limit */
+	fake_start(&f, "-1\nOperation getversion not recognized!", 39, 1, false);
+	ck_assert_int_eq(run(&f, "jcmd", args, 1, -1, &r, &e), -EMSGSIZE);
+	ck_assert_ptr_nonnull(strstr(e.msg, "1024"));
+	ck_assert_mem_eq(f.sh->req, "1\0getversion\0options\0", 21);
+	fake_stop(&f);
+}
+END_TEST
+
+START_TEST(non_jvm_never_signalled)
+{
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f = { 0 };
+	int status;
+
+	/* a process with default SIGQUIT disposition: a signal would kill it */
+	f.pid = fork();
+	ck_assert_int_ge(f.pid, 0);
+	if (f.pid == 0) {
+		signal(SIGQUIT, SIG_DFL);
+		pause();
+		_exit(0);
+	}
+	usleep(20000);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, -1, &r, &e), -EPERM);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not a JVM"));
+	ck_assert_int_eq(waitpid(f.pid, &status, WNOHANG), 0);   /* alive */
+	kill(f.pid, SIGKILL);
+	waitpid(f.pid, NULL, 0);
+}
+END_TEST
+
+Suite *hotspot_suite(void)
+{
+	Suite *s = suite_create("hotspot");
+	TCase *tc = tcase_create("client");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, sockaddr_length_checked);
+	tcase_add_test(tc, may_signal_rules);
+	tcase_add_test(tc, properties_round_trip);
+	tcase_add_test(tc, load_agent_code);
+	tcase_add_test(tc, silent_close_is_an_error);
+	tcase_add_test(tc, impostor_listener_refused);
+	tcase_add_test(tc, v1_limit_checked_before_sending);
+	tcase_add_test(tc, non_jvm_never_signalled);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,360 @@
+/* check_proc.c - /proc parsers (attach/proc.c), including hostile input. */
+#include <errno.h>
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+
+extern Suite *proc_suite(void);
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static const char status_tabs[] =
+	"Name:\tjava\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t4242\n"
+	"Ngid:\t0\nPid:\t4242\nPPid:\t1\nTracerPid:\t0\n"
+	"Uid:\t0\t1000\t1000\t1000\nGid:\t0\t1001\t1001\t1001\n"
+	"FDSize:\t256\nGroups:\t4 24 27 \nNStgid:\t4242\t17\t1\n"
+	"NSpid:\t4242\t17\t1\nSigQ:\t0/63448\nSigPnd:\t0000000000000000\n"
+	"SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n"
+	"SigCgt:\t0000000000000004\n";
+
+START_TEST(status_tabs_nested_ns)
+{
+	struct proc_status st;
+
+	ck_assert_int_eq(proc_parse_status(status_tabs, strlen(status_tabs), &st), 0);
+	ck_assert_uint_eq(st.uid[1], 1000);    /* effective = 2nd field */
+	ck_assert_uint_eq(st.uid[0], 0);
+	ck_assert_uint_eq(st.gid[1], 1001);
+	ck_assert_int_eq(st.nspid, 1);         /* last NStgid value */
+	ck_assert_int_eq(st.ns_levels, 3);
+	ck_assert(proc_catches_signal(&st, SIGQUIT));
+	ck_assert(!proc_catches_signal(&st, SIGTERM));
+	ck_assert_int_eq(st.ngroups, 3);
+	ck_assert_uint_eq(st.groups[2], 27);
+	ck_assert_str_eq(st.name, "java");
+}
+END_TEST
+
+START_TEST(status_spaces_no_trailing_newline)
+{
+	static const char s[] = "Tgid: 7\nUid: 1 2 3 4\nGid:   5  6 7 8\n"
+				"NStgid: 7\nSigCgt: 0000000181005ccf";
+	struct proc_status st;
+
+	ck_assert_int_eq(proc_parse_status(S(s), &st), 0);
+	ck_assert_uint_eq(st.uid[1], 2);
+	ck_assert_uint_eq(st.gid[1], 6);
+	ck_assert_int_eq(st.nspid, 7);
+	ck_assert(proc_catches_signal(&st, SIGQUIT));
+	ck_assert_int_eq(st.ngroups, -1);      /* no Groups: line */
+}
+END_TEST
+
+START_TEST(status_old_kernel_uses_tgid)
+{
+	static const char s[] = "Tgid:\t99\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n";
+	struct proc_status st;
+
+	ck_assert_int_eq(proc_parse_status(S(s), &st), 0);
+	ck_assert_int_eq(st.nspid, 99);
+	ck_assert_int_eq(st.ns_levels, 0);
+	ck_assert(!proc_catches_signal(&st, SIGQUIT));   /* no SigCgt line */
+}
+END_TEST
+
+START_TEST(status_malformed)
+{
+	struct proc_status st;
+
+	/* missing Gid */
+	ck_assert_int_eq(proc_parse_status(S("Tgid:\t1\nUid:\t0\t0\t0\t0\n"), &st),
+			 -EPROTO);
+	/* three ids only */
+	ck_assert_int_eq(proc_parse_status(S("Tgid:\t1\nUid:\t0\t0\t0\nGid:\t0\t0\t0\t0\n"),
+					   &st), -EPROTO);
+	/* uid larger than 32 bits */
+	ck_assert_int_eq(proc_parse_status(S("Tgid:\t1\nUid:\t0\t99999999999\t0\t0\n"
+					     "Gid:\t0\t0\t0\t0\n"), &st), -EPROTO);
+	/* (uid_t)-1 is not an id */
+	ck_assert_int_eq(proc_parse_status(S("Tgid:\t1\nUid:\t0\t4294967295\t0\t0\n"
+					     "Gid:\t0\t0\t0\t0\n"), &st), -EPROTO);
+	/* NStgid garbage */
+	ck_assert_int_eq(proc_parse_status(S("NStgid:\t1\tx\nUid:\t0\t0\t0\t0\n"
+					     "Gid:\t0\t0\t0\t0\n"), &st), -EPROTO);
+	/* NStgid 0 */
+	ck_assert_int_eq(proc_parse_status(S("NStgid:\t0\nUid:\t0\t0\t0\t0\n"
+					     "Gid:\t0\t0\t0\t0\n"), &st), -EPROTO);
+	/* no pid at all */
+	ck_assert_int_eq(proc_parse_status(S("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"),
+					   &st), -EPROTO);
+	ck_assert_int_eq(proc_parse_status(S(""), &st), -EPROTO);
+	ck_assert_int_eq(proc_parse_status(NULL, 0, &st), -EINVAL);
+}
+END_TEST
+
+START_TEST(status_sigcgt_too_long_and_nul)
+{
+	static const char s[] = "Tgid:\t1\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+				"SigCgt:\t00000000000000000004\n";
+	static const char z[] = "Tgid:\t1\nUid:\t0\t0\0\t0\t0\nGid:\t0\t0\t0\t0\n";
+	struct proc_status st;
+
+	ck_assert_int_eq(proc_parse_status(S(s), &st), 0);
+	ck_assert(!st.has_sigcgt);     /* 20 hex digits: not trusted */
+	ck_assert(!proc_catches_signal(&st, SIGQUIT));
+	ck_assert_int_eq(proc_parse_status(S(z), &st), -EPROTO);
+}
+END_TEST
+
+START_TEST(status_too_many_groups)
+{
+	char buf[4096];
+	struct proc_status st;
+	int n = snprintf(buf, sizeof(buf), "Tgid:\t1\nUid:\t0\t0\t0\t0\n"
+			 "Gid:\t0\t0\t0\t0\nGroups:");
+
+	for (int i = 0; i < PROC_MAX_GROUPS + 1; i++)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %d", i);
+	ck_assert_int_eq(proc_parse_status(buf, (size_t)n, &st), 0);
+	ck_assert_int_eq(st.ngroups, -1);
+}
+END_TEST
+
+START_TEST(stat_comm_with_parens)
+{
+	static const char s[] = "4242 (ja) va (x) S 1 4242 4242 0 -1 4194560 1 0 0 0 "
+				"3 4 0 0 20 0 25 0 123456789 1000 100\n";
+	uint64_t start;
+	char state;
+
+	ck_assert_int_eq(proc_parse_stat(S(s), &state, &start), 0);
+	ck_assert_int_eq(state, 'S');
+	ck_assert_uint_eq(start, 123456789);
+}
+END_TEST
+
+START_TEST(stat_malformed)
+{
+	uint64_t start;
+	char state;
+
+	ck_assert_int_eq(proc_parse_stat(S("4242 java S 1 2"), &state, &start), -EPROTO);
+	ck_assert_int_eq(proc_parse_stat(S("1 (a) S 1 2 3"), &state, &start), -EPROTO);
+	ck_assert_int_eq(proc_parse_stat(S("1 (a) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 "
+					   "99999999999999999999999 5"), &state, &start),
+			 -EPROTO);
+	ck_assert_int_eq(proc_parse_stat(S("1 (a) SS 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 "
+					   "5 5"), &state, &start), -EPROTO);
+	ck_assert_int_eq(proc_parse_stat(S("1 (a)  S"), &state, &start), -EPROTO);
+}
+END_TEST
+
+static const char maps_hotspot[] =
+	"55d0c0a00000-55d0c0a01000 r--p 00000000 08:01 1 /usr/lib/jvm/java-17-openjdk-amd64/bin/java\n"
+	"7f0000000000-7f0000100000 r-xp 00000000 08:01 2    /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n"
+	"7f0000200000-7f0000300000 r-xp 00000000 08:01 3    /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"7f0000400000-7f0000401000 rw-p 00000000 00:00 0 \n"
+	"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0    [stack]\n";
+
+START_TEST(maps_hotspot_glibc)
+{
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(maps_hotspot), &mf), 0);
+	ck_assert_int_eq(mf.kind, PROC_HOTSPOT);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_GLIBC);
+	ck_assert_str_eq(mf.jvm_lib,
+			 "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so");
+}
+END_TEST
+
+START_TEST(maps_openj9_musl)
+{
+	static const char s[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /opt/j9/lib/default/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 4 /opt/j9/lib/default/libj9vm29.so\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 08:01 5 /lib/ld-musl-x86_64.so.1\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(s), &mf), 0);
+	ck_assert_int_eq(mf.kind, PROC_OPENJ9);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_MUSL);
+	ck_assert_str_eq(mf.jvm_lib, "/opt/j9/lib/default/libj9vm29.so");
+}
+END_TEST
+
+START_TEST(maps_not_jvm_by_name)
+{
+	/* a binary called java, a file named like libjvm.so.bak, a path
+	 * with spaces and (deleted): none makes a process a JVM */
+	static const char s[] =
+		"55d0c0a00000-55d0c0a01000 r--p 00000000 08:01 1 /usr/bin/java\n"
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /tmp/libjvm.so.bak\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /tmp/a b/libc.so.6 (deleted)\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 libjvm.so\n"
+		"garbage\n\n\n7f 7f 7f";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(s), &mf), 0);
+	ck_assert_int_eq(mf.kind, PROC_NOT_JVM);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_GLIBC);  /* deleted still glibc */
+	ck_assert_str_eq(mf.jvm_lib, "");
+}
+END_TEST
+
+START_TEST(maps_huge_path_truncated_safely)
+{
+	size_t n = 5000;
+	char *s = malloc(n + 64);
+	struct proc_maps_facts mf;
+	int k = snprintf(s, 64, "7f00-7f01 r-xp 0 08:01 2 /");
+
+	memset(s + k, 'a', n);
+	memcpy(s + k + n - 10, "/libjvm.so", 10);
+	ck_assert_int_eq(proc_parse_maps(s, (size_t)k + n, &mf), 0);
+	ck_assert_int_eq(mf.kind, PROC_HOTSPOT);
+	ck_assert_str_eq(mf.jvm_lib, "");           /* too long to keep */
+	free(s);
+}
+END_TEST
+
+START_TEST(cmdline_flags)
+{
+	static const char s[] = "java\0-Xmx64m\0-XX:+DisableAttachMechanism\0-cp\0-Xrs\0"
+				"Main\0-Xrs\0-XX:-DisableAttachMechanism";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(s), &o), 0);
+	ck_assert(o.disable_attach);
+	ck_assert(!o.xrs);       /* -cp's value and the app's args are not ours */
+}
+END_TEST
+
+START_TEST(cmdline_jar_and_last_wins)
+{
+	static const char s[] = "/opt/java/bin/java\0-Xrs\0-XX:+DisableAttachMechanism\0"
+				"-XX:-DisableAttachMechanism\0-jar\0app.jar\0-XX:+DisableAttachMechanism";
+	static const char none[] = "java";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(s), &o), 0);
+	ck_assert(o.xrs);
+	ck_assert(!o.disable_attach);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(none), &o), 0);
+	ck_assert_int_eq(proc_parse_cmdline(S(""), &o), 0);
+	ck_assert(!o.xrs && !o.disable_attach);
+}
+END_TEST
+
+START_TEST(environ_options_and_tmpdir)
+{
+	static const char s[] = "PATH=/bin\0JAVA_TOOL_OPTIONS=-Xmx1g  -Xrs\t-Dx=y\0"
+				"TMPDIR=/var/tmp\0JDK_JAVA_OPTIONS=-XX:+DisableAttachMechanism";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_environ(S(s), &o), 0);
+	ck_assert(o.environ_read);
+	ck_assert(o.xrs);
+	ck_assert(o.disable_attach);
+	ck_assert_str_eq(o.tmpdir, "/var/tmp");
+}
+END_TEST
+
+START_TEST(environ_hostile)
+{
+	char big[600];
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	memcpy(big, "TMPDIR=", 7);
+	memset(big + 7, 'x', sizeof(big) - 7);
+	ck_assert_int_eq(proc_parse_environ(big, sizeof(big), &o), 0);
+	ck_assert_str_eq(o.tmpdir, "");     /* too long: not kept, not cut */
+	ck_assert_int_eq(proc_parse_environ(S("JAVA_TOOL_OPTIONS="), &o), 0);
+	ck_assert_int_eq(proc_parse_environ(S("\0\0\0"), &o), 0);
+	ck_assert_int_eq(proc_parse_environ(NULL, 0, &o), -EINVAL);
+}
+END_TEST
+
+START_TEST(attach_dir_option)
+{
+	static const char s[] = "java\0-Dcom.ibm.tools.attach.directory=/x/y\0Main";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(s), &o), 0);
+	ck_assert_str_eq(o.attach_dir, "/x/y");
+}
+END_TEST
+
+START_TEST(release_versions)
+{
+	char v[32];
+
+	ck_assert_int_eq(proc_parse_release(S("IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"17.0.9\"\n"),
+					    v, sizeof(v)), 17);
+	ck_assert_str_eq(v, "17.0.9");
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"1.8.0_412\""), v, sizeof(v)), 8);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"25\""), v, sizeof(v)), 25);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"\"\n"), v, sizeof(v)), -EPROTO);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"17"), v, sizeof(v)), -EPROTO);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"abc\""), v, sizeof(v)), -EPROTO);
+	ck_assert_int_eq(proc_parse_release(S("OTHER=1\n"), v, sizeof(v)), -ENOENT);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"99999999999\""), v, sizeof(v)),
+			 -EPROTO);
+	ck_assert_int_eq(proc_parse_release(S("JAVA_VERSION=\"17.0.9\""), v, 4), -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(jdk_home_layouts)
+{
+	char h[256];
+
+	ck_assert_int_eq(proc_jdk_home("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so",
+				       h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "/usr/lib/jvm/java-17-openjdk-amd64");
+	ck_assert_int_eq(proc_jdk_home("/opt/jdk8/jre/lib/amd64/server/libjvm.so", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "/opt/jdk8");
+	ck_assert_int_eq(proc_jdk_home("/opt/j9/lib/default/libj9vm29.so", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "/opt/j9");
+	ck_assert_int_eq(proc_jdk_home("libjvm.so", h, sizeof(h)), -EINVAL);
+	ck_assert_int_eq(proc_jdk_home("/libjvm.so", h, sizeof(h)), -EINVAL);
+	ck_assert_int_eq(proc_jdk_home("/a/b/libjvm.so", h, 5), -ENAMETOOLONG);
+}
+END_TEST
+
+Suite *proc_suite(void)
+{
+	Suite *s = suite_create("proc");
+	TCase *tc = tcase_create("parsers");
+
+	tcase_add_test(tc, status_tabs_nested_ns);
+	tcase_add_test(tc, status_spaces_no_trailing_newline);
+	tcase_add_test(tc, status_old_kernel_uses_tgid);
+	tcase_add_test(tc, status_malformed);
+	tcase_add_test(tc, status_sigcgt_too_long_and_nul);
+	tcase_add_test(tc, status_too_many_groups);
+	tcase_add_test(tc, stat_comm_with_parens);
+	tcase_add_test(tc, stat_malformed);
+	tcase_add_test(tc, maps_hotspot_glibc);
+	tcase_add_test(tc, maps_openj9_musl);
+	tcase_add_test(tc, maps_not_jvm_by_name);
+	tcase_add_test(tc, maps_huge_path_truncated_safely);
+	tcase_add_test(tc, cmdline_flags);
+	tcase_add_test(tc, cmdline_jar_and_last_wins);
+	tcase_add_test(tc, environ_options_and_tmpdir);
+	tcase_add_test(tc, environ_hostile);
+	tcase_add_test(tc, attach_dir_option);
+	tcase_add_test(tc, release_versions);
+	tcase_add_test(tc, jdk_home_layouts);
+	suite_add_tcase(s, tc);
+	return s;
+}
