@@ -15,6 +15,7 @@
  * On failure nothing stays enabled, so the JVM may unload the library.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,6 +47,33 @@ static const jvmtiEvent code_events[] = {
 };
 
 /* ---- callbacks ------------------------------------------------------------ */
+
+#define UNFOLD_MAX 512
+
+/* Inlined ranges of one compiled method, names resolved now, to the sink. */
+static void unfold_emit(jvmtiEnv *j, uint64_t parent_id, jmethodID root, uint64_t code_start,
+		 uint64_t code_size, const void *compile_info)
+{
+	struct unfold_range *v = malloc(UNFOLD_MAX * sizeof(*v));
+	struct method_info *mi = malloc(sizeof(*mi));
+	jmethodID last = NULL;
+	int n;
+
+	if (!v || !mi)
+		goto out;
+	n = unfold_ranges(root, code_start, code_size, compile_info, v, UNFOLD_MAX);
+	for (int i = 0; i < n; i++) {
+		if (v[i].method != last) {
+			methodinfo_resolve(j, v[i].method, mi);
+			last = v[i].method;
+		}
+		sink_record_inline(parent_id, v[i].start, v[i].size, mi->cls, mi->name, mi->sig,
+				   mi->display);
+	}
+out:
+	free(v);
+	free(mi);
+}
 
 static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_size,
 				     const void *code_addr, jint map_length,

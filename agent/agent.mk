@@ -15,9 +15,9 @@
 AGENT_JOURNAL_SRCS := agent/journal.c agent/bbuf.c
 # Modules without JVMTI calls: linked into the unit runner as well.
 AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) agent/names.c agent/options.c agent/codetable.c \
-	agent/perfmap.c agent/outfile.c agent/procinfo.c
+	agent/perfmap.c agent/outfile.c agent/procinfo.c agent/unfold.c
 AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/agentlog.c agent/sink.c agent/methodinfo.c \
-	agent/unfold.c agent/agent.c
+	agent/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)
 
@@ -32,7 +32,7 @@ $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibilit
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
 $(call obj_of,glibc,$(AGENT_SRCS)): agent/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
-AGENT_JVMTI_SRCS := agent/methodinfo.c agent/unfold.c agent/agent.c tests/unit/check_agent_unfold.c
+AGENT_JVMTI_SRCS := agent/methodinfo.c agent/unfold.c agent/agent.c tests/unit/check_agent_codetable.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 
 AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed \

@@ -4,12 +4,6 @@
 #include "unfold.h"
 
 #include <jvmticmlr.h>
-#include <stdlib.h>
-
-#include "methodinfo.h"
-#include "sink.h"
-
-#define UNFOLD_MAX 512
 
 int unfold_ranges(jmethodID root, uint64_t code_start, uint64_t code_size,
 		  const void *compile_info, struct unfold_range *out, int max)
@@ -52,28 +46,4 @@ int unfold_ranges(jmethodID root, uint64_t code_start, uint64_t code_size,
 		}
 	}
 	return n;
-}
-
-void unfold_emit(jvmtiEnv *jvmti, uint64_t parent_id, jmethodID root, uint64_t code_start,
-		 uint64_t code_size, const void *compile_info)
-{
-	struct unfold_range *v = malloc(UNFOLD_MAX * sizeof(*v));
-	struct method_info *mi = malloc(sizeof(*mi));
-	jmethodID last = NULL;
-	int n;
-
-	if (!v || !mi)
-		goto out;
-	n = unfold_ranges(root, code_start, code_size, compile_info, v, UNFOLD_MAX);
-	for (int i = 0; i < n; i++) {
-		if (v[i].method != last) {
-			methodinfo_resolve(jvmti, v[i].method, mi);
-			last = v[i].method;
-		}
-		sink_record_inline(parent_id, v[i].start, v[i].size, mi->cls, mi->name, mi->sig,
-				   mi->display);
-	}
-out:
-	free(v);
-	free(mi);
 }

@@ -26,8 +26,4 @@ struct unfold_range {
 int unfold_ranges(jmethodID root, uint64_t code_start, uint64_t code_size,
 		  const void *compile_info, struct unfold_range *out, int max);
 
-/* Compute, resolve names and hand the ranges to the sink (parent_id). */
-void unfold_emit(jvmtiEnv *jvmti, uint64_t parent_id, jmethodID root, uint64_t code_start,
-		 uint64_t code_size, const void *compile_info);
-
 #endif

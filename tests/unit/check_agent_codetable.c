@@ -1,0 +1,236 @@
+/*
+ * check_agent_codetable.c - the live-code table, the perf-map writer and
+ * the inline-range computation.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codetable.h"
+#include "outfile.h"
+#include "perfmap.h"
+#include "procinfo.h"
+#include "unfold.h"
+#include <jvmticmlr.h>
+
+extern Suite *agent_codetable_suite(void);
+
+static void put(struct code_table *t, uint64_t start, uint64_t size, uint64_t id, const char *n)
+{
+	struct code_entry e = { start, size, id, 0, (char *)n, CODE_METHOD };
+
+	ck_assert_int_eq(codetable_put(t, &e), 0);
+}
+
+START_TEST(test_table_basic)
+{
+	struct code_table t;
+
+	codetable_init(&t);
+	ck_assert_ptr_null(codetable_find(&t, 0x1000));
+	put(&t, 0x1000, 0x10, 1, "a");
+	put(&t, 0x2000, 0x20, 2, "b");
+	ck_assert_uint_eq(t.count, 2);
+	ck_assert_str_eq(codetable_find(&t, 0x2000)->name, "b");
+	/* same address: replaced, not duplicated */
+	put(&t, 0x2000, 0x30, 3, "c");
+	ck_assert_uint_eq(t.count, 2);
+	ck_assert_uint_eq(codetable_find(&t, 0x2000)->id, 3);
+	ck_assert_int_eq(codetable_remove(&t, 0x2000), 0);
+	ck_assert_int_eq(codetable_remove(&t, 0x2000), -ENOENT);
+	ck_assert_ptr_null(codetable_find(&t, 0x2000));
+	ck_assert_uint_eq(t.count, 1);
+	{
+		struct code_entry z = { 0, 1, 1, 0, "z", CODE_STUB };
+
+		ck_assert_int_eq(codetable_put(&t, &z), -EINVAL);
+	}
+	codetable_free(&t);
+}
+END_TEST
+
+/* Many inserts and removes in colliding patterns: the table stays exact. */
+START_TEST(test_table_stress)
+{
+	struct code_table t;
+	enum { N = 5000 };
+	char name[32];
+
+	codetable_init(&t);
+	for (uint64_t i = 1; i <= N; i++) {
+		snprintf(name, sizeof(name), "m%llu", (unsigned long long)i);
+		put(&t, i * 0x40, 0x40, i, name);
+	}
+	for (uint64_t i = 1; i <= N; i += 2)
+		ck_assert_int_eq(codetable_remove(&t, i * 0x40), 0);
+	ck_assert_uint_eq(t.count, N / 2);
+	for (uint64_t i = 1; i <= N; i++) {
+		struct code_entry *e = codetable_find(&t, i * 0x40);
+
+		if (i % 2)
+			ck_assert_ptr_null(e);
+		else
+			ck_assert(e && e->id == i);
+	}
+	{
+		size_t n;
+		const struct code_entry **v = codetable_sorted(&t, &n);
+
+		ck_assert_uint_eq(n, N / 2);
+		for (size_t i = 1; i < n; i++)
+			ck_assert(v[i - 1]->start < v[i]->start);
+		free(v);
+	}
+	codetable_clear(&t);
+	ck_assert_uint_eq(t.count, 0);
+	ck_assert_ptr_null(codetable_find(&t, 0x80));
+	codetable_free(&t);
+}
+END_TEST
+
+START_TEST(test_perfmap_lines)
+{
+	struct bbuf b = { 0 };
+
+	ck_assert_int_eq(perfmap_put_line(&b, 0x7f3618eca600ull, 0x78, "void java.lang.Object.<init>()"), 0);
+	ck_assert_int_eq(perfmap_put_line(&b, 0xffffffffffffffffull, 0xffffffffffffffffull, "x\ny"), 0);
+	ck_assert_int_eq(perfmap_put_line(&b, 0x10, 0, ""), 0);
+	ck_assert_uint_eq(b.len, strlen("7f3618eca600 78 void java.lang.Object.<init>()\n"
+					"ffffffffffffffff ffffffffffffffff x y\n10 0 \n"));
+	ck_assert_int_eq(memcmp(b.data, "7f3618eca600 78 void java.lang.Object.<init>()\n"
+				"ffffffffffffffff ffffffffffffffff x y\n10 0 \n", b.len), 0);
+	bbuf_free(&b);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
+START_TEST(test_perfmap_rewrite_removes_unloaded)
+{
+	char dir[] = "/tmp/jsym-check-map-XXXXXX", path[128], why[256];
+	struct code_table t;
+	struct bbuf b = { 0 };
+	struct stat st;
+	int dfd, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dfd = outfile_open_dir(dir);
+	ck_assert_int_ge(dfd, 0);
+	codetable_init(&t);
+	put(&t, 0x3000, 0x30, 3, "long B.c(int)");
+	put(&t, 0x1000, 0x10, 1, "void A.a()");
+	put(&t, 0x2000, 0x20, 2, "void A.b()");
+	ck_assert_int_eq(perfmap_render(&t, &b), 0);
+	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, why, sizeof(why));
+	ck_assert_int_ge(fd, 0);
+	/* a load appended through the returned fd */
+	ck_assert_int_eq(write(fd, "4000 40 void D.d()\n", 19), 19);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
+	ck_assert_str_eq(slurp(path), "1000 10 void A.a()\n2000 20 void A.b()\n3000 30 long B.c(int)\n"
+				      "4000 40 void D.d()\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0644);
+	/* unload of A.b: the rewrite drops it */
+	ck_assert_int_eq(codetable_remove(&t, 0x2000), 0);
+	put(&t, 0x4000, 0x40, 4, "void D.d()");
+	bbuf_clear(&b);
+	ck_assert_int_eq(perfmap_render(&t, &b), 0);
+	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, why, sizeof(why));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_str_eq(slurp(path), "1000 10 void A.a()\n3000 30 long B.c(int)\n4000 40 void D.d()\n");
+	snprintf(path, sizeof(path), "%s/perf-1.map.tmp", dir);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	/* a planted symlink is refused and left alone */
+	snprintf(path, sizeof(path), "%s/perf-2.map", dir);
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	ck_assert_int_eq(perfmap_replace(dfd, "perf-2.map", "perf-2.map.tmp", "x\n", 2, why,
+					 sizeof(why)), -ELOOP);
+	ck_assert_ptr_nonnull(strstr(why, "symlink"));
+	ck_assert_int_eq(outfile_open(dfd, "perf-2.map", 0, why, sizeof(why)), -ELOOP);
+	unlink(path);
+	/* a FIFO is refused without blocking */
+	snprintf(path, sizeof(path), "%s/jsym-3.journal", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(outfile_open(dfd, "jsym-3.journal", O_APPEND, why, sizeof(why)), -ENXIO);
+	ck_assert_ptr_nonnull(strstr(why, "FIFO"));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
+	unlink(path);
+	rmdir(dir);
+	close(dfd);
+	bbuf_free(&b);
+	codetable_free(&t);
+}
+END_TEST
+
+START_TEST(test_procinfo_starttime)
+{
+	ck_assert_uint_eq(procinfo_parse_starttime("1 (a) b) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 "
+						    "20 0 1 0 424242 1000 10"), 424242);
+	ck_assert_uint_eq(procinfo_parse_starttime("garbage"), 0);
+	ck_assert_uint_gt(procinfo_starttime(), 0);
+}
+END_TEST
+
+START_TEST(test_unfold_ranges)
+{
+	static int m_root, m_a, m_b;
+	jmethodID root = (jmethodID)&m_root, a = (jmethodID)&m_a, b = (jmethodID)&m_b;
+	jmethodID s_root[1] = { root }, s_a[2] = { a, root }, s_b[3] = { b, a, root };
+	jint bci[3] = { 0, 0, 0 };
+	PCStackInfo pcs[] = {
+		{ .pc = (void *)0x1000, .methods = s_root, .bcis = bci, .numstackframes = 1 },
+		{ .pc = (void *)0x1010, .methods = s_a, .bcis = bci, .numstackframes = 2 },
+		{ .pc = (void *)0x1020, .methods = s_a, .bcis = bci, .numstackframes = 2 },  /* merged with the previous */
+		{ .pc = (void *)0x1030, .methods = s_b, .bcis = bci, .numstackframes = 3 },
+		{ .pc = (void *)0x1040, .methods = s_root, .bcis = bci, .numstackframes = 1 },
+		{ .pc = (void *)0x1050, .methods = s_a, .bcis = bci, .numstackframes = 2 },  /* runs to the end of the code */
+	};
+	jvmtiCompiledMethodLoadInlineRecord rec = {
+		{ JVMTI_CMLR_INLINE_INFO, JVMTI_CMLR_MAJOR_VERSION, JVMTI_CMLR_MINOR_VERSION, NULL },
+		(jint)(sizeof(pcs) / sizeof(pcs[0])), pcs
+	};
+	struct unfold_range r[8];
+	int n = unfold_ranges(root, 0x1000, 0x60, &rec, r, 8);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert(r[0].start == 0x1010 && r[0].size == 0x20 && r[0].method == a);
+	ck_assert(r[1].start == 0x1030 && r[1].size == 0x10 && r[1].method == b);
+	ck_assert(r[2].start == 0x1050 && r[2].size == 0x10 && r[2].method == a);
+	ck_assert_int_eq(unfold_ranges(root, 0x1000, 0x60, &rec, r, 1), 1);
+	ck_assert_int_eq(unfold_ranges(root, 0x1000, 0x60, NULL, r, 8), 0);
+}
+END_TEST
+
+Suite *agent_codetable_suite(void)
+{
+	Suite *s = suite_create("agent_codetable");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_table_basic);
+	tcase_add_test(tc, test_table_stress);
+	tcase_add_test(tc, test_perfmap_lines);
+	tcase_add_test(tc, test_perfmap_rewrite_removes_unloaded);
+	tcase_add_test(tc, test_procinfo_starttime);
+	tcase_add_test(tc, test_unfold_ranges);
+	suite_add_tcase(s, tc);
+	return s;
+}
