@@ -22,27 +22,6 @@ la_need_jvm
 la_need_kit
 declare -F kit_sidecar >/dev/null || la_skip "container kit has no kit_sidecar"
 
-# sidecar_jsym TARGET [--caps C] -- JSYM-ARGS: jsym in a sidecar of TARGET
-# (sets LA_RC, LA_OUT, LA_ERR like la_jsym).  jsym's own --timeout bounds the
-# wait; the runner's time limit is the last resort.
-sidecar_jsym() {
-	local target=$1 caps=()
-	shift
-	if [ "$1" = --caps ]; then
-		caps=(--caps "$2")
-		shift 2
-	fi
-	[ "$1" = -- ] && shift
-	kit_sidecar "$target" "${caps[@]}" --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
-		/opt/jsym/jsym "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
-	LA_RC=$?
-	LA_OUT=$(cat "$LA_TMP/jsym.out")
-	LA_ERR=$(cat "$LA_TMP/jsym.err")
-	echo "+ [sidecar of $target ${caps[*]}] jsym $* -> exit $LA_RC"
-	head -n 6 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
-	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
-}
-
 fallback_said() { la_vlines '/proc/[0-9]+/root|fall(ing)? ?back'; }
 
 la_case sidecar-root-target
@@ -51,7 +30,7 @@ la_case sidecar-root-target
 LA_CT_PREFIX=(/usr/bin/setpriv --bounding-set "-all,+${LA_DOCKER_CAPS//,/,+}" --)
 la_ct_start sroot --cwd /tmp && {
 	t=$LA_PID
-	sidecar_jsym "$t" -- exec --timeout 10000 -v 1 properties
+	la_sidecar_jsym "$t" -- exec --timeout 10000 -v 1 properties
 	la_expect_rc 0
 	la_expect_out 'jsym\.test\.mark=sroot' 'java\.version='
 	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
@@ -66,7 +45,7 @@ la_case sidecar-uid1000-ptrace
 LA_CT_PREFIX=()
 la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 	t=$LA_PID
-	sidecar_jsym "$t" --caps "$LA_DOCKER_CAPS,sys_ptrace" -- exec --timeout 10000 -v 1 properties
+	la_sidecar_jsym "$t" --caps "$LA_DOCKER_CAPS,sys_ptrace" -- exec --timeout 10000 -v 1 properties
 	la_expect_rc 0
 	la_expect_out 'jsym\.test\.mark=suser'
 	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
@@ -75,7 +54,7 @@ la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 	# A fresh target (listener not started) so the trigger path is needed.
 	la_ct_start suser2 --uid 1000 --gid 1000 --cwd /tmp && {
 		t2=$LA_PID
-		sidecar_jsym "$t2" -- exec --timeout 5000 -v 1 properties
+		la_sidecar_jsym "$t2" -- exec --timeout 5000 -v 1 properties
 		if [ "$LA_RC" = 0 ]; then
 			la_log "jsym attached without CAP_SYS_PTRACE (took the target's uid)"
 			la_expect_out 'jsym\.test\.mark=suser2'
@@ -93,7 +72,7 @@ la_case sidecar-no-caps
 # /proc/1/root of a uid-1000 JVM is closed, nothing can be done as that uid.
 la_ct_start suser3 --uid 1000 --gid 1000 --cwd /tmp && {
 	t=$LA_PID
-	sidecar_jsym "$t" --caps net_raw -- exec --timeout 5000 -v 1 properties
+	la_sidecar_jsym "$t" --caps net_raw -- exec --timeout 5000 -v 1 properties
 	la_expect_rc 2
 	la_expect_err 'CAP_SYS_PTRACE|SYS_PTRACE|CAP_SETUID|SETUID'
 	la_check "target alive" la_alive "$t"
@@ -106,7 +85,7 @@ la_case sidecar-privileged-target
 # process with fewer capabilities unless it holds CAP_SYS_PTRACE.
 la_ct_start spriv --cwd /tmp && {
 	t=$LA_PID
-	sidecar_jsym "$t" -- exec --timeout 5000 -v 1 properties
+	la_sidecar_jsym "$t" -- exec --timeout 5000 -v 1 properties
 	la_expect_rc 2
 	la_expect_err 'SYS_PTRACE'
 	la_check "target alive" la_alive "$t"

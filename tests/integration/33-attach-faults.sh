@@ -168,50 +168,90 @@ la_case foreign-socket
 perfdir=/tmp/hsperfdata_$(getent passwd 1000 | cut -d: -f1)
 [ -e "$perfdir" ] || la_on_exit 'rm -rf "$perfdir"'
 cwd=$LA_TMP/cwd1000
-mkdir -p "$cwd" "$LA_TMP/fake"
+mkdir -p "$cwd"
 chown 1000:1000 "$cwd"
-chown 4321:4321 "$LA_TMP/fake"
 la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
 	pid=$LA_PID
 	sock=/tmp/.java_pid$pid
 	# A listener of uid 4321 at the JVM's socket path, before the JVM's own
-	# listener exists; it answers like a JVM and notes every connection.
-	env --default-signal=INT,QUIT setpriv --reuid=4321 --regid=4321 --clear-groups \
-		/usr/bin/python3 - "$sock" "$LA_TMP/fake/log" <<'EOF' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-s.listen(5)
-open(sys.argv[2], "a").write("listening\n")
-while True:
-    c, _ = s.accept()
-    open(sys.argv[2], "a").write("connected\n")
-    try:
-        c.recv(4096)
-        c.sendall(b"0\njsym.test.evil=talked-to-impostor\n")
-    finally:
-        c.close()
-EOF
-	fake=$!
-	LA_PIDS+=("$fake")
-	for _ in $(seq 50); do grep -q listening "$LA_TMP/fake/log" 2>/dev/null && break; sleep 0.1; done
-	ls -l "$sock"
-	la_jsym exec --timeout 3000 -v "$pid" properties
-	la_expect_rc 2
-	la_expect_err 'own|uid|4321'
-	la_check "jsym never connected to the impostor" eval '! grep -q connected "$LA_TMP/fake/log"'
-	la_check "impostor's reply not printed" eval '! grep -q talked-to-impostor <<<"$LA_OUT"'
-	kill "$fake"
-	wait "$fake" 2>/dev/null
-	rm -f "$sock"
+	# listener exists, answering like a JVM.
+	la_fake_listener 4321 "$sock" reply && {
+		ls -l "$sock"
+		la_jsym exec --timeout 3000 -v "$pid" properties
+		la_expect_rc 2
+		la_expect_err 'own|uid|4321'
+		la_check "jsym never connected to the impostor" test "$(la_fake_connections)" = 0
+		la_check "impostor's reply not printed" eval '! grep -q talked-to-impostor <<<"$LA_OUT"'
+		la_fake_stop "$sock"
+	}
+	la_check "uid-1000 JVM alive" la_alive "$pid"
+
+	la_case same-uid-impostor
+	# A listener of the JVM's own uid but another process: only the peer's
+	# pid tells it from the JVM's.
+	la_fake_listener 1000 "$sock" reply && {
+		la_jsym exec --timeout 3000 -v "$pid" properties
+		la_expect_rc 2
+		la_expect_err 'served by|impostor|not by the JVM'
+		la_check "impostor's reply not printed" eval '! grep -q talked-to-impostor <<<"$LA_OUT"'
+		la_fake_stop "$sock"
+	}
 	la_check "uid-1000 JVM alive" la_alive "$pid"
 
 	la_case other-uid-jvm
-	# The impostor gone, root attaches to the uid-1000 JVM for real.
+	# The fakes gone, root attaches to the uid-1000 JVM for real.
 	la_jsym exec -v "$pid" properties
 	la_expect_rc 0
 	la_expect_out 'user\.name=|java\.version='
 	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- broken JVM side
+# A fake JVM serving its own socket: jsym talks to it (it is "the JVM") and
+# must neither hang nor misreport when the reply is missing or malformed.
+la_case hung-listener
+la_fake_jvm silent && {
+	la_jsym_bg exec --timeout 3000 --read-timeout 2000 -v "$LA_PID" properties
+	la_jsym_wait
+	la_expect_rc 2
+	la_expect_err 'time(d)? ?out|no reply|silen|answer'
+	la_check "jsym gave up near its 2 s read timeout (${LA_SECS}s)" test "$LA_SECS" -le 8
+	la_fake_stop "/tmp/.java_pid$LA_PID"
+}
+
+la_case listener-never-accepts
+la_fake_jvm noaccept && {
+	la_jsym_bg exec --timeout 2000 --read-timeout 2000 -v "$LA_PID" properties
+	la_jsym_wait
+	la_expect_rc 2
+	la_expect_err 'time(d)? ?out|no reply|silen|answer'
+	la_check "jsym gave up within its timeouts (${LA_SECS}s)" test "$LA_SECS" -le 10
+	la_fake_stop "/tmp/.java_pid$LA_PID"
+}
+
+la_case listener-closes
+la_fake_jvm close && {
+	la_jsym exec --timeout 3000 -v "$LA_PID" properties
+	la_expect_rc 2
+	la_expect_err 'closed|no reply|without|EOF|empty'
+	la_fake_stop "/tmp/.java_pid$LA_PID"
+}
+
+la_case listener-garbage
+la_fake_jvm garbage && {
+	la_jsym exec --timeout 3000 -v "$LA_PID" properties
+	la_check "exit 2 or 3 (got $LA_RC)" test "$LA_RC" = 2 -o "$LA_RC" = 3
+	la_expect_err 'HELLO|unexpected|invalid|malformed|not a|garbage|result'
+	la_fake_stop "/tmp/.java_pid$LA_PID"
+}
+
+la_case listener-4mib-error
+la_fake_jvm bigerror && {
+	la_jsym exec --timeout 3000 -v "$LA_PID" properties
+	la_expect_rc 3
+	n=$(wc -c <<<"$LA_OUT$LA_ERR")
+	la_log "jsym printed $n bytes of the 4 MiB error text"
+	la_fake_stop "/tmp/.java_pid$LA_PID"
 }
 
 la_finish

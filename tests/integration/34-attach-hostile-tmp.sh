@@ -91,6 +91,43 @@ la_check "JVM alive" la_alive "$ct"
 la_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
 rm -f "/proc/$ct/root/tmp/.attach_pid1"
 
+# ---------------------------------------------------------------- sidecar
+# From a sidecar without CAP_SYS_ADMIN jsym works through /proc/1/root, where
+# an absolute symlink would resolve against the *sidecar's* root: plant links
+# to a directory bound into the sidecar and check nothing there is touched.
+if declare -F kit_sidecar >/dev/null; then
+	la_case sidecar-symlink-to-existing
+	mkdir -p "$LA_TMP/victims"
+	echo untouched >"$LA_TMP/victims/v"
+	chmod 0600 "$LA_TMP/victims/v"
+	touch -d '2020-01-01' "$LA_TMP/victims/v"
+	sbefore=$(fingerprint "$LA_TMP/victims/v")
+	LA_SIDECAR_BINDS=(--bind "$LA_TMP/victims:/victims")
+	reset_listener "$ct"
+	plant "$ct" symlink /victims/v
+	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
+	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	la_check "-v: the /proc/1/root fallback was used" la_vlines '/proc/1/root'
+	la_check "sidecar-side victim untouched" test "$(fingerprint "$LA_TMP/victims/v")" = "$sbefore"
+	la_check "nothing new in the sidecar-side directory" test "$(ls -A "$LA_TMP/victims")" = v
+
+	la_case sidecar-symlink-to-missing
+	reset_listener "$ct"
+	plant "$ct" symlink /victims/absent
+	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
+	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	la_check "nothing created through the symlink" test ! -e "$LA_TMP/victims/absent"
+
+	la_case sidecar-fifo
+	reset_listener "$ct"
+	plant "$ct" fifo
+	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
+	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	la_check "JVM alive" la_alive "$ct"
+	rm -f "/proc/$ct/root/tmp/.attach_pid1"
+	LA_SIDECAR_BINDS=()
+fi
+
 # ---------------------------------------------------------------- read-only /tmp
 la_case readonly-tmp
 la_ct_start ro --uid 1000 --gid 1000 --cwd /tmp --tmp-ro && {
@@ -110,7 +147,7 @@ la_case full-tmp
 la_ct_start full --uid 1000 --gid 1000 --cwd /tmp --tmp-size 64k && {
 	t=$LA_PID
 	dd if=/dev/zero of="/proc/$t/root/tmp/fill" bs=4k 2>/dev/null
-	df -h "/proc/$t/root/tmp" | tail -n 1 | sed 's/^/  df| /'
+	stat -f -c '  df| free %a of %b blocks of %S bytes' "/proc/$t/root/tmp"
 	la_jsym exec --timeout 4000 -v "$t" properties
 	la_log "full /tmp: exit $LA_RC"
 	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2

@@ -436,10 +436,149 @@ la_ct_start() {
 	la_log "started container $name: host pid $LA_PID (${kopts[*]} $*)"
 }
 
+# la_sidecar_jsym TARGET [--caps C] -- JSYM-ARGS: jsym in a sidecar of TARGET
+# (sets LA_RC, LA_OUT, LA_ERR like la_jsym); LA_SIDECAR_BINDS adds kit_sidecar
+# --bind options.  jsym is our private copy, $LA_TMP bound at /opt/jsym.
+# jsym's own --timeout bounds the wait; the runner's limit is the last resort.
+la_sidecar_jsym() {
+	local target=$1 caps=()
+	shift
+	if [ "$1" = --caps ]; then
+		caps=(--caps "$2")
+		shift 2
+	fi
+	[ "$1" = -- ] && shift
+	kit_sidecar "$target" "${caps[@]}" --bind "$LA_TMP:/opt/jsym:ro" "${LA_SIDECAR_BINDS[@]}" -- \
+		/opt/jsym/jsym "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
+	LA_RC=$?
+	LA_OUT=$(cat "$LA_TMP/jsym.out")
+	LA_ERR=$(cat "$LA_TMP/jsym.err")
+	echo "+ [sidecar of $target ${caps[*]}] jsym $* -> exit $LA_RC"
+	head -n 6 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
+	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
+}
+
+LA_SIDECAR_BINDS=()
+
 # la_tmp_marks: host /tmp entries an attacher could leave (not ours).
 la_tmp_marks() {
 	find /tmp -maxdepth 1 \( -name '.attach_pid*' -o -name '.java_pid*' -o -name 'jsym*' \
 		-o -name '.jsym*' \) ! -name 'jsym-kit.*' ! -name 'jsym-attach-test.*' 2>/dev/null | sort
+}
+
+# la_fake_listener UID SOCK MODE: a Unix socket listener at SOCK run as UID
+# that plays a hostile or broken JVM; it appends "listening" and one
+# "connected" per connection to $LA_FAKE_LOG.  MODE:
+#   reply    read the request, answer "0\n" + a property that must not be shown
+#   silent   read the request, never answer (a hung listener)
+#   close    close at once, zero bytes (what a JVM does on a peer-uid mismatch)
+#   garbage  answer "HELLO\n" (no result code)
+# Sets LA_FAKE (its pid; stopped by la_fake_stop or at exit).
+la_fake_listener() {
+	local uid=$1 sock=$2 mode=$3 i
+	LA_FAKE_LOG=$LA_TMP/fake-$uid-$mode/log
+	mkdir -p "${LA_FAKE_LOG%/*}"
+	chown "$uid:$uid" "${LA_FAKE_LOG%/*}"
+	env --default-signal=INT,QUIT setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		/usr/bin/python3 -c '
+import socket, sys, time
+path, log, mode = sys.argv[1:4]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(5)
+open(log, "a").write("listening\n")
+while True:
+    c, _ = s.accept()
+    open(log, "a").write("connected\n")
+    if mode == "close":
+        c.close()
+        continue
+    c.settimeout(2)
+    try:
+        c.recv(65536)
+    except OSError:
+        pass
+    if mode == "silent":
+        time.sleep(3600)
+    elif mode == "garbage":
+        c.sendall(b"HELLO\n")
+    else:
+        c.sendall(b"0\njsym.test.evil=talked-to-impostor\n")
+    c.close()
+' "$sock" "$LA_FAKE_LOG" "$mode" </dev/null >/dev/null 2>"$LA_FAKE_LOG.err" &
+	LA_FAKE=$!
+	LA_PIDS+=("$LA_FAKE")
+	for i in $(seq 50); do
+		grep -q listening "$LA_FAKE_LOG" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	la_fail "fake listener did not start: $(cat "$LA_FAKE_LOG.err")"
+	return 1
+}
+
+# la_fake_jvm MODE: a process that looks like a HotSpot JVM to jsym (a dummy
+# <home>/lib/server/libjvm.so mapped, <home>/release saying 17) and serves
+# /tmp/.java_pid<its pid> itself, misbehaving per MODE (see la_fake_listener;
+# also "noaccept": listen, never accept).  Sets LA_PID (the target) and
+# LA_FAKE_LOG.
+la_fake_jvm() {
+	local mode=$1 home=$LA_TMP/fakejdk i
+	mkdir -p "$home/lib/server"
+	echo 'JAVA_VERSION="17.0.99"' >"$home/release"
+	[ -e "$home/lib/server/libjvm.so" ] ||
+		echo 'int jsym_fake_jvm;' | gcc -x c -shared -fPIC -o "$home/lib/server/libjvm.so" - ||
+		{ la_fail "cannot build the dummy libjvm.so"; return 1; }
+	LA_FAKE_LOG=$LA_TMP/fakejvm-$mode.log
+	env --default-signal=INT,QUIT /usr/bin/python3 -c '
+import ctypes, os, socket, sys, time
+lib, log, mode = sys.argv[1:4]
+ctypes.CDLL(lib)
+path = "/tmp/.java_pid%d" % os.getpid()
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(5)
+os.chmod(path, 0o600)
+open(log, "a").write("listening\n")
+if mode == "noaccept":
+    time.sleep(3600)
+while True:
+    c, _ = s.accept()
+    open(log, "a").write("connected\n")
+    if mode == "close":
+        c.close()
+        continue
+    c.settimeout(2)
+    try:
+        open(log, "a").write("request %r\n" % c.recv(65536))
+    except OSError:
+        pass
+    if mode == "silent":
+        time.sleep(3600)
+    elif mode == "garbage":
+        c.sendall(b"HELLO\n")
+    elif mode == "bigerror":
+        c.sendall(b"-1\n" + b"E" * (4 << 20) + b"\n")
+    c.close()
+' "$home/lib/server/libjvm.so" "$LA_FAKE_LOG" "$mode" </dev/null >/dev/null 2>"$LA_FAKE_LOG.err" &
+	LA_PID=$!
+	LA_FAKE=$LA_PID
+	LA_PIDS+=("$LA_PID")
+	for i in $(seq 50); do
+		grep -q listening "$LA_FAKE_LOG" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	la_fail "fake JVM did not start: $(cat "$LA_FAKE_LOG.err")"
+	return 1
+}
+
+la_fake_stop() {
+	kill "$LA_FAKE" 2>/dev/null
+	wait "$LA_FAKE" 2>/dev/null
+	rm -f "$1"
+}
+
+la_fake_connections() {
+	grep -c connected "$LA_FAKE_LOG" 2>/dev/null || true
 }
 
 # la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.
