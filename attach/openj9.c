@@ -35,7 +35,7 @@
 struct j9_session {
 	const struct openj9_target *t;
 	long long deadline;
-	int timeout_ms;
+	int timeout_ms, read_timeout_ms;
 	char cpath[4200];
 	char vmid[256];
 	int common, vmdir, attachlock;
@@ -406,13 +406,16 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	int rc = openj9_send_msg(s->conn, cmd);
 
 	if (rc == 0)
-		rc = openj9_read_msg(s->conn, REPLY_MAX, s->timeout_ms, &msg, &len);
+		rc = openj9_read_msg(s->conn, REPLY_MAX, s->read_timeout_ms, &msg, &len);
 	if (rc) {
-		openj9_errf(err, errlen, "OpenJ9 VM %s: %s%s", s->vmid,
-		     rc == -ETIMEDOUT ? "no reply in time" :
-		     rc == -EPIPE ? "closed the connection before replying" :
-		     rc == -EMSGSIZE ? "reply too large" : strerror(-rc),
-		     rc == -ETIMEDOUT ? " (raise the timeout for slow commands)" : "");
+		if (rc == -ETIMEDOUT)
+			openj9_errf(err, errlen, "OpenJ9 VM %s sent no reply for %d ms (raise the read "
+				    "timeout for slow commands such as heap dumps)", s->vmid,
+				    s->read_timeout_ms);
+		else
+			openj9_errf(err, errlen, "OpenJ9 VM %s: %s", s->vmid,
+				    rc == -EPIPE ? "closed the connection before replying" :
+				    rc == -EMSGSIZE ? "reply larger than 64 MiB" : strerror(-rc));
 		return rc == -EPIPE ? -EPROTO : rc;
 	}
 	attach_step(s->t->log, "reply of %zu bytes", len);
@@ -460,6 +463,8 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	if (rc)
 		goto out;
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
+	s.read_timeout_ms = t->read_timeout_ms > 0 ? t->read_timeout_ms :
+			    t->read_timeout_ms < 0 ? -1 : s.timeout_ms;
 	s.deadline = now_ms() + s.timeout_ms;
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), err, errlen);
 	if (s.common < 0) {

@@ -47,8 +47,10 @@ struct openj9_target {
 	gid_t gid;              /* the target's effective gid, host view */
 	const char *tmpdir;     /* the target's $TMPDIR (environ), or NULL */
 	const char *attach_dir; /* -Dcom.ibm.tools.attach.directory=..., or NULL */
-	int timeout_ms;         /* <= 0: 10000.  Bounds each wait: lock, accept,
-	                           each reply (inactivity) */
+	int timeout_ms;         /* <= 0: 10000.  Bounds the handshake: locks,
+	                           semaphore, accept and the greeting */
+	int read_timeout_ms;    /* longest silence while reading the reply:
+	                           0 = timeout_ms, < 0 = no limit */
 	const struct attach_log *log; /* step lines; may be NULL */
 };
 
@@ -89,9 +91,10 @@ int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
  *   ATTACH_ERR anything else            vm_code -1, failed, message = text
  *   diagnostics error=true              vm_code -1, failed, message = type: msg
  * Returns 0 when the VM answered (look at *rep), -ENOENT no such VM,
- * -ETIMEDOUT no connect-back / no reply in time, -EOPNOTSUPP command not
- * available on OpenJ9, -EINVAL bad arguments, -EPROTO malformed reply,
- * other -errno; err is filled on every failure.
+ * -ETIMEDOUT no connect-back within timeout_ms or a reply silent for
+ * read_timeout_ms, -EOPNOTSUPP command not available on OpenJ9, -EINVAL bad
+ * arguments, -EPROTO the VM hung up before replying, -EMSGSIZE reply over
+ * 64 MiB, other -errno; err is filled on every failure.
  */
 int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
 		int out_fd, struct attach_reply *rep, char *err, size_t errlen);

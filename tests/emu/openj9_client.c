@@ -4,7 +4,8 @@
  * $TMPDIR and attach dir from /proc, opens /proc/PID/root and the ipc and
  * net namespace files, enters those two namespaces, calls openj9_exec().
  *
- *   openj9_client [-t MS] [-v] [-f] [-C] PID [COMMAND ARGS...]
+ *   openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]
+ *     -t  handshake timeout, -r  reply silence timeout (-1: none)
  *     -f  only find the VM and print its vmId
  *     -C  after the command, before exiting, check that the client left
  *         nothing behind: no fd leaked, and (seen from a forked child, for
@@ -201,9 +202,11 @@ int main(int argc, char **argv)
 	bool find_only = false, check = false;
 	int c, pid, rc, ipc_fd, fds_before, bad = 0;
 
-	while ((c = getopt(argc, argv, "+t:vfC")) != -1) {
+	while ((c = getopt(argc, argv, "+t:r:vfC")) != -1) {
 		if (c == 't')
 			t.timeout_ms = atoi(optarg);
+		else if (c == 'r')
+			t.read_timeout_ms = atoi(optarg);
 		else if (c == 'v')
 			t.log = &log;
 		else if (c == 'f')
@@ -214,7 +217,7 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	if (optind >= argc || (!find_only && optind + 1 >= argc)) {
-		fprintf(stderr, "usage: openj9_client [-t MS] [-v] [-f] PID [COMMAND ARGS...]\n");
+		fprintf(stderr, "usage: openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]\n");
 		return 1;
 	}
 	pid = atoi(argv[optind]);

@@ -2,7 +2,8 @@
  * openj9_emu.c - an OpenJ9 JVM's attach side, for tests (no JVM needed).
  *
  *   openj9_emu [--vmid ID] [--tmpdir DIR] [--display NAME] [--diag FILE]
- *              [--never-answer] [--log FILE] [-Dcom.ibm.tools.attach.X=V...]
+ *              [--never-answer] [--reply-delay MS] [--log FILE]
+ *              [-Dcom.ibm.tools.attach.X=V...]
  *
  * Like a JVM it also takes -Dcom.ibm.tools.attach.id=ID (= --vmid),
  * .directory=DIR (the common dir itself) and .displayName=NAME, so a
@@ -437,6 +438,7 @@ int main(int argc, char **argv)
 		{ "display", required_argument, NULL, 'd' },
 		{ "diag", required_argument, NULL, 'g' },
 		{ "never-answer", no_argument, NULL, 'n' },
+		{ "reply-delay", required_argument, NULL, 'r' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -469,10 +471,11 @@ int main(int argc, char **argv)
 		case 'd': emu.display = optarg; break;
 		case 'g': emu.diag_path = optarg; break;
 		case 'n': emu.never_answer = true; break;
+		case 'r': emu.reply_delay_ms = atoi(optarg); break;
 		case 'l': emu.log_path = optarg; break;
 		case 'h':
 			printf("usage: openj9_emu [--vmid ID] [--tmpdir DIR] [--display NAME] "
-			       "[--diag FILE] [--never-answer] [--log FILE]\n");
+			       "[--diag FILE] [--never-answer] [--reply-delay MS] [--log FILE]\n");
 			return 0;
 		default:
 			return 2;

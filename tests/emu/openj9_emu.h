@@ -20,6 +20,7 @@ struct emu {
 	const char *log_path;     /* --log */
 	const char *diag_path;    /* --diag: canned Thread.print text */
 	bool never_answer;        /* --never-answer: read replyInfo, never connect */
+	int reply_delay_ms;       /* --reply-delay: sleep before answering a command */
 	char tmp[1024];           /* tmp dir in use */
 	char common[1100];        /* common dir */
 	char vmdir[1400];         /* common/vmid */

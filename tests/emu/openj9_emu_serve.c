@@ -262,6 +262,8 @@ static bool serve(int fd, const char *cmd)
 	char out[600];
 
 	emu_log("cmd %s", cmd);
+	if (emu.reply_delay_ms && strncmp(cmd, "ATTACH_DETACH", 13) != 0)
+		usleep((useconds_t)emu.reply_delay_ms * 1000);
 	if (strncmp(cmd, "ATTACH_DETACH", 13) == 0) {
 		reply(fd, "ATTACH_DETACHED");
 		return false;

@@ -9,7 +9,9 @@
 # at 0 (jsym cancelled the extra post), no lock on _attachlock or any sync
 # file.  Container 2: a normal emulator with the same stale dir: the load
 # works and the emulator wakes exactly once per attach (no stray post).
-# Container 3: the semaphore set is gone: a clear "not listening" error.
+# Container 2 also: the set is removed: a clear "not listening" error.
+# Container 3: a VM that answers too slowly: the reply timeout fires, the
+# client still detaches nothing and leaves nothing.
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 source "$JSYM_ROOT/tests/emu/openj9_kit.sh"
 j9_init
@@ -64,5 +66,14 @@ j9_expect_rc 2
 j9_expect_err 'no OpenJ9 attach semaphore .* not listening'
 j9_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
 j9_check "no lock left on _attachlock" eval '! _j9_locked /proc/$ct/root$common/_attachlock'
+
+j9_case slow-reply
+j9_start j9slow -- --reply-delay 3000
+ct=$J9_PID
+j9_client -t 5000 -r 500 "$ct" threaddump
+j9_expect_rc 2
+j9_expect_err 'sent no reply for 500 ms'
+j9_expect_err 'check: clean'
+j9_clean "$ct" "$common"
 
 j9_finish
