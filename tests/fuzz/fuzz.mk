@@ -1,0 +1,63 @@
+# tests/fuzz/fuzz.mk - libFuzzer harnesses (clang, ASan + UBSan).
+#
+#   make fuzz-short   each harness for FUZZ_SHORT_SECONDS (20); part of make test
+#   make fuzz         each harness for FUZZ_SECONDS (600)
+#   make glibc-build/fuzz/fuzz_<name>   build one harness
+#
+# Adding a harness: a line `FUZZ_TARGETS += name` and the sources it needs
+# as `FUZZ_SRCS_name := tests/fuzz/fuzz_name.c module.c ...` in the section
+# below (extra link flags: FUZZ_LIBS_name).  Seeds, if any, go to
+# tests/fuzz/corpus/<name>/ (read only); new inputs go to
+# glibc-build/fuzz/corpus/<name>/ and crashes to glibc-build/fuzz/<name>-crash-*.
+
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-D_GNU_SOURCE -I$(JAVA_INC) -I$(JAVA_INC)/linux -I$(ROOT)/agent -I$(ROOT)/attach
+FUZZ_SECONDS ?= 600
+FUZZ_SHORT_SECONDS ?= 20
+FUZZ_DIR := glibc-build/fuzz
+FUZZ_TARGETS :=
+
+# ---- harnesses (others: add your lines here) ----
+FUZZ_TARGETS += proc
+FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/proc.c
+FUZZ_TARGETS += hs_reply
+FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hs_reply.c
+# OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the
+# fuzz.mk owner, adjust freely)
+FUZZ_TARGETS += openj9
+FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9_props.c attach/openj9_proto.c
+# ---- end of harnesses ----
+
+define fuzz_rule
+$(FUZZ_DIR)/fuzz_$(1): $$(FUZZ_SRCS_$(1)) tests/fuzz/fuzz.mk
+	$$(call msg,FUZZCC,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+
+FUZZ_BINS := $(foreach t,$(FUZZ_TARGETS),$(FUZZ_DIR)/fuzz_$(t))
+
+# run_fuzz(seconds): every harness in turn; the first crash fails the target
+# after all harnesses ran, so one report shows every broken parser.
+define run_fuzz
+	$(Q)status=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
+		seeds=; [ -d tests/fuzz/corpus/$$t ] && seeds=tests/fuzz/corpus/$$t; \
+		printf '  %-7s %s (%ss)\n' FUZZ $$t $(1); \
+		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=0 -artifact_prefix=$(FUZZ_DIR)/$$t- \
+			$(FUZZ_DIR)/corpus/$$t $$seeds >$(FUZZ_DIR)/$$t.log 2>&1 \
+		|| { status=1; echo "fuzz_$$t FAILED, see $(FUZZ_DIR)/$$t.log:"; tail -n 30 $(FUZZ_DIR)/$$t.log; }; \
+	done; exit $$status
+endef
+
+fuzz-short: deps-test $(FUZZ_BINS)
+	$(call run_fuzz,$(FUZZ_SHORT_SECONDS))
+
+fuzz: deps-test $(FUZZ_BINS)
+	$(call run_fuzz,$(FUZZ_SECONDS))
+
+test: fuzz-short

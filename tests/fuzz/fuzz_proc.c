@@ -1,0 +1,54 @@
+/*
+ * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
+ * of attach/proc.c (status, stat, maps, cmdline, environ, release, the JDK
+ * home derivation).  The buffers are not NUL-terminated, as in real reads.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* an exact-size heap copy, so ASan sees any read past the end */
+	char *buf = malloc(size ? size : 1);
+	struct proc_status st;
+	struct proc_maps_facts mf;
+	struct proc_jvm_opts o;
+	char ver[32], home[512];
+	uint64_t start;
+	char state;
+	int r;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (proc_parse_status(buf, size, &st) == 0) {
+		if (st.ngroups > PROC_MAX_GROUPS || st.ngroups < -1)
+			abort();
+		if (memchr(st.name, '\0', sizeof(st.name)) == NULL)
+			abort();
+		(void)proc_catches_signal(&st, SIGQUIT);
+	}
+	(void)proc_parse_stat(buf, size, &state, &start);
+	proc_parse_maps(buf, size, &mf);
+	if (memchr(mf.jvm_lib, '\0', sizeof(mf.jvm_lib)) == NULL)
+		abort();
+	memset(&o, 0, sizeof(o));
+	proc_parse_environ(buf, size, &o);
+	proc_parse_cmdline(buf, size, &o);
+	if (!memchr(o.tmpdir, '\0', sizeof(o.tmpdir)) ||
+	    !memchr(o.attach_dir, '\0', sizeof(o.attach_dir)))
+		abort();
+	r = proc_parse_release(buf, size, ver, sizeof(ver));
+	if (r > 0 && !memchr(ver, '\0', sizeof(ver)))
+		abort();
+	if (mf.jvm_lib[0])
+		(void)proc_jdk_home(mf.jvm_lib, home, sizeof(home));
+	free(buf);
+	return 0;
+}
