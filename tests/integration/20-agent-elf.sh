@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# 20-agent-elf.sh - the two agent builds are loadable where they claim to be:
+#  - glibc build: no symbol version newer than GLIBC_2.17, NEEDED only libc
+#    (+ libpthread/libdl/ld-linux), no undefined non-libc symbol
+#  - musl build: NEEDED only libc.so
+#  - both export exactly Agent_OnLoad, Agent_OnAttach, Agent_OnUnload and
+#    jsym_agent_probe
+#  - the musl build dlopens under the musl loader and its probe returns
+#    0x4a53594d (musl-build/tests/probe_agent, a musl program)
+set -u
+: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+: "${JSYM_MUSL_BUILD:=$JSYM_ROOT/musl-build}"
+g=$JSYM_BUILD/libjsym-agent.so
+m=$JSYM_MUSL_BUILD/libjsym-agent.so
+probe=$JSYM_MUSL_BUILD/tests/probe_agent
+command -v readelf >/dev/null || { echo "skip: needs readelf (binutils)"; exit 77; }
+[ -f "$g" ] && [ -f "$m" ] && [ -x "$probe" ] || { echo "skip: agent not built (run make)"; exit 77; }
+fails=0
+check() {
+	local desc=$1
+	shift
+	if "$@"; then echo "ok:   $desc"; else echo "FAIL: $desc"; fails=$((fails + 1)); fi
+}
+
+exports() {
+	readelf --dyn-syms -W "$1" | awk 'NR > 3 && $7 != "UND" && $8 != "" {print $8}' | sort | tr '\n' ' '
+}
+want="Agent_OnAttach Agent_OnLoad Agent_OnUnload jsym_agent_probe "
+
+echo "--- glibc build: versions required (readelf --dyn-syms -W | grep GLIBC_)"
+readelf --dyn-syms -W "$g" | grep -o 'GLIBC_[0-9.]*' | sort -t. -k1,1 -k2,2n -k3,3n | uniq -c
+newest=$(readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | sort -t. -k2,2n | tail -1)
+echo "newest version needed: $newest"
+too_new() {
+	readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | awk -F. '$2 > 17 {bad=1; print "  needs " $0} END {exit bad}'
+}
+check "glibc build needs nothing newer than GLIBC_2.17" too_new
+echo "--- readelf -d (NEEDED)"
+readelf -d "$g" | grep NEEDED
+readelf -d "$m" | grep NEEDED
+check "glibc build NEEDED only libc/libpthread/libdl" \
+	bash -c "! readelf -d '$g' | grep NEEDED | grep -vE '\[(libc\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-x86-64\.so\.2)\]'"
+check "musl build NEEDED only libc.so" \
+	bash -c "[ \"\$(readelf -d '$m' | grep NEEDED | grep -o '\[.*\]')\" = '[libc.so]' ]"
+check "glibc build exports exactly the 4 entry points" [ "$(exports "$g")" = "$want" ]
+check "musl build exports exactly the 4 entry points" [ "$(exports "$m")" = "$want" ]
+undefined_nonlibc() { # only symbols libc provides may be undefined (-z defs at link time)
+	readelf --dyn-syms -W "$1" | awk 'NR > 3 && $7 == "UND" && $8 != "" {print $8}' |
+		sed 's/@.*//' | grep -vE '^(_ITM_|__gmon_start__|__cxa_finalize)' >"$2"
+	local s
+	while read -r s; do
+		nm -D --defined-only "$3" 2>/dev/null | awk '{print $3}' | sed 's/@.*//' | grep -qx "$s" ||
+			{ echo "  $s not in $3"; return 1; }
+	done <"$2"
+}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+check "glibc build: every undefined symbol is in libc.so.6" \
+	undefined_nonlibc "$g" "$tmp" /lib/x86_64-linux-gnu/libc.so.6
+if [ -e /usr/lib/x86_64-linux-musl/libc.so ]; then
+	check "musl build: every undefined symbol is in musl's libc.so" \
+		undefined_nonlibc "$m" "$tmp" /usr/lib/x86_64-linux-musl/libc.so
+fi
+echo "--- musl loader: $probe $m"
+out=$("$probe" "$m" 2>&1)
+echo "$out"
+check "musl dlopen + jsym_agent_probe() == 0x4a53594d" [ "$out" = "probe 0x4a53594d" ]
+check "probe_agent is a musl program" bash -c "readelf -l '$probe' | grep -q 'ld-musl-x86_64'"
+echo "$fails failed"
+[ $fails -eq 0 ]
