@@ -44,6 +44,9 @@ int cli_parse_ms(const char *s, int *ms);
 /* Write s (n bytes) as a JSON string literal, quotes included. */
 void cli_json_str(FILE *f, const char *s, size_t n);
 
+/* The full usage text (main.c); --help prints it to stdout. */
+void cli_usage(FILE *f);
+
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
 

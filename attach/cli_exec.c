@@ -156,8 +156,8 @@ static int parse(struct exec_env *env, int argc, char **argv)
 			env->json = true;
 			break;
 		case 'h':
-			exec_usage();
-			return -EINVAL;
+			cli_usage(stdout);
+			return 1;
 		default:
 			exec_usage();
 			return -EINVAL;
@@ -420,8 +420,9 @@ int cli_exec_main(int argc, char **argv)
 	struct target t;
 	int rc, out_fd = STDOUT_FILENO;
 
-	if (parse(&env, argc, argv))
-		return JSYM_EXIT_USAGE;
+	rc = parse(&env, argc, argv);
+	if (rc)
+		return rc > 0 ? JSYM_EXIT_OK : JSYM_EXIT_USAGE;
 	cli_log_init(&cl, env.verbose);
 	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
 	if (rc == 0) {

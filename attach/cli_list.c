@@ -93,7 +93,10 @@ int cli_list_main(int argc, char **argv)
 			json = true;
 		else if (c == 'v')
 			verbose = true;
-		else {
+		else if (c == 'h') {
+			cli_usage(stdout);
+			return JSYM_EXIT_OK;
+		} else {
 			cli_err("usage: jsym list [--json] [-v]");
 			return JSYM_EXIT_USAGE;
 		}

@@ -14,7 +14,7 @@
 #include "resolve_cli.h"
 #endif
 
-static void usage(FILE *f)
+void cli_usage(FILE *f)
 {
 	fputs(
 "Usage: jsym COMMAND [OPTIONS] [ARGS]\n"
@@ -59,11 +59,11 @@ int main(int argc, char **argv)
 	/* a JVM that closes early gives EPIPE, not a killed jsym */
 	signal(SIGPIPE, SIG_IGN);
 	if (!cmd) {
-		usage(stderr);
+		cli_usage(stderr);
 		return JSYM_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-		usage(stdout);
+		cli_usage(stdout);
 		return JSYM_EXIT_OK;
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
