@@ -247,7 +247,7 @@ int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen
 		return rc;
 	for (;;) {
 		size_t avail = r->buf_len - r->buf_pos;
-		const unsigned char *p = r->buf + r->buf_pos;
+		const unsigned char *p = avail ? r->buf + r->buf_pos : NULL;
 		long n = avail ? jr_parse_record(p, avail, r->offset, rec, err, errlen) : 0;
 		size_t need;
 		ssize_t got;

@@ -121,8 +121,8 @@ static ssize_t pm_fill(struct pm_reader *r)
 int pm_next(struct pm_reader *r, struct pm_line *line, char *err, size_t errlen)
 {
 	for (;;) {
-		char *p = r->buf + r->pos;
-		char *nl = r->len > r->pos ? memchr(p, '\n', r->len - r->pos) : NULL;
+		char *p = r->len > r->pos ? r->buf + r->pos : NULL;
+		char *nl = p ? memchr(p, '\n', r->len - r->pos) : NULL;
 		ssize_t got;
 
 		if (nl) {

@@ -456,11 +456,14 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 		for (char *t = strtok_r(line, " \t\r\n", &save); t && rc == 0;
 		     t = strtok_r(NULL, " \t\r\n", &save))
 			rc = resolve_one(&r, t);
-		fflush(stdout);
+		if (fflush(stdout) != 0)
+			break; /* the reader went away (EPIPE) or the disk is full */
 	}
 	free(line);
 	lookup_free(r.lk);
-	if (fflush(stdout) != 0) {
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc < 0 ? 2 : 0; /* pipe closed early, like head(1) after us */
 		fprintf(stderr, "jsym: cannot write output: %m\n");
 		return 2;
 	}
