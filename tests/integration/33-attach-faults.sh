@@ -230,7 +230,17 @@ la_fake_jvm noaccept && {
 }
 
 la_case listener-closes
+# What a JVM does to a client whose uid/gid it rejects (PROTOCOLS A4): close
+# without reading.  The message must say so, not just "connection reset".
 la_fake_jvm close && {
+	la_jsym exec --timeout 3000 -v "$LA_PID" properties
+	la_expect_rc 2
+	la_expect_err 'closed|no reply|without|EOF|empty'
+	la_fake_stop "/tmp/.java_pid$LA_PID"
+}
+
+la_case listener-eof
+la_fake_jvm eof && {
 	la_jsym exec --timeout 3000 -v "$LA_PID" properties
 	la_expect_rc 2
 	la_expect_err 'closed|no reply|without|EOF|empty'
