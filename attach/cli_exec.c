@@ -217,6 +217,10 @@ static int precheck(const struct target *t, struct err_text *e)
 		return err_set(e, -ENOEXEC, "process %d (%s) is not a JVM: neither "
 			       "libjvm.so nor libj9vm*.so is mapped; nothing was sent "
 			       "to it", (int)t->pid, t->st.name);
+	if (t->st.ns_levels == 0 && t->ns[TNS_PID].known && t->ns[TNS_PID].differs)
+		return err_set(e, -ENOTSUP, "the kernel shows no NStgid for %d, so "
+			       "its pid inside its pid namespace is unknown (Linux "
+			       "4.1 or later needed)", (int)t->pid);
 	if (t->root_fd < 0 || t->cwd_fd < 0)
 		return err_set(e, t->root_err ? t->root_err : -EACCES,
 			       "cannot read /proc/%d/root: %s %s", (int)t->pid,
