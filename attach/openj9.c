@@ -232,6 +232,7 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 	}
 	rewinddir(dir);
 	while ((d = readdir(dir)) && s->nposts < OPENJ9_MAX_ENTRIES) {
+		long long until;
 		int vfd;
 
 		if (openj9_skip_entry(d->d_name))
@@ -246,8 +247,12 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 			close(vfd);
 		if (fd < 0)
 			continue;
-		/* Other VMs: a short wait; one we cannot lock just gets a post. */
-		if (lock_until(fd, now_ms() + OTHER_SYNC_WAIT_MS) == 0)
+		/* Other VMs: a short wait, never past our deadline; one we
+		 * cannot lock just gets a post. */
+		until = now_ms() + OTHER_SYNC_WAIT_MS;
+		if (until > s->deadline)
+			until = s->deadline;
+		if (lock_until(fd, until) == 0)
 			s->sync[s->nsync++] = fd;
 		else
 			close(fd);
