@@ -9,7 +9,7 @@
 # `jcmd PID VM.system_properties` (baseline) in the same run, printed as
 # ratios `jsym/jcmd warm: 0.05x`.  Never asserts speed.
 #   ATTACH_BENCH_COLD=N (default 5), ATTACH_BENCH_WARM=N (default 20)
-source "$JSYM_ROOT/tests/integration/lib-attach.sh"
+source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 # A benchmark that cannot run says why and lets the others go on.
 la_skip() {
 	echo "attach bench skipped: $*"

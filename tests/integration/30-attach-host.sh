@@ -8,7 +8,7 @@
 # naming 7; a missing library exits 3 with the JVM's text.  JDK 24+: protocol
 # v2 is used and a 1500-byte jcmd argument arrives whole; JDK <= 23: the same
 # argument is refused locally (exit 2, names the v1 limit), without a hang.
-source "$(dirname "$0")/lib-attach.sh"
+source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm

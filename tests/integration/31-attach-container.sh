@@ -9,7 +9,7 @@
 # host /tmp.  A second call is warm (no SIGQUIT, no thread dump).  Then
 # `jsym list` (text and --json) shows the host JVM and the container JVM with
 # nspid, uid, kind and libc.
-source "$(dirname "$0")/lib-attach.sh"
+source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm

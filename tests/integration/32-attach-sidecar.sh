@@ -15,7 +15,7 @@
 #   - target runs as uid 1000, sidecar with almost no caps: exit 2 naming them
 #   - privileged target (all caps), Docker-default sidecar: the kernel hides
 #     the target's /proc files: exit 2 naming CAP_SYS_PTRACE
-source "$(dirname "$0")/lib-attach.sh"
+source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm

@@ -8,7 +8,7 @@
 # failure (unknown jcmd), and a listening socket at /tmp/.java_pid<pid> owned
 # by another uid (jsym must not talk to it).  Exit codes are checked exactly,
 # messages by key words.  docs/faults.md lists what a user sees for each.
-source "$(dirname "$0")/lib-attach.sh"
+source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm

@@ -10,7 +10,7 @@
 # and /tmp may be read-only (clear error naming the read-only /tmp, exit 2,
 # no SIGQUIT) or full (the trigger is an empty file: recorded, 0 or a clear
 # exit 2).  Never a hang: every call runs under --timeout and a guard.
-source "$(dirname "$0")/lib-attach.sh"
+source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm

@@ -1,6 +1,6 @@
-# tests/integration/lib-attach.sh - helpers shared by the 3N-attach-* scenarios.
+# tests/integration/lib-attach.bash - helpers shared by the 3N-attach-* scenarios.
 #
-# Sourced, never run (the runner only runs NN-*.sh).  Gives a scenario:
+# Sourced, never run (named .bash: the runner runs every *.sh).  Gives a scenario:
 #   la_init                 set up: find jsym, a private temp dir, cleanup trap;
 #                           sources tests/kit/kit.sh when it exists (LA_KIT=1)
 #   la_skip REASON          print "skip: REASON" as the last line, exit 77
