@@ -340,6 +340,10 @@ static int run_child(const struct exec_env *env, const struct target *t,
 			return err_set(&res->err, -EIO, "the attach helper died of "
 				       "signal %d (a jsym bug: please report it with -v "
 				       "output)", WTERMSIG(status));
+		if (WIFEXITED(status) && WEXITSTATUS(status) > 128)
+			return err_set(&res->err, -EINTR, "interrupted by signal %d "
+				       "(the trigger file was removed)",
+				       WEXITSTATUS(status) - 128);
 		return err_set(&res->err, -EIO, "the attach helper ended without a "
 			       "result (exit %d)", WEXITSTATUS(status));
 	}

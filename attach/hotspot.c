@@ -79,6 +79,34 @@ static bool is_socket_at(int dirfd, const char *name)
 	       S_ISSOCK(st.st_mode);
 }
 
+/*
+ * The trigger must not outlive us even on Ctrl-C: while it exists, SIGINT,
+ * SIGTERM and SIGHUP remove it (unlinkat is async-signal-safe) and end the
+ * process with the usual 128+N status.
+ */
+static volatile sig_atomic_t trigger_dir = -1;
+static char trigger_name[40];
+
+static void on_fatal_signal(int sig)
+{
+	if (trigger_dir >= 0)
+		unlinkat(trigger_dir, trigger_name, 0);
+	_exit(128 + sig);
+}
+
+static void guard_trigger(int dir, const char *name)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	snprintf(trigger_name, sizeof(trigger_name), "%s", name);
+	trigger_dir = dir;
+	sa.sa_handler = on_fatal_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 /* Create the trigger in cwd, else in /tmp.  Returns the dirfd used. */
 static int create_trigger(const struct target *t, int tmp_fd, const char *name,
 			  const struct attach_log *log, struct err_text *e)
@@ -101,6 +129,7 @@ static int create_trigger(const struct target *t, int tmp_fd, const char *name,
 		fd = openat(dirs[i], name,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
+			guard_trigger(dirs[i], name);
 			fstat(fd, &st);
 			close(fd);
 			attach_step(log, "trigger created %s/%s (uid %u)", where[i],
@@ -241,6 +270,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		rc = wait_socket(t, sock, o->timeout_ms, o->log, e);
 	if (unlinkat(dir, trig, 0) == 0)
 		attach_step(o->log, "trigger removed");
+	trigger_dir = -1;
 	return rc;
 }
 

@@ -19,7 +19,8 @@
  * and after creds_become() to the JVM's euid/egid (the trigger's owner and
  * the socket peer credentials must be the JVM's user, PROTOCOLS A2/A4/C5).
  * SIGPIPE needs no handling: sends use MSG_NOSIGNAL; a closed out_fd ends
- * the stream quietly.
+ * the stream quietly.  While the trigger file exists, SIGINT/SIGTERM/SIGHUP
+ * handlers remove it and _exit(128+N) (the child is disposable).
  */
 #ifndef JSYM_HOTSPOT_H
 #define JSYM_HOTSPOT_H
