@@ -7,6 +7,9 @@
  *   openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]
  *     -t  handshake timeout, -r  reply silence timeout (-1: none)
  *     -f  only find the VM and print its vmId
+ *     -J  create the _notifier semaphore set the way jattach does (1 member,
+ *         IPC_CREAT) in the target's ipc ns, then exit: for tests of the
+ *         "set made by jattach" diagnosis
  *     -C  after the command, before exiting, check that the client left
  *         nothing behind: no fd leaked, and (seen from a forked child, for
  *         which our fcntl locks would conflict) _attachlock and every
@@ -174,6 +177,32 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 	return bad ? 5 : 0;
 }
 
+/* -J: what jattach does: ftok(_notifier) and a 1-member set, IPC_CREAT. */
+static int make_jattach_set(const struct openj9_target *t)
+{
+	char path[4200], err[512];
+	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), fd, id = -1;
+	struct stat st;
+
+	if (common < 0) {
+		fprintf(stderr, "openj9_client: %s\n", err);
+		return 2;
+	}
+	fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		id = semget((key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | 0xa1u << 24),
+			    1, IPC_CREAT | 0666);
+	if (fd >= 0)
+		close(fd);
+	close(common);
+	if (id < 0) {
+		fprintf(stderr, "openj9_client: cannot create a 1-member set: %s\n", strerror(errno));
+		return 2;
+	}
+	printf("%d\n", id);
+	return 0;
+}
+
 /* -C: run the checks in a child so our own locks count as held. */
 static int check_clean(const struct openj9_target *t, int fds_before)
 {
@@ -199,10 +228,10 @@ int main(int argc, char **argv)
 	struct attach_reply rep;
 	char p[64], err[1024] = "", vmid[256], *status, *env, *cmdline, *line;
 	size_t slen = 0, elen = 0, clen = 0;
-	bool find_only = false, check = false;
+	bool find_only = false, check = false, jattach_set = false;
 	int c, pid, rc, ipc_fd, fds_before, bad = 0;
 
-	while ((c = getopt(argc, argv, "+t:r:vfC")) != -1) {
+	while ((c = getopt(argc, argv, "+t:r:vfCJ")) != -1) {
 		if (c == 't')
 			t.timeout_ms = atoi(optarg);
 		else if (c == 'r')
@@ -213,10 +242,12 @@ int main(int argc, char **argv)
 			find_only = true;
 		else if (c == 'C')
 			check = true;
+		else if (c == 'J')
+			jattach_set = true;
 		else
 			return 1;
 	}
-	if (optind >= argc || (!find_only && optind + 1 >= argc)) {
+	if (optind >= argc || (!find_only && !jattach_set && optind + 1 >= argc)) {
 		fprintf(stderr, "usage: openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]\n");
 		return 1;
 	}
@@ -259,6 +290,8 @@ int main(int argc, char **argv)
 	ipc_fd = enter(pid, "ipc");
 	if (ipc_fd < 0 || enter(pid, "net") < 0)
 		return 2;
+	if (jattach_set)
+		return make_jattach_set(&t);
 	if (find_only) {
 		rc = openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err));
 		if (rc == 0)

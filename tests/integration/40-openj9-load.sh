@@ -50,6 +50,14 @@ j9_check "Agent_OnAttach ran a second time" test "$(wc -l <"$root/tmp/agent.out"
 j9_check "emulator: same library, count=2" eval 'j9_emu_log $ct | grep -q "^load lib=$J9_AGENT .*count=2"'
 j9_clean "$ct" "$common"
 
+j9_case load-by-name
+j9_jsym "$ct" load test_agent false 'out=/tmp/byname.out,rc=0'
+j9_expect_rc 0
+j9_check "ATTACH_LOADAGENT with the bare name" \
+	eval 'j9_emu_log $ct | grep -q "^cmd ATTACH_LOADAGENT(test_agent,out=/tmp/byname.out,rc=0)$"'
+j9_check "the VM decorated it to libtest_agent.so and ran it" test -s "$root/tmp/byname.out"
+j9_clean "$ct" "$common"
+
 j9_case agent-returns-7
 j9_jsym "$ct" load "$J9_AGENT" true 'out=/tmp/agent7.out,rc=7'
 j9_expect_rc 4

@@ -9,7 +9,8 @@
 # at 0 (jsym cancelled the extra post), no lock on _attachlock or any sync
 # file.  Container 2: a normal emulator with the same stale dir: the load
 # works and the emulator wakes exactly once per attach (no stray post).
-# Container 2 also: the set is removed: a clear "not listening" error.
+# Container 2 also: the set is removed: a clear "not listening" error; then
+# a 1-member set as jattach creates it: an error naming that cause.
 # Container 3: a VM that answers too slowly: the reply timeout fires, the
 # client still detaches nothing and leaves nothing.
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -66,6 +67,13 @@ j9_expect_rc 2
 j9_expect_err 'no OpenJ9 attach semaphore .* not listening'
 j9_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
 j9_check "no lock left on _attachlock" eval '! _j9_locked /proc/$ct/root$common/_attachlock'
+
+j9_case jattach-made-set
+j9_check "a 1-member set made the jattach way" "$JSYM_BUILD/tests/emu/openj9_client" -J "$ct"
+j9_jsym -t 1500 "$ct" properties
+j9_expect_rc 2
+j9_expect_err 'fewer than 2 members: created by an old jattach'
+j9_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
 
 j9_case slow-reply
 j9_start j9slow -- --reply-delay 3000
