@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# 25-resolve-host.sh - `jsym resolve` names JIT addresses of a live JDK 17
+# exactly as the agent's perf map does.
+#
+# A JVM runs AgentBusy with -agentpath:libjsym-agent.so=dir=DIR.  From two map
+# snapshots a second apart we keep the lines present in both (code that was
+# neither unloaded nor replaced meanwhile) and ask `jsym resolve --pid` (which
+# reads the journal through /proc/PID/root) for the first, middle and last
+# byte of each, plus the byte after each range where no range covers it
+# (must be ??), plus a low address no code can be at.  Also: the perf-map
+# fallback, --journal/--map offline modes, --json, the stdin filter, errors.
+source "$(dirname "$0")/agent_lib.bash"
+ag_init
+JSYM=$JSYM_BUILD/jsym
+[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
+"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup.mk not linked)"
+home=/usr/lib/jvm/java-17-openjdk-amd64
+[ -x "$home/bin/java" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+cls=$(ag_classes)
+d=$AG_TMP/agentdir
+mkdir -p "$d"
+
+ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d" -cp "$cls" -- AgentBusy 40
+p=$AG_PID
+ag_wait_out busy "agent-busy: started" 60 || exit 1
+sleep 2
+map=$d/perf-$p.map
+journal=$d/jsym-$p.journal
+ag_check "agent wrote map and journal" [ -s "$map" ] && [ -s "$journal" ]
+cp "$map" "$AG_TMP/m1"
+sleep 0.4 # the journal is flushed with the map; give the flush thread a period
+
+# Addresses to ask for, and what the map says about them.
+python3 - "$AG_TMP/m1" "$AG_TMP" <<'EOF' || exit 1
+import sys
+m1, tmp = sys.argv[1], sys.argv[2]
+lines = []
+for l in open(m1, encoding='utf-8', errors='replace'):
+    if not l.endswith('\n'):
+        break
+    a, s, name = l.rstrip('\n').split(' ', 2)
+    lines.append((int(a, 16), int(s, 16), name))
+with open(tmp + '/lines', 'w') as f:
+    for a, s, n in lines:
+        f.write('%x %x %s\n' % (a, s, n))
+with open(tmp + '/addrs', 'w') as f:
+    for a, s, n in lines:
+        f.write('%x 0x%x %x\n%x\n' % (a, a + s // 2, a + s - 1, a + s))
+    f.write('10\n')
+EOF
+"$JSYM" resolve --pid "$p" --dir "$d" -v <"$AG_TMP/addrs" >"$AG_TMP/out" 2>"$AG_TMP/err"
+rc=$?
+cat "$AG_TMP/err"
+ag_check "jsym resolve --pid ran (exit 0)" [ $rc = 0 ]
+cp "$map" "$AG_TMP/m2"
+
+compare() { # MODE OUTFILE: the verdict of the resolver's answers against both snapshots
+	python3 - "$AG_TMP/m1" "$AG_TMP/m2" "$2" "$1" <<'EOF'
+import bisect, sys
+m1, m2, out, mode = sys.argv[1:5]
+
+def load(path):
+    r = []
+    for l in open(path, encoding='utf-8', errors='replace'):
+        if not l.endswith('\n'):
+            break
+        a, s, name = l.rstrip('\n').split(' ', 2)
+        r.append((int(a, 16), int(s, 16), name))
+    return r
+
+def owner(lines, addr):  # later line wins
+    w = None
+    for a, s, n in lines:
+        if a <= addr < a + s:
+            w = n
+    return w
+
+l1, l2 = load(m1), load(m2)
+stable = set(l1) & set(l2)
+answers = []
+for line in open(out, encoding='utf-8', errors='replace'):
+    addr, rest = line.rstrip('\n').split('  ', 1)
+    answers.append((int(addr, 16), rest))
+checked = mism = unres = 0
+by_addr = {}
+for a, s, n in l1:
+    for x in (a, a + s // 2, a + s - 1):
+        by_addr.setdefault(x, (a, s, n))
+for addr, rest in answers:
+    if addr == 0x10:
+        if rest != '??':
+            print('FAIL: 0x10 resolved to %r' % rest); mism += 1
+        continue
+    e1, e2 = owner(l1, addr), owner(l2, addr)
+    if e1 != e2:
+        continue  # changed between the snapshots: no verdict
+    if e1 is None:
+        if rest != '??':
+            print('FAIL: %x is in no map range but resolved to %r' % (addr, rest)); mism += 1
+        unres += 1
+        continue
+    a, s, n = next(((a, s, n) for a, s, n in reversed(l1) if a <= addr < a + s))
+    if (a, s, n) not in stable:
+        continue
+    want = '%s+0x%x  [' % (n, addr - a)
+    checked += 1
+    if not rest.startswith(want) or ('0x%x+0x%x]' % (a, s)) not in rest:
+        mism += 1
+        if mism < 10:
+            print('FAIL: %x: map says %r, resolve says %r' % (addr, want, rest))
+print('%s: %d answers, %d checked against stable map lines, %d uncovered, %d mismatches, '
+      '%d stable of %d lines' % (mode, len(answers), checked, unres, mism, len(stable), len(l1)))
+sys.exit(1 if mism or checked < 150 or len(stable) < 0.8 * len(l1) else 0)
+EOF
+}
+ag_check "journal (--pid): first, middle, last byte of every stable map range; ?? outside" \
+	compare pid "$AG_TMP/out"
+ag_check "-v names the journal it used" grep -q "jsym-$p.journal: [0-9]* records" "$AG_TMP/err"
+ag_check "answered every address, one line each" \
+	[ "$(wc -l <"$AG_TMP/out")" = "$(wc -w <"$AG_TMP/addrs")" ]
+ag_check "a Java method is named with class, method and signature" \
+	grep -qE '  long AgentBusy\.heavyCompute\(int\)\+0x[0-9a-f]+  \[class AgentBusy, method heavyCompute, sig \(I\)J, 0x' "$AG_TMP/out"
+
+# Offline modes give the same answers.
+"$JSYM" resolve --journal "$journal" <"$AG_TMP/addrs" >"$AG_TMP/out-j" 2>&1
+ag_check "--journal FILE: same checks" compare journal "$AG_TMP/out-j"
+"$JSYM" resolve --map "$AG_TMP/m2" <"$AG_TMP/addrs" >"$AG_TMP/out-m" 2>&1
+ag_check "--map FILE: same checks" compare map "$AG_TMP/out-m"
+
+# Fallback to the perf map when there is no journal.
+fb=$AG_TMP/fb
+mkdir -p "$fb"
+cp "$AG_TMP/m2" "$fb/perf-$p.map"
+"$JSYM" resolve --pid "$p" --dir "$fb" -v <"$AG_TMP/addrs" >"$AG_TMP/out-fb" 2>"$AG_TMP/err-fb"
+ag_check "no journal: falls back to perf-<pid>.map" compare fallback "$AG_TMP/out-fb"
+ag_check "-v says it fell back" grep -q "no journal, using the perf map" "$AG_TMP/err-fb"
+
+# JSON: one valid object per address.
+head -40 "$AG_TMP/addrs" | "$JSYM" resolve --pid "$p" --dir "$d" --json >"$AG_TMP/out-json"
+ag_check "--json: one JSON object per address, names as in the text output" python3 - \
+	"$AG_TMP/out-json" "$AG_TMP/out" "$(head -40 "$AG_TMP/addrs" | wc -w)" <<'EOF'
+import json, sys
+js = [json.loads(l) for l in open(sys.argv[1])]
+txt = open(sys.argv[2]).read().splitlines()[:len(js)]
+assert len(js) == int(sys.argv[3]), (len(js), sys.argv[3])
+for j, t in zip(js, txt):
+    assert int(j['addr'], 16) == int(t.split()[0], 16)
+    if j['resolved']:
+        assert t.split('  ')[1] == '%s+%s' % (j['name'], j['offset']), (j, t)
+    else:
+        assert t.endswith('  ??'), t
+EOF
+
+# As a pipe filter: each line answered before the next is written.
+first=$(head -1 "$AG_TMP/addrs" | cut -d' ' -f1)
+coproc R { "$JSYM" resolve --pid "$p" --dir "$d" --follow; }
+echo "$first" >&"${R[1]}"
+IFS= read -r -t 10 ans <&"${R[0]}"
+echo "    filter answered: $ans"
+ag_check "stdin filter answers a line at once (--follow)" [ "${ans%%  *}" = "0x$first" ]
+exec {R[1]}>&-
+wait "$R_PID"
+ag_check "filter exits 0 at end of input" [ $? = 0 ]
+
+# Errors name the path and the remedy, exit 2; usage errors exit 1.
+"$JSYM" resolve --pid "$p" 10 >/dev/null 2>"$AG_TMP/err-none"
+rc=$?
+cat "$AG_TMP/err-none"
+ag_check "no files in /tmp: exit 2" [ $rc = 2 ]
+ag_check "no files: message names the path and the fix" \
+	grep -q "no symbol files for JVM $p in /proc/$p/root/tmp.*attach the agent first" "$AG_TMP/err-none"
+"$JSYM" resolve 10 >/dev/null 2>&1
+ag_check "no --pid/--journal/--map: exit 1" [ $? = 1 ]
+"$JSYM" resolve --help | grep -q '^usage: jsym resolve'
+ag_check "--help: usage on stdout, exit 0" [ "${PIPESTATUS[0]}" = 0 ]
+ag_check "JVM still alive" kill -0 "$p"
+ag_finish
