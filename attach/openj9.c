@@ -263,27 +263,37 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int post_notifier(struct j9_session *s, char *err, size_t errlen)
+int openj9_notifier_key(int common, key_t *key)
 {
-	struct sembuf post = { 0, 1, 0 };
 	struct stat st;
-	key_t key;
-	int fd = openat(s->common, "_notifier", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	int rc, i;
+	int fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		rc = -errno;
+		int e = errno;
+
 		if (fd >= 0)
 			close(fd);
-		openj9_errf(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory is "
-		     "incomplete: is the VM's attach API enabled?)", s->cpath, strerror(-rc));
-		return rc;
+		return -e;
 	}
 	close(fd);
 	/* ftok(path, 0xa1) from the stat of the file as the target sees it
 	 * (B4), so our own mount namespace does not matter. */
-	key = (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) |
-		      ((unsigned)NOTIFIER_PROJ << 24));
+	*key = (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) |
+		       ((unsigned)NOTIFIER_PROJ << 24));
+	return 0;
+}
+
+static int post_notifier(struct j9_session *s, char *err, size_t errlen)
+{
+	struct sembuf post = { 0, 1, 0 };
+	key_t key;
+	int rc = openj9_notifier_key(s->common, &key), i;
+
+	if (rc) {
+		openj9_errf(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory "
+			    "is incomplete: is the VM's attach API enabled?)", s->cpath, strerror(-rc));
+		return rc;
+	}
 	/* Never IPC_CREAT: a set we create would be one no VM waits on, and
 	 * one with the wrong nsems breaks OpenJ9's own semget (B4). */
 	s->semid = semget(key, 2, 0666);

@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/ipc.h>
 #include <sys/types.h>
 
 #include "attach_types.h"
@@ -166,6 +167,9 @@ bool openj9_skip_entry(const char *name);
 /* Find the VM dir advertising nspid in the open common dir (see
  * openj9_find_vm).  Returns 0, -ENOENT, -ENAMETOOLONG, -errno. */
 int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len);
+/* The SysV key of the common dir's _notifier: ftok(path, 0xa1) computed
+ * from an fstat of the file opened in the target's root.  0 or -errno. */
+int openj9_notifier_key(int common, key_t *key);
 /* snprintf into err (no-op when err is NULL or errlen 0). */
 void openj9_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -124,8 +124,9 @@ static bool locked_by(int dirfd, const char *name, pid_t owner)
 static int check_in_child(const struct openj9_target *t, pid_t parent)
 {
 	char path[4200], err[512];
-	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), bad = 0, fd;
+	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), bad = 0;
 	struct dirent *e;
+	key_t key;
 	struct stat st;
 	DIR *d;
 
@@ -159,9 +160,7 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 	}
 	if (d)
 		closedir(d);
-	fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0) {
-		key_t key = (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | 0xa1u << 24);
+	if (openj9_notifier_key(common, &key) == 0) {
 		int id = semget(key, 2, 0), v = id < 0 ? -1 : semctl(id, 0, GETVAL);
 
 		if (v != 0) {
@@ -169,8 +168,6 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 			bad = 1;
 		}
 	}
-	if (fd >= 0)
-		close(fd);
 	close(common);
 	if (!bad)
 		fprintf(stderr, "openj9_client: check: clean\n");
@@ -181,19 +178,15 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 static int make_jattach_set(const struct openj9_target *t)
 {
 	char path[4200], err[512];
-	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), fd, id = -1;
-	struct stat st;
+	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), id = -1;
+	key_t key;
 
 	if (common < 0) {
 		fprintf(stderr, "openj9_client: %s\n", err);
 		return 2;
 	}
-	fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0)
-		id = semget((key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | 0xa1u << 24),
-			    1, IPC_CREAT | 0666);
-	if (fd >= 0)
-		close(fd);
+	if (openj9_notifier_key(common, &key) == 0)
+		id = semget(key, 1, IPC_CREAT | 0666);
 	close(common);
 	if (id < 0) {
 		fprintf(stderr, "openj9_client: cannot create a 1-member set: %s\n", strerror(errno));

@@ -322,6 +322,26 @@ START_TEST(find_vm_in_root)
 }
 END_TEST
 
+START_TEST(notifier_key_is_ftok)
+{
+	char dir[] = "/tmp/jsym-check-ftok.XXXXXX", path[64];
+	key_t key = 0;
+	int fd, d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/_notifier", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0666);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	d = open(dir, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_eq(openj9_notifier_key(d, &key), 0);
+	ck_assert_int_eq(key, ftok(path, 0xa1));
+	close(d);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *openj9_suite(void)
 {
 	Suite *s = suite_create("openj9");
@@ -337,6 +357,7 @@ Suite *openj9_suite(void)
 	tcase_add_test(tc, map_other_replies);
 	tcase_add_test(tc, wire_formats);
 	tcase_add_test(tc, find_vm_in_root);
+	tcase_add_test(tc, notifier_key_is_ftok);
 	suite_add_tcase(s, tc);
 	return s;
 }
