@@ -8,6 +8,8 @@
 # naming 7; a missing library exits 3 with the JVM's text.  JDK 24+: protocol
 # v2 is used and a 1500-byte jcmd argument arrives whole; JDK <= 23: the same
 # argument is refused locally (exit 2, names the v1 limit), without a hang.
+# Then every other command of the contract (threaddump, agentProperties,
+# printflag, setflag, inspectheap, dumpheap, datadump) and --json.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
@@ -84,9 +86,54 @@ while read -r home <&3; do
 		la_expect_err '1024|v1|limit|too long'
 	fi
 
+	la_case "$name-commands"
+	la_jsym exec "$pid" threaddump
+	la_expect_rc 0
+	la_expect_out 'Full thread dump' '"main"'
+	la_jsym exec "$pid" jcmd Thread.print -l
+	la_expect_rc 0
+	la_check "jcmd words joined into one command line (-l honoured)" \
+		grep -q 'Locked ownable synchronizers' <<<"$LA_OUT"
+	la_jsym exec "$pid" agentProperties
+	la_expect_rc 0
+	la_expect_out 'sun\.'
+	la_jsym exec "$pid" printflag MaxHeapSize
+	la_expect_rc 0
+	la_expect_out 'MaxHeapSize=67108864'
+	la_jsym exec "$pid" setflag HeapDumpOnOutOfMemoryError 1
+	la_expect_rc 0
+	la_jsym exec "$pid" printflag HeapDumpOnOutOfMemoryError
+	la_expect_out '\+HeapDumpOnOutOfMemoryError'
+	la_jsym exec "$pid" setflag MaxHeapSize 1
+	la_expect_rc 3
+	la_check "the JVM's refusal text is shown" grep -qiE 'cannot be (changed|set)|not.*(writeable|manageable)' <<<"$LA_OUT$LA_ERR"
+	la_jsym exec "$pid" inspectheap
+	la_expect_rc 0
+	la_expect_out 'java\.lang\.String'
+	la_jsym exec "$pid" dumpheap "$LA_TMP/$name.hprof"
+	la_expect_rc 0
+	la_check "heap dump written" test -s "$LA_TMP/$name.hprof"
+	rm -f "$LA_TMP/$name.hprof"
+
+	la_case "$name-json"
+	la_jsym exec --json "$pid" printflag MaxHeapSize
+	la_expect_rc 0
+	la_check "--json output parses" eval 'python3 -m json.tool <<<"$LA_OUT" >/dev/null'
+	la_jsym exec --json "$pid" load "$agent" true "7,$mark"
+	la_expect_rc 4
+	la_check "--json output of a failed load parses" eval 'python3 -m json.tool <<<"$LA_OUT" >/dev/null'
+	la_check "--json carries the agent code 7" grep -qE '"[a-z_]*": *7\b' <<<"$LA_OUT"
+
 	la_case "$name-alive"
 	la_check "JVM still alive" la_alive "$pid"
 	la_check "JVM printed no thread dump at all" test "$(la_dumps "$name")" = 0
+
+	la_case "$name-datadump"
+	# datadump makes the JVM print a thread dump on its own stdout: one.
+	la_jsym exec "$pid" datadump
+	la_expect_rc 0
+	sleep 0.3
+	la_check "exactly one thread dump on the JVM's stdout" test "$(la_dumps "$name")" = 1
 	la_jvm_stop "$pid"
 done 3< <(la_jdks)
 
