@@ -9,55 +9,16 @@
 # byte of each, plus the byte after each range where no range covers it
 # (must be ??), plus a low address no code can be at.  Also: the perf-map
 # fallback, --journal/--map offline modes, --json, the stdin filter, errors.
-source "$(dirname "$0")/agent_lib.bash"
-ag_init
-JSYM=$JSYM_BUILD/jsym
-[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
-"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup.mk not linked)"
-home=/usr/lib/jvm/java-17-openjdk-amd64
-[ -x "$home/bin/java" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
-cls=$(ag_classes)
-d=$AG_TMP/agentdir
-mkdir -p "$d"
 
-ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d" -cp "$cls" -- AgentBusy 40
-p=$AG_PID
-ag_wait_out busy "agent-busy: started" 60 || exit 1
-sleep 2
-map=$d/perf-$p.map
-journal=$d/jsym-$p.journal
-ag_check "agent wrote map and journal" [ -s "$map" ] && [ -s "$journal" ]
-cp "$map" "$AG_TMP/m1"
-sleep 0.4 # the journal is flushed with the map; give the flush thread a period
-
-# Addresses to ask for, and what the map says about them.
-python3 - "$AG_TMP/m1" "$AG_TMP" <<'EOF' || exit 1
+# resolve_verdict MAP1 MAP2 ANSWERS MODE [MIN_CHECKED]: judge the resolver's
+# answers (ANSWERS: its text output) against two map snapshots.  Also used by
+# 25-resolve-container.sh as `bash 25-resolve-host.sh verdict ARGS...`
+# (and resolve_addrs below as `... addrs MAP`).
+resolve_verdict() {
+	python3 - "$@" <<'EOF'
 import sys
-m1, tmp = sys.argv[1], sys.argv[2]
-lines = []
-for l in open(m1, encoding='utf-8', errors='replace'):
-    if not l.endswith('\n'):
-        break
-    a, s, name = l.rstrip('\n').split(' ', 2)
-    lines.append((int(a, 16), int(s, 16), name))
-with open(tmp + '/lines', 'w') as f:
-    for a, s, n in lines:
-        f.write('%x %x %s\n' % (a, s, n))
-with open(tmp + '/addrs', 'w') as f:
-    for a, s, n in lines:
-        f.write('%x 0x%x %x\n%x\n' % (a, a + s // 2, a + s - 1, a + s))
-    f.write('10\n')
-EOF
-"$JSYM" resolve --pid "$p" --dir "$d" -v <"$AG_TMP/addrs" >"$AG_TMP/out" 2>"$AG_TMP/err"
-rc=$?
-cat "$AG_TMP/err"
-ag_check "jsym resolve --pid ran (exit 0)" [ $rc = 0 ]
-cp "$map" "$AG_TMP/m2"
-
-compare() { # MODE OUTFILE: the verdict of the resolver's answers against both snapshots
-	python3 - "$AG_TMP/m1" "$AG_TMP/m2" "$2" "$1" <<'EOF'
-import bisect, sys
 m1, m2, out, mode = sys.argv[1:5]
+min_checked = int(sys.argv[5]) if len(sys.argv) > 5 else 150
 
 def load(path):
     r = []
@@ -82,10 +43,6 @@ for line in open(out, encoding='utf-8', errors='replace'):
     addr, rest = line.rstrip('\n').split('  ', 1)
     answers.append((int(addr, 16), rest))
 checked = mism = unres = 0
-by_addr = {}
-for a, s, n in l1:
-    for x in (a, a + s // 2, a + s - 1):
-        by_addr.setdefault(x, (a, s, n))
 for addr, rest in answers:
     if addr == 0x10:
         if rest != '??':
@@ -110,8 +67,61 @@ for addr, rest in answers:
             print('FAIL: %x: map says %r, resolve says %r' % (addr, want, rest))
 print('%s: %d answers, %d checked against stable map lines, %d uncovered, %d mismatches, '
       '%d stable of %d lines' % (mode, len(answers), checked, unres, mism, len(stable), len(l1)))
-sys.exit(1 if mism or checked < 150 or len(stable) < 0.8 * len(l1) else 0)
+sys.exit(1 if mism or checked < min_checked or len(stable) < 0.8 * len(l1) else 0)
 EOF
+}
+# resolve_addrs MAP: the first, middle and last byte of every complete line
+# of MAP and the byte after it, one line per map line; then 10 (no code there).
+resolve_addrs() {
+	python3 - "$1" <<'EOF'
+import sys
+for l in open(sys.argv[1], encoding='utf-8', errors='replace'):
+    if not l.endswith('\n'):
+        break
+    a, s = (int(x, 16) for x in l.split(' ', 2)[:2])
+    print('%x 0x%x %x %x' % (a, a + s // 2, a + s - 1, a + s))
+print('10')
+EOF
+}
+case ${1:-} in
+verdict | addrs)
+	mode=$1
+	shift
+	"resolve_$mode" "$@"
+	exit
+	;;
+esac
+
+source "$(dirname "$0")/agent_lib.bash"
+ag_init
+JSYM=$JSYM_BUILD/jsym
+[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
+"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup.mk not linked)"
+home=/usr/lib/jvm/java-17-openjdk-amd64
+[ -x "$home/bin/java" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+cls=$(ag_classes)
+d=$AG_TMP/agentdir
+mkdir -p "$d"
+
+ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d" -cp "$cls" -- AgentBusy 40
+p=$AG_PID
+ag_wait_out busy "agent-busy: started" 60 || exit 1
+sleep 2
+map=$d/perf-$p.map
+journal=$d/jsym-$p.journal
+ag_check "agent wrote map and journal" [ -s "$map" ] && [ -s "$journal" ]
+cp "$map" "$AG_TMP/m1"
+sleep 0.4 # the journal is flushed with the map; give the flush thread a period
+
+resolve_addrs "$AG_TMP/m1" >"$AG_TMP/addrs" || exit 1
+"$JSYM" resolve --pid "$p" --dir "$d" -v <"$AG_TMP/addrs" >"$AG_TMP/out" 2>"$AG_TMP/err"
+rc=$?
+cat "$AG_TMP/err"
+ag_check "jsym resolve --pid ran (exit 0)" [ $rc = 0 ]
+cp "$map" "$AG_TMP/m2"
+
+compare() { # MODE OUTFILE
+	resolve_verdict "$AG_TMP/m1" "$AG_TMP/m2" "$2" "$1"
 }
 ag_check "journal (--pid): first, middle, last byte of every stable map range; ?? outside" \
 	compare pid "$AG_TMP/out"

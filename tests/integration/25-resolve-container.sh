@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# 25-resolve-container.sh - `jsym resolve --pid` from the host for a JVM in a
+# container (tests/kit): JDK 17 as PID 1 of a Debian container, uid 1000, its
+# own /tmp, the agent loaded at startup.  The host never sees the JVM's /tmp
+# or its pid 1 directly: jsym must go through /proc/PID/root/tmp and the last
+# NStgid value, i.e. read /proc/PID/root/tmp/jsym-1.journal.  Then files
+# planted in the container's /tmp: a symlink journal (even one pointing at a
+# file inside the container) and a FIFO are refused, never followed or
+# waited on.
+set -u
+: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+[ "$(id -u)" = 0 ] || { echo "skip: needs root (namespaces for the containers)"; exit 77; }
+[ -f "$JSYM_ROOT/tests/kit/kit.sh" ] || { echo "skip: container kit (tests/kit/kit.sh) not there yet"; exit 77; }
+source "$(dirname "$0")/agent_lib.bash"
+ag_init
+trap - EXIT
+source "$JSYM_ROOT/tests/kit/kit.sh"
+kit_on_exit ag_cleanup
+JSYM=$JSYM_BUILD/jsym
+[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
+"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup.mk not linked)"
+host_script() { bash "$JSYM_ROOT/tests/integration/25-resolve-host.sh" "$@"; }
+
+rootfs=$(kit_rootfs debian)
+java=$(kit_java_build)
+ct=$(kit_start resolvedeb "$rootfs" --uid 1000 --gid 1000 --cwd /tmp \
+	--bind "$java:/opt/jsym-java:ro" --bind "$JSYM_BUILD:/opt/jsym:ro" \
+	--log "$AG_TMP/ct.out" -- \
+	/usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xmx64m -XX:+UseSerialGC \
+	-agentpath:/opt/jsym/libjsym-agent.so -cp /opt/jsym-java AgentBusy 60) ||
+	kit_fail "kit_start resolvedeb"
+kit_wait_jvm "$ct" 60 || kit_fail "container JVM did not start"
+for i in $(seq 1 150); do
+	grep -q 'agent-busy: started' "$AG_TMP/ct.out" && break
+	sleep 0.2
+done
+sleep 2
+r=/proc/$ct/root/tmp
+ag_check "agent wrote /tmp/perf-1.map and /tmp/jsym-1.journal in the container" \
+	[ -s "$r/perf-1.map" ] && [ -s "$r/jsym-1.journal" ]
+ag_check "nothing for pid 1 or $ct in the host /tmp" \
+	bash -c "[ ! -e /tmp/jsym-1.journal ] && [ ! -e /tmp/jsym-$ct.journal ]"
+cp "$r/perf-1.map" "$AG_TMP/m1"
+sleep 0.4
+host_script addrs "$AG_TMP/m1" >"$AG_TMP/addrs"
+"$JSYM" resolve --pid "$ct" -v <"$AG_TMP/addrs" >"$AG_TMP/out" 2>"$AG_TMP/err"
+rc=$?
+cat "$AG_TMP/err"
+cp "$r/perf-1.map" "$AG_TMP/m2"
+ag_check "jsym resolve --pid $ct exit 0" [ $rc = 0 ]
+ag_check "it read the container's /tmp/jsym-1.journal (NStgid 1)" \
+	grep -q "/proc/$ct/root/tmp/jsym-1.journal: [0-9]* records" "$AG_TMP/err"
+ag_check "names equal the container's map (first/middle/last byte), ?? outside" \
+	host_script verdict "$AG_TMP/m1" "$AG_TMP/m2" "$AG_TMP/out" container 150
+
+# Hostile files in the container's /tmp (the JVM's user owns that directory).
+mkdir -p "$r/lnk" "$r/fifo"
+ln -s /tmp/jsym-1.journal "$r/lnk/jsym-1.journal"
+mkfifo "$r/fifo/jsym-1.journal"
+timeout 10 "$JSYM" resolve --pid "$ct" --dir /tmp/lnk 10 >/dev/null 2>"$AG_TMP/err-l"
+rc=$?
+cat "$AG_TMP/err-l"
+ag_check "symlink journal: refused (exit 2), not followed" \
+	[ $rc = 2 ] && grep -q "cannot open /proc/$ct/root/tmp/lnk/jsym-1.journal" "$AG_TMP/err-l"
+timeout 10 "$JSYM" resolve --pid "$ct" --dir /tmp/fifo 10 >/dev/null 2>"$AG_TMP/err-f"
+rc=$?
+cat "$AG_TMP/err-f"
+ag_check "FIFO journal: refused at once (exit 2, no hang)" \
+	[ $rc = 2 ] && grep -q "not a regular file" "$AG_TMP/err-f"
+rm -rf "$r/lnk" "$r/fifo"
+ag_check "container JVM still alive" kill -0 "$ct"
+ag_finish
