@@ -52,10 +52,13 @@ for _ in $(seq 50); do
 done
 sleep 1
 step "the perf map the agent keeps ($map): $(wc -l <"$map") live ranges, first lines"
-grep -E ' (void|int|long|boolean|double|java|[A-Z])[^ ]* ' "$map" | grep Workload | head -n 8 || head -n 8 "$map"
+grep -E ' (Arith|Strs|Rx|Colls|Funcs|Bigs|Recur)\.' "$map" | head -n 8 || head -n 8 "$map"
 
 step "resolve addresses with jsym resolve --pid $jvm (middle of three Workload methods)"
-addrs=$(awk '/Workload/ { printf "0x%x\n", strtonum("0x" $1) + int(strtonum("0x" $2) / 2) }' "$map" | head -n 3)
+addrs=$(grep -E ' (Arith|Strs)\.' "$map" | head -n 3 | while read -r start size _; do
+	printf '0x%x\n' $((0x$start + 0x$size / 2))
+done)
+[ -n "$addrs" ] || { echo "jsym demo: no Workload method compiled yet; run it again" >&2; exit 1; }
 # shellcheck disable=SC2086
 "$build/jsym" resolve --pid "$jvm" $addrs
 
