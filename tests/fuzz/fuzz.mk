@@ -28,6 +28,11 @@ FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hs_reply.c
 # fuzz.mk owner, adjust freely)
 FUZZ_TARGETS += openj9
 FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9_props.c attach/openj9_proto.c
+# journal reader and perf-map parser through the lookup index (lookup engineer)
+FUZZ_TARGETS += journal
+FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c agent/journal_read.c agent/perfmap_read.c agent/lookup.c
+FUZZ_TARGETS += perfmap
+FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c agent/journal_read.c agent/perfmap_read.c agent/lookup.c
 # ---- end of harnesses ----
 
 define fuzz_rule
