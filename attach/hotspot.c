@@ -169,20 +169,6 @@ static int send_sigquit(const struct target *t, const struct attach_log *log,
 	return 0;
 }
 
-static bool stopped(const struct target *t)
-{
-	char buf[512];
-	int fd = openat(t->proc_fd, "stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
-	uint64_t start;
-	char state = 0;
-
-	if (fd >= 0)
-		close(fd);
-	return n > 0 && proc_parse_stat(buf, (size_t)n, &state, &start) == 0 &&
-	       (state == 'T' || state == 't');
-}
-
 /*
  * Wait until `sock` is a socket in the current directory (the JVM's /tmp).
  * inotify wakes us when the listener renames its socket into place; the
@@ -225,7 +211,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 				     "wrong owner, -XX:+DisableAttachMechanism, or a JVM "
 				     "stuck at a safepoint; raise --timeout if it is just "
 				     "slow)", timeout_ms, sock,
-				     t->state == 'T' || t->state == 't' || stopped(t) ?
+				     target_stopped(t) ?
 				     "; it is stopped (SIGSTOP or a debugger)" : "");
 			break;
 		}

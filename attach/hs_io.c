@@ -119,6 +119,40 @@ static int send_all(int fd, const char *buf, size_t len, int ms,
 	return 0;
 }
 
+/*
+ * Wait for reply bytes: at most read_ms of silence (<= 0: no limit), but a
+ * JVM that stays stopped (SIGSTOP, a debugger) for stop_ms cannot answer,
+ * so give up then instead of stalling.
+ */
+static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
+		      struct err_text *e)
+{
+	long start = hs_now_ms(), stopped_since = 0;
+
+	for (;;) {
+		long now = hs_now_ms(), slice = 250;
+
+		if (read_ms > 0 && now - start >= read_ms)
+			return err_set(e, -ETIMEDOUT, "timed out: the JVM sent nothing "
+				       "for %d ms (raise --read-timeout for slow "
+				       "commands such as dumpheap)", read_ms);
+		if (read_ms > 0 && start + read_ms - now < slice)
+			slice = start + read_ms - now;
+		if (wait_fd(fd, POLLIN, (int)slice) == 0)
+			return 0;
+		if (!target_stopped(t)) {
+			stopped_since = 0;
+			continue;
+		}
+		if (!stopped_since)
+			stopped_since = hs_now_ms();
+		else if (hs_now_ms() - stopped_since >= stop_ms)
+			return err_set(e, -ETIMEDOUT, "timed out: the JVM has been "
+				       "stopped (SIGSTOP or a debugger) for %d ms and "
+				       "cannot answer", stop_ms);
+	}
+}
+
 /* Write all of buf to fd; false once fd is unusable (e.g. a closed pipe). */
 static bool put_out(int fd, const char *buf, size_t len)
 {
@@ -184,10 +218,7 @@ int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, s
 		size_t off = 0;
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (wait_fd(rd.fd, POLLIN, rd.ms) != 0)
-				rc = err_set(e, -ETIMEDOUT, "the JVM sent nothing for %d "
-					     "ms (raise --read-timeout for slow commands "
-					     "such as dumpheap)", rd.ms);
+			rc = wait_reply(t, rd.fd, rd.ms, o->timeout_ms, e);
 			continue;
 		}
 		if (n < 0) {

@@ -106,6 +106,15 @@ bool target_alive(const struct target *t)
 	return start == t->starttime && state != 'Z' && state != 'X';
 }
 
+bool target_stopped(const struct target *t)
+{
+	char state;
+	uint64_t start;
+
+	return read_stat(t, &state, &start) == 0 && start == t->starttime &&
+	       (state == 'T' || state == 't');
+}
+
 /* JDK version from <home>/release, resolved inside the target's root. */
 static void read_release(struct target *t)
 {

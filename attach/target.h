@@ -78,4 +78,7 @@ const char *target_libc_name(const struct target *t);
  */
 bool target_alive(const struct target *t);
 
+/* True when the process is stopped right now (SIGSTOP, a debugger). */
+bool target_stopped(const struct target *t);
+
 #endif
