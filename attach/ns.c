@@ -25,8 +25,7 @@ struct open_how {
 #define SYS_openat2 437
 #endif
 
-/* Walk rel one component at a time, refusing symlinks and "..". */
-static int walk_nofollow(int root_fd, const char *rel, int flags)
+int ns_open_walk(int root_fd, const char *rel, int flags)
 {
 	char comp[256];
 	const char *p = rel;
@@ -90,7 +89,7 @@ int ns_open_in_root(int root_fd, const char *rel, int flags, bool *used_walk)
 #endif
 	if (used_walk)
 		*used_walk = true;
-	fd = walk_nofollow(root_fd, rel, flags);
+	fd = ns_open_walk(root_fd, rel, flags);
 	return (int)fd;
 }
 

@@ -28,6 +28,13 @@ struct target;
  */
 int ns_open_in_root(int root_fd, const char *rel, int flags, bool *used_walk);
 
+/*
+ * The fallback of ns_open_in_root(), exported for tests: walk rel one
+ * component at a time with O_NOFOLLOW, refusing ".." (-EXDEV) and empty
+ * components (-EINVAL); a symlink fails with ELOOP or ENOTDIR.
+ */
+int ns_open_walk(int root_fd, const char *rel, int flags);
+
 #define NS_ENTER_MNT 1u
 #define NS_ENTER_NET 2u         /* OpenJ9: its connect-back is to loopback */
 #define NS_ENTER_IPC 4u         /* OpenJ9: SysV semaphores are per ipc ns */

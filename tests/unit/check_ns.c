@@ -1,0 +1,109 @@
+/* check_ns.c - confined path resolution inside a target root (ns.c). */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ns.h"
+
+extern Suite *ns_suite(void);
+
+static char base[64];
+static int root_fd;
+
+/* A fake target root: tmp/ (real dir), lnk -> /etc (absolute symlink),
+ * up -> ../.. (relative escape), in/tmp2 -> /tmp (absolute, inside). */
+static void setup(void)
+{
+	char p[128];
+
+	snprintf(base, sizeof(base), "/tmp/jsym-check-ns.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	snprintf(p, sizeof(p), "%s/tmp", base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/tmp/file", base);
+	close(open(p, O_CREAT | O_WRONLY, 0600));
+	snprintf(p, sizeof(p), "%s/lnk", base);
+	ck_assert_int_eq(symlink("/etc", p), 0);
+	snprintf(p, sizeof(p), "%s/up", base);
+	ck_assert_int_eq(symlink("../..", p), 0);
+	snprintf(p, sizeof(p), "%s/in", base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/in/tmp2", base);
+	ck_assert_int_eq(symlink("/tmp", p), 0);
+	root_fd = open(base, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(root_fd, 0);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	close(root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(plain_dir_opens)
+{
+	int fd = ns_open_in_root(root_fd, "tmp", O_PATH | O_DIRECTORY, NULL);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	fd = ns_open_walk(root_fd, "tmp/file", O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(absolute_symlink_stays_inside)
+{
+	/* /etc of the fake root does not exist: the host's must not be found */
+	ck_assert_int_eq(ns_open_in_root(root_fd, "lnk/passwd", O_RDONLY, NULL),
+			 -ENOENT);
+	/* an absolute link to /tmp lands on the fake root's tmp */
+	int fd = ns_open_in_root(root_fd, "in/tmp2/file", O_RDONLY, NULL);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(dotdot_cannot_escape)
+{
+	int fd = ns_open_in_root(root_fd, "up/tmp/file", O_RDONLY, NULL);
+
+	/* "../.." clamps at the fake root, so this is the fake root's file */
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(walk_refuses_links_and_dotdot)
+{
+	ck_assert_int_lt(ns_open_walk(root_fd, "lnk/passwd", O_RDONLY), 0);
+	ck_assert_int_lt(ns_open_walk(root_fd, "in/tmp2/file", O_RDONLY), 0);
+	ck_assert_int_eq(ns_open_walk(root_fd, "../etc/passwd", O_RDONLY), -EXDEV);
+	ck_assert_int_eq(ns_open_walk(root_fd, "tmp//file", O_RDONLY) >= 0, 1);
+	ck_assert_int_eq(ns_open_in_root(root_fd, "", O_RDONLY, NULL), -EINVAL);
+	ck_assert_int_eq(ns_open_in_root(-1, "tmp", O_RDONLY, NULL), -EINVAL);
+}
+END_TEST
+
+Suite *ns_suite(void)
+{
+	Suite *s = suite_create("ns");
+	TCase *tc = tcase_create("confined paths");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, plain_dir_opens);
+	tcase_add_test(tc, absolute_symlink_stays_inside);
+	tcase_add_test(tc, dotdot_cannot_escape);
+	tcase_add_test(tc, walk_refuses_links_and_dotdot);
+	suite_add_tcase(s, tc);
+	return s;
+}
