@@ -25,7 +25,7 @@ musl-build/kit/libc.so.6: $(call obj_of,musl,$(KIT_SHIM_SRC))
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) -shared -Wl,-soname,libc.so.6 -o $@ $^
 
-$(foreach l,$(LIBCS),$(l)-build/kit/kit-probe): %/kit/kit-probe: %/obj/tests/kit/musl_probe.o
+$(foreach l,$(LIBCS),$(l)-build/kit/kit-probe): %/kit/kit-probe: %/obj/tests/kit/kit_probe.o
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_$(patsubst %-build,%,$*)) -o $@ $^

@@ -109,7 +109,16 @@ static int fs_overlay_root(const struct kit_fs *fs, char *root, size_t rootlen,
 		return r;
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/upper,workdir=%s/work",
 		 fs->rootfs, rw, rw);
-	return fs_mount("jsym-kit-root", root, "overlay", 0, opts, err, errlen);
+	if (mount("jsym-kit-root", root, "overlay", 0, opts) == 0)
+		return 0;
+	if (errno != ENODEV)
+		return fs_fail(err, errlen, errno, "cannot mount an overlay of %s on %s",
+			       fs->rootfs, root);
+	/* No overlayfs in this kernel: a read-only bind of the tree keeps it
+	 * unmodified; /proc, /dev, /tmp still get their own mounts on top. */
+	if ((r = fs_mount(fs->rootfs, root, NULL, MS_BIND | MS_REC, NULL, err, errlen)) < 0)
+		return r;
+	return fs_mount(NULL, root, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL, err, errlen);
 }
 
 static int fs_dev(const char *root, char *err, size_t errlen)

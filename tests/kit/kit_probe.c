@@ -1,4 +1,4 @@
-/* tests/kit/musl_probe.c - kit-probe: report how this process was loaded.
+/* tests/kit/kit_probe.c - kit-probe: report how this process was loaded.
  *
  *   kit-probe [CMD [ARGS...]]
  *

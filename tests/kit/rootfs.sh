@@ -23,9 +23,14 @@ base=${3:-}
 say() { echo "kit: rootfs $kind: $*" >&2; }
 
 # The Debian mirror the host itself uses (deb822 or one-line sources), so the
-# container gets the same archive the machine can reach.
+# container gets the same archive the machine can reach; KIT_DEBIAN_MIRROR
+# overrides it.
 host_mirror() {
 	local m
+	if [ -n "${KIT_DEBIAN_MIRROR:-}" ]; then
+		echo "$KIT_DEBIAN_MIRROR"
+		return
+	fi
 	m=$(grep -hoE 'https?://[^ ]*/debian/?( |$)' /etc/apt/sources.list \
 		/etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
 		head -n 1 | tr -d ' ' || true)
