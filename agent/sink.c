@@ -31,6 +31,8 @@ static struct {
 	pthread_cond_t wake;      /* the flush thread waits here */
 	pthread_cond_t drained;   /* producers and sink_sync wait here */
 	bool running, quit, force_rewrite, need_rewrite, map_refused;
+	bool flushing;            /* the flush thread is between swap and done */
+	bool kick;                /* flush again without waiting */
 	unsigned flush_ms;
 	pthread_t thread;
 	int dirfd, jfd, mapfd;
@@ -79,6 +81,7 @@ static int wait_for_room(void)
 {
 	struct timespec dl;
 
+	S.kick = true;
 	pthread_cond_signal(&S.wake);
 	deadline_in(&dl, SINK_FULL_WAIT_MS);
 	return pthread_cond_timedwait(&S.drained, &S.lock, &dl);
@@ -86,8 +89,10 @@ static int wait_for_room(void)
 
 static void maybe_wake(void)
 {
-	if (S.jbuf.len > SINK_BUF_MAX / 2 || S.mapbuf.len > SINK_BUF_MAX / 2)
+	if (S.jbuf.len > SINK_BUF_MAX / 2 || S.mapbuf.len > SINK_BUF_MAX / 2) {
+		S.kick = true;
 		pthread_cond_signal(&S.wake);
+	}
 }
 
 static void map_append(uint64_t start, uint64_t size, const char *name)
@@ -335,10 +340,14 @@ static void *flush_main(void *arg)
 	pthread_mutex_lock(&S.lock);
 	while (!S.quit) {
 		deadline_in(&dl, S.flush_ms);
-		pthread_cond_timedwait(&S.wake, &S.lock, &dl);
+		if (!S.kick)
+			pthread_cond_timedwait(&S.wake, &S.lock, &dl);
+		S.kick = false;
+		S.flushing = true;
 		pthread_mutex_unlock(&S.lock);
 		flush_once();
 		pthread_mutex_lock(&S.lock);
+		S.flushing = false;
 		S.flush_gen++;
 		pthread_cond_broadcast(&S.drained);
 	}
@@ -354,10 +363,11 @@ void sink_sync(void)
 
 	pthread_mutex_lock(&S.lock);
 	if (S.running) {
-		/* The flush in progress may have swapped its buffers before our
-		 * request: wait for the one after it. */
-		want = S.flush_gen + 2;
+		/* A flush in progress may have swapped its buffers before our
+		 * request: then wait for the one after it. */
+		want = S.flush_gen + (S.flushing ? 2 : 1);
 		S.force_rewrite = true;
+		S.kick = true;
 		pthread_cond_signal(&S.wake);
 		deadline_in(&dl, 2000);
 		while (S.running && S.flush_gen < want)
