@@ -50,6 +50,8 @@ _kit_rootfs_build() {
 	esac
 	command -v debootstrap >/dev/null || [ "${kind#debian}" = "$kind" ] ||
 		kit_fail "debootstrap missing (apt-get install debootstrap, or: bash mk/deps.sh test)"
+	# We hold the lock, so any earlier build dir is from an interrupted build.
+	rm -rf "$JSYM_CACHE/.$kind.build."* "$JSYM_CACHE/.$kind.old."*
 	tmp=$(mktemp -d "$JSYM_CACHE/.$kind.build.XXXXXX") || return 1
 	# mktemp makes it 0700; a container's unprivileged uid must traverse "/".
 	chmod 755 "$tmp"
