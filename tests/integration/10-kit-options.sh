@@ -7,8 +7,12 @@ source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/kit/kit.sh"
 kit_need_root
 rootfs=$(kit_rootfs debian)
 
-# --tmp-size: writing past the limit fails with ENOSPC.
+# --tmp-size: writing past the limit fails with ENOSPC.  (fd 7 is open in
+# this shell: PID 1 must inherit only stdin, stdout and stderr.)
+exec 7>"$KIT_DIR/fd7"
 pid=$(kit_start small "$rootfs" --tmp-size 1m -- sleep 300)
+exec 7>&-
+kit_assert_eq "$(kit_exec "$pid" -- ls /proc/1/fd | tr '\n' ' ')" "0 1 2 " "PID 1's descriptors"
 kit_assert_eq "$(kit_exec "$pid" -- df -k --output=size /tmp | tail -n 1 | tr -d ' ')" 1024 \
 	"--tmp-size 1m"
 if kit_exec "$pid" -- dd if=/dev/zero of=/tmp/fill bs=64k count=32 2>"$KIT_DIR/dd.err"; then

@@ -31,6 +31,10 @@ for set in CapInh CapPrm CapEff CapBnd CapAmb; do
 	kit_assert_eq "$(echo "$caps" | awk -v s="$set:" '$1 == s {print $2}')" "$ptrace_caps" \
 		"sidecar --caps ...,sys_ptrace $set"
 done
+caps=$(kit_sidecar "$pid" --caps +sys_ptrace -- grep '^CapEff' /proc/self/status)
+kit_assert_eq "${caps##*[[:space:]]}" "$ptrace_caps" "sidecar --caps +sys_ptrace"
+caps=$(kit_sidecar "$pid" --caps none -- grep '^CapBnd' /proc/self/status)
+kit_assert_eq "${caps##*[[:space:]]}" 0000000000000000 "sidecar --caps none"
 
 # The target's PID 1 is visible in the sidecar's fresh /proc.
 kit_assert_eq "$(kit_sidecar "$pid" -- cat /proc/1/comm)" sleep "target PID 1 seen by the sidecar"

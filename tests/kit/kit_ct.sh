@@ -155,7 +155,8 @@ kit_exec() {
 #   uts: a pod shares it) namespaces, has its own mount namespace and root (default rootfs debian,
 #   fresh /proc of the shared pid ns, private /tmp), runs as root with
 #   exactly the capabilities LIST (default Docker's: no sys_admin, no
-#   sys_ptrace) in all five sets.  Foreground; returns CMD's status.
+#   sys_ptrace) in all five sets.  LIST replaces the default ("none" for
+#   nothing); "+sys_ptrace,..." adds to it.  Foreground; returns CMD's status.
 kit_sidecar() {
 	local target=${1:-} rootfs=debian caps="" d rc
 	local args=()

@@ -5,6 +5,8 @@
  *                    [--tmp-size SIZE] [--tmp-ro] [--net] -- CMD [ARGS...]
  *   jsym-kit sidecar --target PID --rootfs DIR --state DIR [--caps LIST]
  *                    [--bind H:C[:ro]]... [--env K=V]... -- CMD [ARGS...]
+ *   LIST: comma-separated capability names replacing Docker's default set,
+ *   or "+name,..." adding to it, or "none".
  *
  * start: this process (the keeper) clones CMD into new mount, pid, uts, ipc
  * (and net) namespaces, where it becomes PID 1 after the filesystem is set
@@ -225,7 +227,12 @@ static void child_fail(const struct env *env, const char *msg)
  * container gets nothing of its launcher's files. */
 static void close_extra_fds(int keep)
 {
-	for (int fd = 3; fd < 1024; fd++)
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0 &&
+	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+		return;
+#endif
+	for (int fd = 3; fd < 4096; fd++)
 		if (fd != keep)
 			close(fd);
 }
@@ -422,9 +429,17 @@ static int cmd_sidecar(struct env *env)
 
 	if (env->target <= 0)
 		die("%s: --target PID is required", env->mode);
-	if (kit_caps_parse(env->caps ? env->caps : KIT_DEFAULT_CAPS, &env->capmask,
-			   err, sizeof(err)) < 0)
+	/* "+a,b" adds to the default set, anything else replaces it. */
+	if (kit_caps_parse(KIT_DEFAULT_CAPS, &env->capmask, err, sizeof(err)) < 0)
 		die("%s", err);
+	if (env->caps) {
+		uint64_t more;
+		int add = env->caps[0] == '+';
+
+		if (kit_caps_parse(env->caps + add, &more, err, sizeof(err)) < 0)
+			die("%s", err);
+		env->capmask = add ? env->capmask | more : more;
+	}
 	env->last_cap = kit_caps_last();
 	/* Open every namespace before joining any: after the first setns the
 	 * /proc paths may no longer name the same things. */
