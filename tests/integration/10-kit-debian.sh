@@ -40,6 +40,20 @@ out=$("$KIT_HOST_JDK/bin/jcmd" "$pid" VM.version 2>&1) || kit_fail "host jcmd fa
 kit_assert_contains "$out" "OpenJDK 64-Bit Server VM" "jcmd VM.version"
 kit_assert_contains "$out" "JDK 17" "jcmd VM.version"
 
+# The workload keeps both compilers busy: many distinct methods of its own
+# classes compiled, a good part of them by C2 (level 4).  Polled, not timed.
+workload_methods='(Arith|Strs|Rx|Colls|Funcs|Bigs|Recur)\.'
+for ((i = 0; i < 60; i++)); do
+	list=$("$KIT_HOST_JDK/bin/jcmd" "$pid" Compiler.codelist 2>/dev/null) || list=""
+	all=$(echo "$list" | awk -v re="$workload_methods" '$0 ~ re {print $4}' | sort -u | wc -l)
+	c2=$(echo "$list" | awk -v re="$workload_methods" '$0 ~ re && $2 == 4 {print $4}' | sort -u | wc -l)
+	[ "$all" -ge 30 ] && [ "$c2" -ge 10 ] && break
+	sleep 1
+done
+[ "$all" -ge 30 ] && [ "$c2" -ge 10 ] ||
+	kit_fail "workload compiled only $all of its methods ($c2 by C2) after 60 s"
+kit_log "workload: $all methods compiled, $c2 by C2"
+
 # After pivot_root, joining the mount namespace lands in the container's root.
 kit_assert_eq "$(kit_exec "$pid" -- cat /etc/debian_version)" \
 	"$(cat "$rootfs/etc/debian_version")" "debian_version via kit_exec"
