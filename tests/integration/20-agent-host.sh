@@ -2,8 +2,9 @@
 # 20-agent-host.sh - libjsym-agent.so (glibc build) in host JVMs: JDK 17 and,
 # when present, Temurin 25.
 #
-#  A startup load (-agentpath): files, formats, names as jcmd prints them,
-#    coverage of the JDK's own `Compiler.perfmap` snapshot
+#  A startup load (-agentpath, with unfold and verbose): files, formats,
+#    names as jcmd prints them, coverage of the JDK's own `Compiler.perfmap`
+#    snapshot, INLINE records inside their LOADs, log lines on stderr
 #  B late attach (jcmd JVMTI.agent_load): same checks
 #  C re-attach twice: refresh only, no duplicate map lines
 #  D stop, then load again: the journal continues, the map is rebuilt
@@ -47,7 +48,8 @@ for home in $(ag_jdks); do
 	echo "--- A: startup load"
 	d=$AG_TMP/a$v
 	mkdir -p "$d"
-	ag_start a$v "$home" "-agentpath:$AG_LIB=dir=$d" -cp "$cls" -- AgentBusy 8
+	ag_start a$v "$home" -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
+		"-agentpath:$AG_LIB=dir=$d,unfold,verbose" -cp "$cls" -- AgentBusy 8
 	p=$AG_PID
 	if ag_wait_out a$v "agent-busy: started" 60; then
 		sleep 1
@@ -62,6 +64,9 @@ for home in $(ag_jdks); do
 			grep -qF ' int[] AgentBusy.fill(int[], java.lang.String[])' "$d/perf-$p.map"
 		ag_check "A$v: stubs named (Interpreter)" grep -q ' Interpreter$' "$d/perf-$p.map"
 		ag_check "A$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
+		ag_check "A$v: unfold: INLINE records (inside their LOADs)" \
+			bash -c "python3 '$JSYM_ROOT/tests/integration/agent_check.py' journal '$d/jsym-$p.journal' | grep -Eq ', [1-9][0-9]* INLINE'"
+		ag_check "A$v: verbose: log lines on the JVM's stderr" grep -q 'jsym-agent\[[0-9]*\]: started' "$AG_TMP/a$v.out"
 	else
 		AG_FAILS=$((AG_FAILS + 1))
 	fi

@@ -86,8 +86,12 @@ def check_journal(path):
             if live[r['id']]['start'] != r['start']:
                 fail('UNLOAD id %d start mismatch' % r['id'])
             del live[r['id']]
-        elif r['type'] == 4 and r['id'] not in live:
-            fail('INLINE for id %d that is not live' % r['id'])
+        elif r['type'] == 4:
+            if r['id'] not in live:
+                fail('INLINE for id %d that is not live' % r['id'])
+            p = live[r['id']]
+            if r['start'] < p['start'] or r['start'] + r['size'] > p['start'] + p['size']:
+                fail('INLINE %x+%x outside its LOAD %d' % (r['start'], r['size'], r['id']))
     print('journal ok: pid %d, %d LOAD, %d UNLOAD, %d STUB, %d INLINE, %d EPOCH, %d live, '
           '%d superseded at the same address'
           % (pid, counts[1], counts[2], counts[3], counts[4], counts[5], len(live), superseded))
