@@ -223,13 +223,17 @@ static void child_fail(const struct env *env, const char *msg)
 	_exit(127);
 }
 
-/* Close inherited descriptors above stderr, except the exec pipe, so the
- * container gets nothing of its launcher's files. */
+/* Close inherited descriptors above stderr except keep (-1: none), so the
+ * container gets nothing of its launcher's files and the keeper holds no
+ * caller's pipe open. */
 static void close_extra_fds(int keep)
 {
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0 &&
-	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+	int ok = 1;
+
+	if (keep > 3)
+		ok = syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0;
+	if (ok && syscall(SYS_close_range, keep >= 3 ? (unsigned)keep + 1 : 3U, ~0U, 0U) == 0)
 		return;
 #endif
 	for (int fd = 3; fd < 4096; fd++)
@@ -473,6 +477,7 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 125 : 0;
 	}
+	close_extra_fds(-1);
 	env.mode = argv[1];
 	parse_args(&env, argc - 1, argv + 1);
 	env.fs.rootfs = env.rootfs;
