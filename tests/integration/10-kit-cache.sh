@@ -26,10 +26,10 @@ kit_rootfs alpine >/dev/null 2>&1
 
 # Leftovers of an interrupted build are never used, and are swept by the
 # next build.
-mkdir "$JSYM_CACHE/.alpine.build.dead"
+mkdir "$JSYM_CACHE/.alpine.build.dead00"
 rm -rf "$first"
 kit_assert_eq "$(kit_rootfs alpine 2>/dev/null)" "$first" "rebuild after removal"
-[ ! -e "$JSYM_CACHE/.alpine.build.dead" ] || kit_fail "stale build dir not removed"
+[ ! -e "$JSYM_CACHE/.alpine.build.dead00" ] || kit_fail "stale build dir not removed"
 
 # A recipe version bump invalidates the tree.
 KIT_ROOTFS_VERSION=$((KIT_ROOTFS_VERSION + 1))

@@ -6,6 +6,7 @@
 #   KIND/               the tree; KIND/.jsym-rootfs is written last
 #   .KIND.lock          flock(1) held while one process builds KIND
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
+#   .KIND.build.log     output of the last build of KIND
 
 KIT_ROOTFS_KINDS="debian debian-musl alpine alpine-gcompat"
 
@@ -43,7 +44,7 @@ _kit_rootfs_valid() {
 # Build KIND into a temp dir in the cache and rename it into place.  The
 # caller holds the kind's lock.
 _kit_rootfs_build() {
-	local kind=$1 dir=$2 base="" tmp start old
+	local kind=$1 dir=$2 base="" tmp start old log
 	case $kind in
 	debian-musl) base=$(kit_rootfs debian) || return 1 ;;
 	alpine-gcompat) _kit_make "$KIT_SHIM" || return 1 ;;
@@ -51,18 +52,20 @@ _kit_rootfs_build() {
 	command -v debootstrap >/dev/null || [ "${kind#debian}" = "$kind" ] ||
 		kit_fail "debootstrap missing (apt-get install debootstrap, or: bash mk/deps.sh test)"
 	# We hold the lock, so any earlier build dir is from an interrupted build.
-	rm -rf "$JSYM_CACHE/.$kind.build."* "$JSYM_CACHE/.$kind.old."*
+	rm -rf "$JSYM_CACHE/.$kind.build."?????? "$JSYM_CACHE/.$kind.old."*
 	tmp=$(mktemp -d "$JSYM_CACHE/.$kind.build.XXXXXX") || return 1
 	# mktemp makes it 0700; a container's unprivileged uid must traverse "/".
 	chmod 755 "$tmp"
 	start=$(date +%s)
-	kit_log "building rootfs $kind in $tmp"
+	log=$JSYM_CACHE/.$kind.build.log
+	kit_log "building rootfs $kind in $tmp (log: $log)"
 	# A private mount namespace: the /proc mounted for chroot'ed apt and
 	# java never reaches the host's mount table, even if the build dies.
 	if ! KIT_GCOMPAT_SHIM=$KIT_SHIM unshare --mount --propagation private \
-		bash "$JSYM_ROOT/tests/kit/rootfs.sh" "$kind" "$tmp" "$base" >&2; then
+		bash "$JSYM_ROOT/tests/kit/rootfs.sh" "$kind" "$tmp" "$base" >"$log" 2>&1; then
 		rm -rf "$tmp"
-		kit_log "building rootfs $kind failed (output above)"
+		tail -n 25 "$log" | sed 's/^/  | /' >&2
+		kit_log "building rootfs $kind failed (whole log: $log)"
 		return 1
 	fi
 	echo "jsym-kit rootfs $kind v$KIT_ROOTFS_VERSION" >"$tmp/.jsym-rootfs"
