@@ -1,65 +1,30 @@
 /*
- * sink.c - live-code table, bounded buffers, flush thread, output files.
- *
- * Locking: `lock` guards everything in `S` except the fds, which only the
- * flush thread (and start/stop, while it is not running) touches.  The
- * flush thread swaps the filled buffers for empty ones under the lock and
- * writes with the lock released, so a JIT thread never waits for I/O.
+ * sink.c - the producer side of the sink: live-code table and bounded
+ * buffers, fed by the JVMTI callbacks under one short lock (sink.h).
+ * The flush thread and the files are in sink_io.c.
  */
 #include "sink.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "agentlog.h"
-#include "codetable.h"
 #include "journal.h"
-#include "outfile.h"
 #include "perfmap.h"
-#include "procinfo.h"
+#include "sink_state.h"
 
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t wake;      /* the flush thread waits here */
-	pthread_cond_t drained;   /* producers and sink_sync wait here */
-	bool running, quit, force_rewrite, need_rewrite, map_refused;
-	bool flushing;            /* the flush thread is between swap and done */
-	bool kick;                /* flush again without waiting */
-	unsigned flush_ms;
-	pthread_t thread;
-	int dirfd, jfd, mapfd;
-	struct bbuf jbuf, mapbuf;
-	struct code_table table;
-	uint64_t next_id;
-	uint64_t flush_gen;       /* completed flushes */
-	uint64_t last_rewrite_ns;
-	struct sink_stats st;
-	uint64_t drops_logged;
-	char map_name[64], map_tmp[64], journal_name[64];
-	/* the journal this process last wrote, to append to it on a restart */
-	char last_dir[AGENT_DIR_MAX];
-	uint64_t last_next_id;
-} S = {
+struct sink_state sink_state = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.wake = PTHREAD_COND_INITIALIZER,
 	.drained = PTHREAD_COND_INITIALIZER,
 	.dirfd = -1, .jfd = -1, .mapfd = -1,
 };
 
-static uint64_t mono_ns(void)
+uint64_t sink_now(void)
 {
 	return journal_now();
 }
 
-static void deadline_in(struct timespec *ts, unsigned ms)
+void sink_deadline(struct timespec *ts, unsigned ms)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
 	ts->tv_sec += ms / 1000;
@@ -83,7 +48,7 @@ static int wait_for_room(void)
 
 	S.kick = true;
 	pthread_cond_signal(&S.wake);
-	deadline_in(&dl, SINK_FULL_WAIT_MS);
+	sink_deadline(&dl, SINK_FULL_WAIT_MS);
 	return pthread_cond_timedwait(&S.drained, &S.lock, &dl);
 }
 
@@ -101,14 +66,68 @@ static void map_append(uint64_t start, uint64_t size, const char *name)
 		S.need_rewrite = true;   /* the rewrite from the table catches up */
 }
 
+/* One journal record to queue: which encoder, and its arguments. */
+struct jrec {
+	uint16_t type;
+	uint64_t ts, id, start, size;      /* EPOCH: size = reason */
+	const struct journal_method *m;    /* LOAD / INLINE */
+	const char *name;                  /* STUB */
+};
+
+static int encode(const struct jrec *r)
+{
+	switch (r->type) {
+	case JF_LOAD:
+	case JF_INLINE:
+		return journal_put_method(&S.jbuf, r->type, r->ts, r->id, r->m);
+	case JF_UNLOAD:
+		return journal_put_unload(&S.jbuf, r->ts, r->id, r->start);
+	case JF_STUB:
+		return journal_put_stub(&S.jbuf, r->ts, r->id, r->start, r->size, r->name);
+	default:
+		return journal_put_epoch(&S.jbuf, r->ts, r->size);
+	}
+}
+
+/*
+ * Queue a record (lock held).  A full buffer gets one wait for room; then
+ * the record is dropped and counted.  Returns 0, -ENOBUFS/-ENOMEM (dropped)
+ * or -ESHUTDOWN (the sink stopped while we waited: do nothing more).
+ */
+static int journal_add(const struct jrec *r)
+{
+	int rc = encode(r);
+
+	if (rc == -ENOBUFS) {
+		wait_for_room();
+		if (!S.running)
+			return -ESHUTDOWN;
+		rc = encode(r);
+	}
+	if (rc < 0)
+		S.st.drops++;
+	maybe_wake();
+	return rc;
+}
+
+/* Put a new entry in the table (and its line in the map buffer). */
+static void table_add(const struct code_entry *e)
+{
+	if (codetable_find(&S.table, e->start))
+		S.need_rewrite = true;   /* replaced without an unload: old line must go */
+	if (codetable_put(&S.table, e) < 0)
+		S.st.drops++;
+	else
+		map_append(e->start, e->size, e->name);
+}
+
 uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const char *cls,
 			  const char *mname, const char *sig, const char *display)
 {
 	struct journal_method m = { start, size, cls, mname, sig, display };
 	struct code_entry e = { start, size, 0, method, (char *)display, CODE_METHOD };
+	struct jrec r = { .type = JF_LOAD, .ts = sink_now(), .m = &m };
 	struct code_entry *old;
-	uint64_t id = 0, ts = mono_ns();
-	int rc;
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running || !start)
@@ -119,56 +138,34 @@ uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const
 		S.st.dups++;
 		goto out;
 	}
-	id = S.next_id++;
-	e.id = id;
-	rc = journal_put_method(&S.jbuf, JF_LOAD, ts, id, &m);
-	if (rc == -ENOBUFS) {
-		wait_for_room();
-		if (!S.running) {
-			id = 0;
-			goto out;
-		}
-		rc = journal_put_method(&S.jbuf, JF_LOAD, ts, id, &m);
+	e.id = r.id = S.next_id++;
+	if (journal_add(&r) == -ESHUTDOWN) {
+		e.id = 0;
+		goto out;
 	}
-	if (rc < 0)
-		S.st.drops++;
-	/* Re-check after a possible wait: another LOAD may have taken the slot. */
-	old = codetable_find(&S.table, start);
-	if (old)
-		S.need_rewrite = true;   /* replaced without an unload: old line must go */
-	if (codetable_put(&S.table, &e) < 0)
-		S.st.drops++;
-	else
-		map_append(start, size, display);
+	table_add(&e);
 	S.st.loads++;
-	maybe_wake();
 out:
 	pthread_mutex_unlock(&S.lock);
-	return id;
+	return e.id;
 }
 
 void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
 			const char *mname, const char *sig, const char *display)
 {
 	struct journal_method m = { start, size, cls, mname, sig, display };
-	uint64_t ts = mono_ns();
+	struct jrec r = { .type = JF_INLINE, .ts = sink_now(), .id = parent_id, .m = &m };
 
 	pthread_mutex_lock(&S.lock);
-	if (S.running && parent_id) {
-		if (journal_put_method(&S.jbuf, JF_INLINE, ts, parent_id, &m) < 0)
-			S.st.drops++;
-		else
-			S.st.inlines++;
-		maybe_wake();
-	}
+	if (S.running && parent_id && journal_add(&r) == 0)
+		S.st.inlines++;
 	pthread_mutex_unlock(&S.lock);
 }
 
 void sink_record_unload(uintptr_t method, uint64_t start)
 {
+	struct jrec r = { .type = JF_UNLOAD, .ts = sink_now(), .start = start };
 	struct code_entry *e;
-	uint64_t ts = mono_ns(), id;
-	int rc;
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running)
@@ -179,23 +176,15 @@ void sink_record_unload(uintptr_t method, uint64_t start)
 		S.st.stray_unloads++;
 		goto out;
 	}
-	id = e->id;
-	rc = journal_put_unload(&S.jbuf, ts, id, start);
-	if (rc == -ENOBUFS) {
-		wait_for_room();
-		if (!S.running)
-			goto out;
-		rc = journal_put_unload(&S.jbuf, ts, id, start);
-	}
-	if (rc < 0)
-		S.st.drops++;
+	r.id = e->id;
+	if (journal_add(&r) == -ESHUTDOWN)
+		goto out;
 	/* The wait may have let a newer LOAD in: end only our id. */
 	e = codetable_find(&S.table, start);
-	if (e && e->id == id)
+	if (e && e->id == r.id)
 		codetable_remove(&S.table, start);
 	S.st.unloads++;
 	S.need_rewrite = true;
-	maybe_wake();
 out:
 	pthread_mutex_unlock(&S.lock);
 }
@@ -203,8 +192,9 @@ out:
 void sink_record_stub(uint64_t start, uint64_t size, const char *name)
 {
 	struct code_entry e = { start, size, 0, 0, (char *)name, CODE_STUB };
+	struct jrec r = { .type = JF_STUB, .ts = sink_now(), .start = start, .size = size,
+			  .name = name };
 	struct code_entry *old;
-	uint64_t ts = mono_ns();
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running || !start)
@@ -214,26 +204,22 @@ void sink_record_stub(uint64_t start, uint64_t size, const char *name)
 		S.st.dups++;
 		goto out;
 	}
-	if (old)
-		S.need_rewrite = true;
-	e.id = S.next_id++;
-	if (journal_put_stub(&S.jbuf, ts, e.id, start, size, name) < 0)
-		S.st.drops++;
-	if (codetable_put(&S.table, &e) < 0)
-		S.st.drops++;
-	else
-		map_append(start, size, name);
+	e.id = r.id = S.next_id++;
+	if (journal_add(&r) == -ESHUTDOWN)
+		goto out;
+	table_add(&e);
 	S.st.stubs++;
-	maybe_wake();
 out:
 	pthread_mutex_unlock(&S.lock);
 }
 
 void sink_record_epoch(uint64_t reason)
 {
+	struct jrec r = { .type = JF_EPOCH, .ts = sink_now(), .size = reason };
+
 	pthread_mutex_lock(&S.lock);
-	if (S.running && journal_put_epoch(&S.jbuf, mono_ns(), reason) < 0)
-		S.st.drops++;
+	if (S.running)
+		journal_add(&r);
 	pthread_mutex_unlock(&S.lock);
 }
 
@@ -256,282 +242,3 @@ int sink_running(void)
 }
 
 
-/* ---- the flush thread ---------------------------------------------------- */
-
-static void flush_once(void)
-{
-	struct bbuf jout, mout, full = { 0 };
-	bool rewrite = false;
-	uint64_t now = mono_ns(), drops;
-	char why[512];
-	int rc;
-
-	pthread_mutex_lock(&S.lock);
-	jout = S.jbuf;
-	mout = S.mapbuf;
-	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
-	    (S.mapfd < 0 || S.force_rewrite ||
-	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
-		if (perfmap_render(&S.table, &full) == 0) {
-			rewrite = true;
-			S.need_rewrite = false;
-			S.last_rewrite_ns = now;
-			bbuf_clear(&mout);   /* the table already holds those lines */
-		} else {
-			bbuf_free(&full);
-		}
-	}
-	S.force_rewrite = false;
-	drops = S.st.drops;
-	pthread_mutex_unlock(&S.lock);
-
-	if (jout.len && S.jfd >= 0) {
-		rc = write_all(S.jfd, jout.data, jout.len);
-		if (rc < 0)
-			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
-				 strerror(-rc), jout.len);
-	}
-	if (rewrite) {
-		rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full.data, full.len, why,
-				     sizeof(why));
-		if (rc >= 0) {
-			if (S.mapfd >= 0)
-				close(S.mapfd);
-			S.mapfd = rc;
-			pthread_mutex_lock(&S.lock);
-			S.st.rewrites++;
-			pthread_mutex_unlock(&S.lock);
-		} else {
-			agentlog("perf map not written: %s", why);
-			pthread_mutex_lock(&S.lock);
-			if (rc == -EPERM || rc == -ELOOP)
-				S.map_refused = true;   /* never touch a planted file */
-			else
-				S.need_rewrite = true;  /* try again next time */
-			pthread_mutex_unlock(&S.lock);
-		}
-	} else if (mout.len && S.mapfd >= 0) {
-		rc = write_all(S.mapfd, mout.data, mout.len);
-		if (rc < 0) {
-			agentlog("cannot append to %s: %s (will rewrite it)", S.map_name,
-				 strerror(-rc));
-			pthread_mutex_lock(&S.lock);
-			S.need_rewrite = true;
-			pthread_mutex_unlock(&S.lock);
-		}
-	}
-	if (drops > S.drops_logged) {
-		agentlog("dropped %llu journal records so far: buffer full (%u bytes) for more "
-			 "than %d ms; the perf map stays complete",
-			 (unsigned long long)drops, SINK_BUF_MAX, SINK_FULL_WAIT_MS);
-		S.drops_logged = drops;
-	}
-	bbuf_free(&jout);
-	bbuf_free(&mout);
-	bbuf_free(&full);
-}
-
-static void *flush_main(void *arg)
-{
-	struct timespec dl;
-
-	pthread_mutex_lock(&S.lock);
-	while (!S.quit) {
-		deadline_in(&dl, S.flush_ms);
-		if (!S.kick)
-			pthread_cond_timedwait(&S.wake, &S.lock, &dl);
-		S.kick = false;
-		S.flushing = true;
-		pthread_mutex_unlock(&S.lock);
-		flush_once();
-		pthread_mutex_lock(&S.lock);
-		S.flushing = false;
-		S.flush_gen++;
-		pthread_cond_broadcast(&S.drained);
-	}
-	pthread_mutex_unlock(&S.lock);
-	flush_once();   /* the records queued by sink_stop */
-	return NULL;
-}
-
-void sink_sync(void)
-{
-	struct timespec dl;
-	uint64_t want;
-
-	pthread_mutex_lock(&S.lock);
-	if (S.running) {
-		/* A flush in progress may have swapped its buffers before our
-		 * request: then wait for the one after it. */
-		want = S.flush_gen + (S.flushing ? 2 : 1);
-		S.force_rewrite = true;
-		S.kick = true;
-		pthread_cond_signal(&S.wake);
-		deadline_in(&dl, 2000);
-		while (S.running && S.flush_gen < want)
-			if (pthread_cond_timedwait(&S.drained, &S.lock, &dl) != 0)
-				break;
-	}
-	pthread_mutex_unlock(&S.lock);
-}
-
-void sink_update(const struct agent_opts *opts)
-{
-	pthread_mutex_lock(&S.lock);
-	S.flush_ms = opts->flush_ms;
-	pthread_mutex_unlock(&S.lock);
-	agentlog_set_verbose(opts->verbose);
-}
-
-/* ---- start / stop -------------------------------------------------------- */
-
-/* Open the journal: continue this process's own journal after a stop in the
- * same directory, else start a new one (the file may be a previous
- * process's with the same pid, e.g. PID 1 of a restarted container). */
-static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
-{
-	unsigned char h[JF_HEADER_SIZE];
-	uint64_t starttime = procinfo_starttime();
-	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why, whylen);
-
-	if (fd < 0)
-		return fd;
-	S.jfd = fd;
-	if (S.last_next_id && strcmp(S.last_dir, opts->dir) == 0 &&
-	    pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h, JF_MAGIC, 8) == 0 &&
-	    jf_get32(h + JF_H_PID) == (uint32_t)getpid() &&
-	    jf_get64(h + JF_H_PROC_STARTTIME) == starttime) {
-		S.next_id = S.last_next_id;
-		return 0;
-	}
-	if (ftruncate(fd, 0) < 0) {
-		int err = -errno;
-
-		snprintf(why, whylen, "cannot truncate %s: %s", S.journal_name, strerror(-err));
-		return err;
-	}
-	S.next_id = 1;
-	struct timespec rt;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return journal_put_header(&S.jbuf, (uint32_t)getpid(),
-				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				  starttime, JSYM_AGENT_VERSION);
-}
-
-static void close_files(void)
-{
-	if (S.jfd >= 0)
-		close(S.jfd);
-	if (S.mapfd >= 0)
-		close(S.mapfd);
-	if (S.dirfd >= 0)
-		close(S.dirfd);
-	S.jfd = S.mapfd = S.dirfd = -1;
-}
-
-int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
-{
-	sigset_t all, old;
-	int rc, pid = (int)getpid();
-
-	if (sink_running())
-		return 0;
-	rc = outfile_open_dir(opts->dir);
-	if (rc < 0) {
-		snprintf(why, whylen, "cannot open output directory %s: %s (create it, or pass "
-			 "dir=<writable directory>)", opts->dir, strerror(-rc));
-		agentlog("%s", why);
-		return rc;
-	}
-	S.dirfd = rc;
-	if (agentlog_open(S.dirfd, opts->dir, opts->verbose) < 0)
-		agentlog("cannot open jsym-%d.log in %s; logging to /tmp", pid, opts->dir);
-	snprintf(S.map_name, sizeof(S.map_name), "perf-%d.map", pid);
-	snprintf(S.map_tmp, sizeof(S.map_tmp), "perf-%d.map.tmp", pid);
-	snprintf(S.journal_name, sizeof(S.journal_name), "jsym-%d.journal", pid);
-
-	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	rc = open_journal(opts, why, whylen);
-	if (rc < 0)
-		goto fail;
-	S.map_refused = false;
-	rc = outfile_check(S.dirfd, S.map_name, why, whylen);
-	if (rc < 0 && rc != -ENOENT) {
-		agentlog("perf map disabled: %s", why);
-		S.map_refused = true;
-	}
-	codetable_clear(&S.table);
-	S.need_rewrite = true;
-	S.force_rewrite = true;
-	S.flush_ms = opts->flush_ms;
-	S.quit = false;
-	S.running = true;
-	S.drops_logged = S.st.drops;
-
-	/* The flush thread must not take the JVM's signals (SIGQUIT etc.). */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&S.thread, NULL, flush_main, NULL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc < 0) {
-		snprintf(why, whylen, "cannot start the flush thread: %s", strerror(-rc));
-		pthread_mutex_lock(&S.lock);
-		S.running = false;
-		pthread_mutex_unlock(&S.lock);
-		goto fail;
-	}
-	snprintf(S.last_dir, sizeof(S.last_dir), "%s", opts->dir);
-	agentlog("started: dir=%s flush_ms=%u unfold=%d map=%s journal=%s%s", opts->dir,
-		 opts->flush_ms, opts->unfold, S.map_refused ? "(refused)" : S.map_name,
-		 S.journal_name, S.next_id > 1 ? " (appending)" : "");
-	return 0;
-fail:
-	agentlog("%s", why);
-	bbuf_free(&S.jbuf);
-	bbuf_free(&S.mapbuf);
-	close_files();
-	return rc;
-}
-
-void sink_stop(void)
-{
-	struct sink_stats st;
-
-	pthread_mutex_lock(&S.lock);
-	if (!S.running) {
-		pthread_mutex_unlock(&S.lock);
-		return;
-	}
-	/* From here on nothing is tracked: end every entry, then say so. */
-	for (size_t i = 0; i < S.table.cap; i++) {
-		struct code_entry *e = &S.table.slots[i];
-
-		if (e->start && journal_put_unload(&S.jbuf, mono_ns(), e->id, e->start) < 0)
-			S.st.drops++;
-	}
-	if (journal_put_epoch(&S.jbuf, mono_ns(), 3) < 0)
-		S.st.drops++;
-	S.running = false;
-	S.quit = true;
-	pthread_cond_signal(&S.wake);
-	pthread_cond_broadcast(&S.drained);
-	pthread_mutex_unlock(&S.lock);
-	pthread_join(S.thread, NULL);
-
-	sink_get_stats(&st);
-	agentlog("stopped: %llu loads, %llu unloads, %llu stubs, %llu inlined ranges, "
-		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops",
-		 (unsigned long long)st.loads, (unsigned long long)st.unloads,
-		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
-		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
-		 (unsigned long long)st.rewrites, (unsigned long long)st.drops);
-	close_files();
-	codetable_free(&S.table);
-	bbuf_free(&S.jbuf);
-	bbuf_free(&S.mapbuf);
-	S.last_next_id = S.next_id;
-	agentlog_close();
-}

@@ -1,0 +1,301 @@
+/*
+ * sink_io.c - the flush thread and the output files of the sink: swaps the
+ * filled buffers out under the lock and writes them with the lock released,
+ * appends to or atomically rewrites the perf map, opens and closes the
+ * journal (docs/perf-map.md, docs/agent.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agentlog.h"
+#include "journal.h"
+#include "outfile.h"
+#include "perfmap.h"
+#include "procinfo.h"
+#include "sink_state.h"
+
+/* ---- the flush thread ---------------------------------------------------- */
+
+static void flush_once(void)
+{
+	struct bbuf jout, mout, full = { 0 };
+	bool rewrite = false;
+	uint64_t now = sink_now(), drops;
+	char why[512];
+	int rc;
+
+	pthread_mutex_lock(&S.lock);
+	jout = S.jbuf;
+	mout = S.mapbuf;
+	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
+	    (S.mapfd < 0 || S.force_rewrite ||
+	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
+		if (perfmap_render(&S.table, &full) == 0) {
+			rewrite = true;
+			S.need_rewrite = false;
+			S.last_rewrite_ns = now;
+			bbuf_clear(&mout);   /* the table already holds those lines */
+		} else {
+			bbuf_free(&full);
+		}
+	}
+	S.force_rewrite = false;
+	drops = S.st.drops;
+	pthread_mutex_unlock(&S.lock);
+
+	if (jout.len && S.jfd >= 0) {
+		rc = write_all(S.jfd, jout.data, jout.len);
+		if (rc < 0)
+			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
+				 strerror(-rc), jout.len);
+	}
+	if (rewrite) {
+		rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full.data, full.len, why,
+				     sizeof(why));
+		if (rc >= 0) {
+			if (S.mapfd >= 0)
+				close(S.mapfd);
+			S.mapfd = rc;
+			pthread_mutex_lock(&S.lock);
+			S.st.rewrites++;
+			pthread_mutex_unlock(&S.lock);
+		} else {
+			agentlog("perf map not written: %s", why);
+			pthread_mutex_lock(&S.lock);
+			if (rc == -EPERM || rc == -ELOOP)
+				S.map_refused = true;   /* never touch a planted file */
+			else
+				S.need_rewrite = true;  /* try again next time */
+			pthread_mutex_unlock(&S.lock);
+		}
+	} else if (mout.len && S.mapfd >= 0) {
+		rc = write_all(S.mapfd, mout.data, mout.len);
+		if (rc < 0) {
+			agentlog("cannot append to %s: %s (will rewrite it)", S.map_name,
+				 strerror(-rc));
+			pthread_mutex_lock(&S.lock);
+			S.need_rewrite = true;
+			pthread_mutex_unlock(&S.lock);
+		}
+	}
+	if (drops > S.drops_logged) {
+		agentlog("dropped %llu journal records so far: buffer full (%u bytes) for more "
+			 "than %d ms; the perf map stays complete",
+			 (unsigned long long)drops, SINK_BUF_MAX, SINK_FULL_WAIT_MS);
+		S.drops_logged = drops;
+	}
+	bbuf_free(&jout);
+	bbuf_free(&mout);
+	bbuf_free(&full);
+}
+
+static void *flush_main(void *arg)
+{
+	struct timespec dl;
+
+	pthread_mutex_lock(&S.lock);
+	while (!S.quit) {
+		sink_deadline(&dl, S.flush_ms);
+		if (!S.kick)
+			pthread_cond_timedwait(&S.wake, &S.lock, &dl);
+		S.kick = false;
+		S.flushing = true;
+		pthread_mutex_unlock(&S.lock);
+		flush_once();
+		pthread_mutex_lock(&S.lock);
+		S.flushing = false;
+		S.flush_gen++;
+		pthread_cond_broadcast(&S.drained);
+	}
+	pthread_mutex_unlock(&S.lock);
+	flush_once();   /* the records queued by sink_stop */
+	return NULL;
+}
+
+void sink_sync(void)
+{
+	struct timespec dl;
+	uint64_t want;
+
+	pthread_mutex_lock(&S.lock);
+	if (S.running) {
+		/* A flush in progress may have swapped its buffers before our
+		 * request: then wait for the one after it. */
+		want = S.flush_gen + (S.flushing ? 2 : 1);
+		S.force_rewrite = true;
+		S.kick = true;
+		pthread_cond_signal(&S.wake);
+		sink_deadline(&dl, 2000);
+		while (S.running && S.flush_gen < want)
+			if (pthread_cond_timedwait(&S.drained, &S.lock, &dl) != 0)
+				break;
+	}
+	pthread_mutex_unlock(&S.lock);
+}
+
+void sink_update(const struct agent_opts *opts)
+{
+	pthread_mutex_lock(&S.lock);
+	S.flush_ms = opts->flush_ms;
+	pthread_mutex_unlock(&S.lock);
+	agentlog_set_verbose(opts->verbose);
+}
+
+/* ---- start / stop -------------------------------------------------------- */
+
+/* Open the journal: continue this process's own journal after a stop in the
+ * same directory, else start a new one (the file may be a previous
+ * process's with the same pid, e.g. PID 1 of a restarted container). */
+static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
+{
+	unsigned char h[JF_HEADER_SIZE];
+	uint64_t starttime = procinfo_starttime();
+	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why, whylen);
+
+	if (fd < 0)
+		return fd;
+	S.jfd = fd;
+	if (S.last_next_id && strcmp(S.last_dir, opts->dir) == 0 &&
+	    pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h, JF_MAGIC, 8) == 0 &&
+	    jf_get32(h + JF_H_PID) == (uint32_t)getpid() &&
+	    jf_get64(h + JF_H_PROC_STARTTIME) == starttime) {
+		S.next_id = S.last_next_id;
+		return 0;
+	}
+	if (ftruncate(fd, 0) < 0) {
+		int err = -errno;
+
+		snprintf(why, whylen, "cannot truncate %s: %s", S.journal_name, strerror(-err));
+		return err;
+	}
+	S.next_id = 1;
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	return journal_put_header(&S.jbuf, (uint32_t)getpid(),
+				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
+				  starttime, JSYM_AGENT_VERSION);
+}
+
+static void close_files(void)
+{
+	if (S.jfd >= 0)
+		close(S.jfd);
+	if (S.mapfd >= 0)
+		close(S.mapfd);
+	if (S.dirfd >= 0)
+		close(S.dirfd);
+	S.jfd = S.mapfd = S.dirfd = -1;
+}
+
+int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
+{
+	sigset_t all, old;
+	int rc, pid = (int)getpid();
+
+	if (sink_running())
+		return 0;
+	rc = outfile_open_dir(opts->dir);
+	if (rc < 0) {
+		snprintf(why, whylen, "cannot open output directory %s: %s (create it, or pass "
+			 "dir=<writable directory>)", opts->dir, strerror(-rc));
+		agentlog("%s", why);
+		return rc;
+	}
+	S.dirfd = rc;
+	if (agentlog_open(S.dirfd, opts->dir, opts->verbose) < 0)
+		agentlog("cannot open jsym-%d.log in %s; logging to /tmp", pid, opts->dir);
+	snprintf(S.map_name, sizeof(S.map_name), "perf-%d.map", pid);
+	snprintf(S.map_tmp, sizeof(S.map_tmp), "perf-%d.map.tmp", pid);
+	snprintf(S.journal_name, sizeof(S.journal_name), "jsym-%d.journal", pid);
+
+	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	rc = open_journal(opts, why, whylen);
+	if (rc < 0)
+		goto fail;
+	S.map_refused = false;
+	rc = outfile_check(S.dirfd, S.map_name, why, whylen);
+	if (rc < 0 && rc != -ENOENT) {
+		agentlog("perf map disabled: %s", why);
+		S.map_refused = true;
+	}
+	codetable_clear(&S.table);
+	S.need_rewrite = true;
+	S.force_rewrite = true;
+	S.flush_ms = opts->flush_ms;
+	S.quit = false;
+	S.running = true;
+	S.drops_logged = S.st.drops;
+
+	/* The flush thread must not take the JVM's signals (SIGQUIT etc.). */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	rc = -pthread_create(&S.thread, NULL, flush_main, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		snprintf(why, whylen, "cannot start the flush thread: %s", strerror(-rc));
+		pthread_mutex_lock(&S.lock);
+		S.running = false;
+		pthread_mutex_unlock(&S.lock);
+		goto fail;
+	}
+	snprintf(S.last_dir, sizeof(S.last_dir), "%s", opts->dir);
+	agentlog("started: dir=%s flush_ms=%u unfold=%d map=%s journal=%s%s", opts->dir,
+		 opts->flush_ms, opts->unfold, S.map_refused ? "(refused)" : S.map_name,
+		 S.journal_name, S.next_id > 1 ? " (appending)" : "");
+	return 0;
+fail:
+	agentlog("%s", why);
+	bbuf_free(&S.jbuf);
+	bbuf_free(&S.mapbuf);
+	close_files();
+	return rc;
+}
+
+void sink_stop(void)
+{
+	struct sink_stats st;
+
+	pthread_mutex_lock(&S.lock);
+	if (!S.running) {
+		pthread_mutex_unlock(&S.lock);
+		return;
+	}
+	/* From here on nothing is tracked: end every entry, then say so. */
+	for (size_t i = 0; i < S.table.cap; i++) {
+		struct code_entry *e = &S.table.slots[i];
+
+		if (e->start && journal_put_unload(&S.jbuf, sink_now(), e->id, e->start) < 0)
+			S.st.drops++;
+	}
+	if (journal_put_epoch(&S.jbuf, sink_now(), 3) < 0)
+		S.st.drops++;
+	S.running = false;
+	S.quit = true;
+	pthread_cond_signal(&S.wake);
+	pthread_cond_broadcast(&S.drained);
+	pthread_mutex_unlock(&S.lock);
+	pthread_join(S.thread, NULL);
+
+	sink_get_stats(&st);
+	agentlog("stopped: %llu loads, %llu unloads, %llu stubs, %llu inlined ranges, "
+		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops",
+		 (unsigned long long)st.loads, (unsigned long long)st.unloads,
+		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
+		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
+		 (unsigned long long)st.rewrites, (unsigned long long)st.drops);
+	close_files();
+	codetable_free(&S.table);
+	bbuf_free(&S.jbuf);
+	bbuf_free(&S.mapbuf);
+	S.last_next_id = S.next_id;
+	agentlog_close();
+}

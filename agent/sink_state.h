@@ -1,0 +1,53 @@
+/*
+ * sink_state.h - state shared by sink.c (producers: table and buffers) and
+ * sink_io.c (flush thread, output files, start/stop).  Internal to the sink.
+ *
+ * Locking: `lock` guards everything here except the fds, which only the
+ * flush thread (and start/stop, while it is not running) touches.
+ */
+#ifndef JSYM_SINK_STATE_H
+#define JSYM_SINK_STATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "bbuf.h"
+#include "codetable.h"
+#include "options.h"
+#include "sink.h"
+
+struct sink_state {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;      /* the flush thread waits here */
+	pthread_cond_t drained;   /* producers and sink_sync wait here */
+	bool running, quit, force_rewrite, need_rewrite, map_refused;
+	bool flushing;            /* the flush thread is between swap and done */
+	bool kick;                /* flush again without waiting */
+	unsigned flush_ms;
+	pthread_t thread;
+	int dirfd, jfd, mapfd;
+	struct bbuf jbuf, mapbuf;
+	struct code_table table;
+	uint64_t next_id;
+	uint64_t flush_gen;       /* completed flushes */
+	uint64_t last_rewrite_ns;
+	struct sink_stats st;
+	uint64_t drops_logged;
+	char map_name[64], map_tmp[64], journal_name[64];
+	/* the journal this process last wrote, to append to it on a restart */
+	char last_dir[AGENT_DIR_MAX];
+	uint64_t last_next_id;
+};
+
+extern struct sink_state sink_state;
+#define S sink_state
+
+/* CLOCK_MONOTONIC ns. */
+uint64_t sink_now(void);
+
+/* *ts = CLOCK_REALTIME now + ms (for pthread_cond_timedwait). */
+void sink_deadline(struct timespec *ts, unsigned ms);
+
+#endif
