@@ -15,9 +15,9 @@
 AGENT_JOURNAL_SRCS := agent/journal.c agent/bbuf.c
 # Modules without JVMTI calls: linked into the unit runner as well.
 AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) agent/names.c agent/options.c agent/codetable.c \
-	agent/perfmap.c agent/outfile.c agent/procinfo.c agent/unfold.c
-AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/agentlog.c agent/sink.c agent/sink_io.c agent/methodinfo.c \
-	agent/agent.c
+	agent/perfmap.c agent/outfile.c agent/procinfo.c agent/unfold.c agent/agentlog.c \
+	agent/sink.c agent/sink_io.c
+AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/methodinfo.c agent/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)
 

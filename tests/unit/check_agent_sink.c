@@ -1,0 +1,185 @@
+/*
+ * check_agent_sink.c - the sink end to end, without a JVM: records from
+ * several threads, the flush thread, the files it leaves.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "journal_format.h"
+#include "options.h"
+#include "sink.h"
+
+extern Suite *agent_sink_suite(void);
+
+static char dir[64];
+static char path_map[128], path_journal[128];
+
+static void setup_dir(void)
+{
+	struct agent_opts o;
+	char why[256];
+
+	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path_map, sizeof(path_map), "%s/perf-%d.map", dir, (int)getpid());
+	snprintf(path_journal, sizeof(path_journal), "%s/jsym-%d.journal", dir, (int)getpid());
+	ck_assert_int_eq(options_parse("flush_ms=5", &o, why, sizeof(why)), 0);
+	strcpy(o.dir, dir);
+	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+}
+
+static void remove_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+	static unsigned char buf[4 << 20];
+	int fd = open(path, O_RDONLY);
+	ssize_t r;
+
+	ck_assert_int_ge(fd, 0);
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ck_assert_int_ge(r, 0);
+	buf[r] = 0;
+	*n = (size_t)r;
+	return buf;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* The requirement: an unload of a reused address ends only the old id. */
+START_TEST(test_unload_never_ends_newer_entry)
+{
+	uint64_t id1, id2;
+	size_t n;
+	unsigned char *j;
+	int unloads = 0;
+	uint64_t ended = 0;
+
+	setup_dir();
+	id1 = sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()");
+	ck_assert_uint_eq(id1, 1);
+	/* a replay of the same thing is not a new entry */
+	ck_assert_uint_eq(sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()"), 0);
+	/* an unload naming another method does not end A.m */
+	sink_record_unload(0xB, 0x1000);
+	sink_record_unload(0xA, 0x1000);
+	id2 = sink_record_load(0xB, 0x1000, 0x80, "B", "n", "()V", "void B.n()");
+	ck_assert_uint_eq(id2, 2);
+	/* a late, repeated unload of A at the reused address: B stays */
+	sink_record_unload(0xA, 0x1000);
+	sink_sync();
+	ck_assert_str_eq((char *)slurp(path_map, &n), "1000 80 void B.n()\n");
+	sink_stop();
+	j = slurp(path_journal, &n);
+	ck_assert_int_eq(memcmp(j, JF_MAGIC, 8), 0);
+	for (size_t off = JF_HEADER_SIZE; off + JF_PREFIX_SIZE <= n; off += jf_get32(j + off + 4)) {
+		if (jf_get16(j + off) == JF_UNLOAD) {
+			unloads++;
+			ended |= 1ull << jf_get64(j + off + 16);
+		}
+	}
+	/* one UNLOAD for id 1 during the run, one for id 2 at stop */
+	ck_assert_int_eq(unloads, 2);
+	ck_assert_uint_eq(ended, (1ull << 1) | (1ull << 2));
+	remove_dir();
+}
+END_TEST
+
+enum { THREADS = 4, PER_THREAD = 3000 };
+
+static void *producer(void *arg)
+{
+	uint64_t base = 0x100000ull * (1 + (uintptr_t)arg);
+	char name[64];
+
+	for (uint64_t i = 0; i < PER_THREAD; i++) {
+		snprintf(name, sizeof(name), "void T%lu.m%llu()", (unsigned long)(uintptr_t)arg,
+			 (unsigned long long)i);
+		sink_record_load(base + i, base + i * 0x40, 0x40, "T", "m", "()V", name);
+		if (i % 3 == 0)
+			sink_record_unload(base + i, base + i * 0x40);
+		if (i % 500 == 0)
+			sink_record_stub(base + 0x80000 + i, 0x10, "StubRoutines (1)");
+	}
+	return NULL;
+}
+
+START_TEST(test_threads_map_equals_live_set)
+{
+	pthread_t t[THREADS];
+	struct sink_stats st;
+	struct stat sb;
+	size_t n;
+	int live = THREADS * (PER_THREAD - (PER_THREAD + 2) / 3 + PER_THREAD / 500);
+
+	setup_dir();
+	for (uintptr_t i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, producer, (void *)i), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	sink_sync();
+	sink_get_stats(&st);
+	ck_assert_uint_eq(st.drops, 0);
+	ck_assert_uint_eq(st.map_lines, (uint64_t)live);
+	ck_assert_int_eq(count_lines((char *)slurp(path_map, &n)), live);
+	ck_assert_int_eq(stat(path_map, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 0777, 0644);
+	sink_stop();
+	ck_assert(!sink_running());
+	/* stop leaves the map as it was and adds nothing more */
+	sink_record_load(1, 0x42, 1, "X", "x", "()V", "void X.x()");
+	ck_assert_int_eq(count_lines((char *)slurp(path_map, &n)), live);
+	remove_dir();
+}
+END_TEST
+
+START_TEST(test_bad_dir_fails_with_reason)
+{
+	struct agent_opts o;
+	char why[256];
+
+	options_defaults(&o);
+	strcpy(o.dir, "/nonexistent/jsym-check");
+	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "cannot open output directory /nonexistent/jsym-check"));
+	ck_assert(!sink_running());
+	/* the reason also went to the fallback log */
+	snprintf(why, sizeof(why), "/tmp/jsym-%d.log", (int)getpid());
+	ck_assert_int_eq(access(why, R_OK), 0);
+	unlink(why);
+}
+END_TEST
+
+Suite *agent_sink_suite(void)
+{
+	Suite *s = suite_create("agent_sink");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_unload_never_ends_newer_entry);
+	tcase_add_test(tc, test_threads_map_equals_live_set);
+	tcase_add_test(tc, test_bad_dir_fails_with_reason);
+	suite_add_tcase(s, tc);
+	return s;
+}
