@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agentlog.h"
@@ -21,6 +22,14 @@
 #include "sink_state.h"
 
 /* ---- the flush thread ---------------------------------------------------- */
+
+/* Appending to an unlinked map would write into nothing visible. */
+static bool map_was_removed(void)
+{
+	struct stat st;
+
+	return fstat(S.mapfd, &st) == 0 && st.st_nlink == 0;
+}
 
 static void flush_once(void)
 {
@@ -64,11 +73,14 @@ static void flush_once(void)
 			if (S.mapfd >= 0)
 				close(S.mapfd);
 			S.mapfd = rc;
+			S.last_map_err = 0;
 			pthread_mutex_lock(&S.lock);
 			S.st.rewrites++;
 			pthread_mutex_unlock(&S.lock);
 		} else {
-			agentlog("perf map not written: %s", why);
+			if (rc != S.last_map_err)   /* once per cause, not every flush */
+				agentlog("perf map not written: %s", why);
+			S.last_map_err = rc;
 			pthread_mutex_lock(&S.lock);
 			if (rc == -EPERM || rc == -ELOOP)
 				S.map_refused = true;   /* never touch a planted file */
@@ -85,6 +97,13 @@ static void flush_once(void)
 			S.need_rewrite = true;
 			pthread_mutex_unlock(&S.lock);
 		}
+	}
+	if (S.mapfd >= 0 && map_was_removed()) {
+		agentlog("%s was removed (a /tmp cleaner?): writing it again", S.map_name);
+		pthread_mutex_lock(&S.lock);
+		S.need_rewrite = true;
+		S.force_rewrite = true;
+		pthread_mutex_unlock(&S.lock);
 	}
 	if (drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%u bytes) for more "

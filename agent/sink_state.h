@@ -35,6 +35,7 @@ struct sink_state {
 	uint64_t last_rewrite_ns;
 	struct sink_stats st;
 	uint64_t drops_logged;
+	int last_map_err;         /* last perfmap_replace error logged, 0 = none */
 	char map_name[64], map_tmp[64], journal_name[64];
 	/* the journal this process last wrote, to append to it on a restart */
 	char last_dir[AGENT_DIR_MAX];

@@ -154,6 +154,23 @@ START_TEST(test_threads_map_equals_live_set)
 }
 END_TEST
 
+/* A /tmp cleaner removes the map: the agent writes it again. */
+START_TEST(test_removed_map_comes_back)
+{
+	size_t n;
+
+	setup_dir();
+	sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()");
+	sink_sync();
+	ck_assert_int_eq(unlink(path_map), 0);
+	for (int i = 0; i < 200 && access(path_map, F_OK) != 0; i++)
+		usleep(10 * 1000);
+	ck_assert_str_eq((char *)slurp(path_map, &n), "1000 40 void A.m()\n");
+	sink_stop();
+	remove_dir();
+}
+END_TEST
+
 START_TEST(test_bad_dir_fails_with_reason)
 {
 	struct agent_opts o;
@@ -179,6 +196,7 @@ Suite *agent_sink_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_unload_never_ends_newer_entry);
 	tcase_add_test(tc, test_threads_map_equals_live_set);
+	tcase_add_test(tc, test_removed_map_comes_back);
 	tcase_add_test(tc, test_bad_dir_fails_with_reason);
 	suite_add_tcase(s, tc);
 	return s;
