@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "journal_read.h"
@@ -229,6 +230,7 @@ static int jr_read_header(struct jr_reader *r, char *err, size_t errlen)
 		r->failed = rc;
 	if (rc)
 		return rc;
+	memcpy(r->raw_hdr, hb, sizeof(hb));
 	r->have_header = 1;
 	r->offset = r->buf_off = r->hdr.header_size;
 	r->buf_pos = r->buf_len = 0;
@@ -277,6 +279,31 @@ int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen
 		if (got == 0)
 			return 0;
 	}
+}
+
+int jr_check_replaced(struct jr_reader *r)
+{
+	unsigned char hb[JF_HEADER_SIZE];
+	struct stat st;
+	ssize_t n;
+
+	if (!r->have_header)
+		return 0;
+	if (fstat(r->fd, &st) < 0)
+		return -errno;
+	do
+		n = pread(r->fd, hb, sizeof(hb), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((uint64_t)st.st_size >= r->offset && n == (ssize_t)sizeof(hb) &&
+	    memcmp(hb, r->raw_hdr, sizeof(hb)) == 0)
+		return 0;
+	r->have_header = 0;
+	r->failed = 0;
+	r->offset = r->buf_off = 0;
+	r->buf_pos = r->buf_len = 0;
+	return 1;
 }
 
 void jr_close(struct jr_reader *r)

@@ -78,6 +78,7 @@ struct jr_reader {
 	int fd;              /* owned: closed by jr_close */
 	uint64_t offset;     /* file offset of the next unread record */
 	struct jr_header hdr;
+	unsigned char raw_hdr[JF_HEADER_SIZE]; /* as read, to notice a new journal */
 	int have_header;
 	int failed;          /* sticky -errno after corruption */
 	unsigned char *buf;  /* owned: bytes [buf_off, buf_off + buf_len) of the file */
@@ -100,6 +101,14 @@ int jr_open_fd(struct jr_reader *r, int fd);
  * -errno of pread.  err (may be NULL) receives a reason on errors.
  */
 int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen);
+
+/*
+ * Has the file been started over since the header was read (the agent of a
+ * new process with the same pid truncates it and writes a new header)?
+ * Returns 1 and rewinds the reader to offset 0 (the caller must forget what
+ * it read), 0 when it is the same journal, or -errno from fstat/pread.
+ */
+int jr_check_replaced(struct jr_reader *r);
 
 /* Close the fd and free the buffer; leaves fd = -1, so a second call is harmless. */
 void jr_close(struct jr_reader *r);

@@ -80,6 +80,7 @@ struct lookup_stats {
 	uint64_t source_offset;    /* next byte lookup_refresh reads */
 	size_t pending_bytes;      /* perf map: torn last line held back */
 	int source;                /* 0 none, 1 journal, 2 perf map */
+	uint64_t resets;           /* times the followed file was started over */
 };
 
 /* A new empty lookup, or NULL (ENOMEM).  Free with lookup_free. */
@@ -87,6 +88,9 @@ struct lookup *lookup_new(void);
 
 /* Free everything, close a followed file.  NULL is fine. */
 void lookup_free(struct lookup *lk);
+
+/* Forget every entry and counter; a followed file stays followed. */
+void lookup_clear(struct lookup *lk);
 
 /*
  * Add a LOAD/STUB/MAP range.  An existing live entry with the same id is
@@ -119,14 +123,19 @@ int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit);
 
 /*
  * Follow a journal / perf map open on fd (ownership passes to the lookup,
- * even on failure; a previously followed file is closed).  Nothing is read
- * until lookup_refresh.  Returns 0.
+ * even on failure; a previously followed file is closed, its entries stay:
+ * lookup_clear first when the new file replaces it).  Nothing is read until
+ * lookup_refresh.  Returns 0.
  */
 int lookup_follow_journal(struct lookup *lk, int fd);
 int lookup_follow_map(struct lookup *lk, int fd);
 
 /*
- * Read what the followed file gained since the last call and apply it.
+ * Read what the followed file gained since the last call and apply it.  A
+ * file that was started over in place (a journal with a new header, a map
+ * truncated below what was read) is read again from its start after a
+ * lookup_clear (counted in stats.resets).  A map replaced by rename is not
+ * noticed here: the caller reopens the path (resolve_cli.c does).
  * Returns the number of records/lines applied (>= 0), or a -errno with a
  * reason in err: -EAGAIN (journal header not written yet: try later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what

@@ -6,8 +6,9 @@
 #                 driver usable without the jsym binary
 #   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
-LOOKUP_LIB_SRCS := agent/journal_read.c agent/perfmap_read.c agent/lookup.c
-LOOKUP_SRCS := $(LOOKUP_LIB_SRCS) agent/resolve_cli.c
+LOOKUP_LIB_SRCS := agent/journal_read.c agent/perfmap_read.c agent/lookup.c \
+	agent/lookup_index.c agent/lookup_follow.c
+LOOKUP_SRCS := $(LOOKUP_LIB_SRCS) agent/resolve_cli.c agent/resolve_files.c
 UNIT_SRCS += $(LOOKUP_LIB_SRCS)
 
 define lookup_lib_rule
@@ -23,7 +24,8 @@ glibc-build/obj/agent/resolve_cli_main.o: agent/resolve_cli.c | deps-build
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(CFLAGS_glibc) -DJSYM_RESOLVE_MAIN -c -o $@ $<
 
-glibc-build/tests/jsym-resolve: glibc-build/obj/agent/resolve_cli_main.o glibc-build/libjsym-lookup.a
+glibc-build/tests/jsym-resolve: glibc-build/obj/agent/resolve_cli_main.o \
+		glibc-build/obj/agent/resolve_files.o glibc-build/libjsym-lookup.a
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

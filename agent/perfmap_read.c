@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfmap_read.h"
@@ -154,6 +155,21 @@ int pm_next(struct pm_reader *r, struct pm_line *line, char *err, size_t errlen)
 		if (got == 0)
 			return 0;
 	}
+}
+
+int pm_check_truncated(struct pm_reader *r)
+{
+	struct stat st;
+
+	if (fstat(r->fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size >= r->buf_off + r->len)
+		return 0;
+	r->buf_off = 0;
+	r->pos = r->len = 0;
+	r->lines = r->malformed = 0;
+	r->skipping = 0;
+	return 1;
 }
 
 void pm_close(struct pm_reader *r)

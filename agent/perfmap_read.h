@@ -68,6 +68,13 @@ static inline size_t pm_pending(const struct pm_reader *r)
 	return r->len - r->pos;
 }
 
+/*
+ * Was the file truncated below what was read (a writer that rewrites its map
+ * in place)?  Returns 1 and rewinds the reader to offset 0 (the caller must
+ * forget what it read), 0 if not, or -errno from fstat.
+ */
+int pm_check_truncated(struct pm_reader *r);
+
 /* Close the fd and free the buffer; leaves fd = -1, so a second call is harmless. */
 void pm_close(struct pm_reader *r);
 

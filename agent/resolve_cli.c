@@ -16,30 +16,19 @@
  * Exit status: 0 it ran (resolved or not), 1 usage, 2 our own failure.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lookup.h"
 #include "perfmap_read.h"
 #include "resolve_cli.h"
-
-/* openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
-struct jsym_open_how {
-	uint64_t flags, mode, resolve;
-};
-#define JSYM_RESOLVE_NO_MAGICLINKS 0x02
-#define JSYM_RESOLVE_IN_ROOT 0x10
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
+#include "resolve_files.h"
 
 struct resolve_env {
 	long pid;
@@ -48,11 +37,6 @@ struct resolve_env {
 	int json, follow, verbose;
 };
 
-struct source {
-	int fd;
-	int is_journal;
-	char path[PATH_MAX + 128]; /* for messages: /proc/PID/root + the path inside */
-};
 
 static void usage(FILE *f)
 {
@@ -78,163 +62,6 @@ static void usage(FILE *f)
 	      "        ADDR  ??            when no live code range holds ADDR\n"
 	      "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n",
 	      f);
-}
-
-/* ---- finding the files ------------------------------------------------ */
-
-/* The pid `pid` has in its own pid namespace: the last NStgid value. */
-static long ns_pid_of(long pid)
-{
-	char path[64], line[256];
-	long ns = pid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *end;
-
-		if (strncmp(line, "NStgid:", 7) != 0)
-			continue;
-		for (p = line + 7;; p = end) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			ns = v;
-		}
-	}
-	fclose(f);
-	return ns;
-}
-
-/*
- * Open rel (relative, inside the tree rooted at rootfd) without leaving that
- * tree: absolute symlinks and ".." stay inside it.  Old kernels (no openat2)
- * get a walk that refuses every symlink instead.
- */
-static int open_beneath(int rootfd, const char *rel)
-{
-	struct jsym_open_how how = {
-		.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
-		.resolve = JSYM_RESOLVE_IN_ROOT | JSYM_RESOLVE_NO_MAGICLINKS,
-	};
-	char buf[PATH_MAX], *save = NULL, *comp, *next;
-	int fd, dfd;
-
-	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-		return fd;
-	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	dfd = dup(rootfd);
-	comp = strtok_r(buf, "/", &save);
-	while (dfd >= 0 && comp) {
-		next = strtok_r(NULL, "/", &save);
-		if (strcmp(comp, "..") == 0) {
-			/* ".." from the container root would climb into the host */
-			close(dfd);
-			errno = EPERM;
-			return -1;
-		}
-		fd = openat(dfd, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-					  : (int)how.flags);
-		close(dfd);
-		if (!next)
-			return fd;
-		dfd = fd;
-		comp = next;
-	}
-	if (dfd >= 0)
-		close(dfd);
-	errno = dfd < 0 ? errno : ENOENT;
-	return -1;
-}
-
-/* Accept only regular files: a FIFO or device planted there must not hang us. */
-static int check_regular(int fd, const char *path)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		return 0;
-	fprintf(stderr, "jsym: %s is not a regular file, refusing to read it\n", path);
-	close(fd);
-	return -1;
-}
-
-static int find_in_pid(const struct resolve_env *env, struct source *src)
-{
-	const char *dir = env->dir;
-	char root[64], rel[PATH_MAX];
-	long nspid = ns_pid_of(env->pid);
-	int rootfd, err = 0;
-
-	if (nspid < 0) {
-		fprintf(stderr, "jsym: no process %ld (cannot read /proc/%ld/status: %s)\n",
-			env->pid, env->pid, strerror((int)-nspid));
-		return -1;
-	}
-	snprintf(root, sizeof(root), "/proc/%ld/root", env->pid);
-	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0) {
-		fprintf(stderr, "jsym: cannot open %s: %m (run as root or as the JVM's user)\n",
-			root);
-		return -1;
-	}
-	while (*dir == '/')
-		dir++;
-	for (int j = 1; j >= 0; j--) {
-		snprintf(rel, sizeof(rel), "%s%s%s-%ld.%s", dir, *dir ? "/" : "",
-			 j ? "jsym" : "perf", nspid, j ? "journal" : "map");
-		snprintf(src->path, sizeof(src->path), "%s/%s", root, rel);
-		src->fd = open_beneath(rootfd, rel);
-		if (src->fd >= 0) {
-			src->is_journal = j;
-			break;
-		}
-		if (errno != ENOENT) {
-			err = errno;
-			fprintf(stderr, "jsym: cannot open %s: %s\n", src->path, strerror(err));
-		} else if (j && env->verbose) {
-			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
-		}
-	}
-	close(rootfd);
-	if (src->fd < 0) {
-		if (!err)
-			fprintf(stderr,
-				"jsym: no symbol files for JVM %ld in %s/%s (looked for jsym-%ld.journal "
-				"and perf-%ld.map): attach the agent first (jsym exec %ld load ...), "
-				"or give --dir if it writes elsewhere\n",
-				env->pid, root, dir, nspid, nspid, env->pid);
-		return -1;
-	}
-	if (env->verbose && !src->is_journal)
-		fprintf(stderr, "jsym: no journal, using the perf map %s (it has no unloads: "
-				"addresses of unloaded code may be named wrongly)\n", src->path);
-	return check_regular(src->fd, src->path);
-}
-
-static int open_source(const struct resolve_env *env, struct source *src)
-{
-	const char *file = env->journal ? env->journal : env->map;
-
-	src->fd = -1;
-	if (!file)
-		return find_in_pid(env, src);
-	src->is_journal = env->journal != NULL;
-	snprintf(src->path, sizeof(src->path), "%s", file);
-	src->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (src->fd < 0) {
-		fprintf(stderr, "jsym: cannot open %s: %m\n", file);
-		return -1;
-	}
-	return check_regular(src->fd, src->path);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -352,16 +179,46 @@ static int parse_addr(const char *s, uint64_t *out)
 
 struct resolver {
 	const struct resolve_env *env;
-	const struct source *src;
+	struct resolve_source *src;
 	struct lookup *lk;
 	int warned;
+	struct timespec last_reopen;
 };
+
+#define REOPEN_CHECK_NS 200000000LL /* a followed map is looked up by path 5 times/s */
+
+/*
+ * A perf map is rewritten by rename (the jsym agent) or in place (the JDK,
+ * perf-map-agent); lookup_refresh notices the latter, the former needs the
+ * path opened again.  Journals are only ever appended to or started over in
+ * place.
+ */
+static void follow_renamed_map(struct resolver *r)
+{
+	struct timespec now;
+	int fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - r->last_reopen.tv_sec) * 1000000000LL +
+		    (now.tv_nsec - r->last_reopen.tv_nsec) < REOPEN_CHECK_NS)
+		return;
+	r->last_reopen = now;
+	fd = resolve_reopen_if_replaced(r->src);
+	if (fd < 0)
+		return;
+	lookup_clear(r->lk);
+	lookup_follow_map(r->lk, fd);
+}
 
 /* Read what is new.  0, or -1 when that failed so badly nothing can be trusted. */
 static int refresh(struct resolver *r)
 {
 	char err[256] = "";
-	long n = lookup_refresh(r->lk, err, sizeof(err));
+	long n;
+
+	if (r->env->follow && !r->src->is_journal)
+		follow_renamed_map(r);
+	n = lookup_refresh(r->lk, err, sizeof(err));
 
 	if (n >= 0 || n == -EAGAIN)
 		return 0;
@@ -427,23 +284,30 @@ static void report_source(const struct resolver *r)
 
 static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 {
-	struct source src;
+	struct resolve_source src;
 	struct resolver r = { .env = env, .src = &src };
+	const char *file = env->journal ? env->journal : env->map;
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
 
-	if (open_source(env, &src) < 0)
+	if ((file ? resolve_open_file(file, env->journal != NULL, &src)
+		  : resolve_open_pid(env->pid, env->dir, env->verbose, &src)) < 0) {
+		resolve_close(&src);
 		return 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r.last_reopen);
 	r.lk = lookup_new();
 	if (!r.lk) {
 		close(src.fd);
+		resolve_close(&src);
 		fprintf(stderr, "jsym: out of memory\n");
 		return 2;
 	}
 	(src.is_journal ? lookup_follow_journal : lookup_follow_map)(r.lk, src.fd);
 	if (refresh(&r) < 0) {
 		lookup_free(r.lk);
+		resolve_close(&src);
 		return 2;
 	}
 	if (env->verbose)
@@ -461,6 +325,7 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 	}
 	free(line);
 	lookup_free(r.lk);
+	resolve_close(&src);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc < 0 ? 2 : 0; /* pipe closed early, like head(1) after us */

@@ -30,9 +30,11 @@ FUZZ_TARGETS += openj9
 FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9_props.c attach/openj9_proto.c
 # journal reader and perf-map parser through the lookup index (lookup engineer)
 FUZZ_TARGETS += journal
-FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c agent/journal_read.c agent/perfmap_read.c agent/lookup.c
+FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += perfmap
-FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c agent/journal_read.c agent/perfmap_read.c agent/lookup.c
+FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
+FUZZ_TARGETS += agent_names
+FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/names.c agent/options.c agent/procinfo.c
 # ---- end of harnesses ----
 
 define fuzz_rule

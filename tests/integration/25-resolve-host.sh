@@ -164,12 +164,13 @@ EOF
 # As a pipe filter: each line answered before the next is written.
 first=$(head -1 "$AG_TMP/addrs" | cut -d' ' -f1)
 coproc R { "$JSYM" resolve --pid "$p" --dir "$d" --follow; }
+rpid=$R_PID # bash unsets R_PID once the coprocess has ended
 echo "$first" >&"${R[1]}"
 IFS= read -r -t 10 ans <&"${R[0]}"
 echo "    filter answered: $ans"
 ag_check "stdin filter answers a line at once (--follow)" [ "${ans%%  *}" = "0x$first" ]
 exec {R[1]}>&-
-wait "$R_PID"
+wait "$rpid"
 ag_check "filter exits 0 at end of input" [ $? = 0 ]
 
 # Errors name the path and the remedy, exit 2; usage errors exit 1.

@@ -360,6 +360,43 @@ START_TEST(follow_journal)
 }
 END_TEST
 
+/* A new process with the same pid starts the journal over in place. */
+START_TEST(follow_journal_started_over)
+{
+	struct lookup *lk = lookup_new();
+	struct journal_writer w;
+	struct journal_method m = {
+		.code_start = 0x7000, .code_size = 0x100, .class_name = "Old",
+		.method_name = "a", .signature = "()V", .display = "void Old.a()",
+	};
+	struct lookup_stats st;
+	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
+
+	ck_assert_int_eq(lookup_follow_journal(lk, dup(fd)), 0);
+	ck_assert_int_eq(journal_open(&w, dup(fd), 1, 100), 0);
+	ck_assert_int_eq(journal_append_load(&w, 0, &m, NULL), 0);
+	ck_assert_int_eq(journal_close(&w), 0);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_str_eq(at(lk, 0x7000), "void Old.a()");
+	/* the next process: truncate, new header (other start time), more records */
+	ck_assert_int_eq(ftruncate(fd, 0), 0);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	ck_assert_int_eq(journal_open(&w, fd, 1, 200), 0);
+	m.display = "void New.b()";
+	for (int i = 0; i < 3; i++, m.code_start += 0x1000)
+		ck_assert_int_eq(journal_append_load(&w, 0, &m, NULL), 0);
+	ck_assert_int_eq(journal_flush(&w), 0);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 3);
+	ck_assert_str_eq(at(lk, 0x7000), "void New.b()");
+	ck_assert_str_eq(at(lk, 0x9000), "void New.b()");
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.resets, 1);
+	ck_assert_uint_eq(st.live, 3);
+	ck_assert_int_eq(journal_close(&w), 0);
+	lookup_free(lk);
+}
+END_TEST
+
 /* Perf map: later line wins, malformed lines counted, torn line waits. */
 START_TEST(follow_map)
 {
@@ -385,6 +422,15 @@ START_TEST(follow_map)
 	ck_assert_int_eq(lookup_find(lk, 0x200f, &h), 1);
 	ck_assert_str_eq(h.sym.name, "torn");
 	ck_assert_int_eq(h.sym.kind, LOOKUP_MAP);
+	/* rewritten in place, shorter: read again from the start */
+	ck_assert_int_eq(ftruncate(fd, 0), 0);
+	ck_assert_int_eq(pwrite(fd, "5000 10 only\n", 13, 0), 13);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_str_eq(at(lk, 0x1000), "??");
+	ck_assert_str_eq(at(lk, 0x5000), "only");
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.resets, 1);
+	ck_assert_uint_eq(st.live, 1);
 	lookup_free(lk);
 }
 END_TEST
@@ -401,6 +447,7 @@ Suite *lookup_suite(void)
 	tcase_add_test(tc, inline_chain);
 	tcase_add_test(tc, churn_compacts);
 	tcase_add_test(tc, follow_journal);
+	tcase_add_test(tc, follow_journal_started_over);
 	tcase_add_test(tc, follow_map);
 	tcase_set_timeout(to, 120);
 	tcase_add_test(to, oracle_small_space);

@@ -1,0 +1,106 @@
+/*
+ * lookup_follow.c - keep a struct lookup in step with a journal or perf map
+ * that another process is still writing (contract in lookup.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lookup_int.h"
+
+void lk_close_source(struct lookup *lk)
+{
+	jr_close(&lk->jr);
+	pm_close(&lk->pm);
+	lk->st.source = 0;
+}
+
+/* ---- following a file --------------------------------------------------- */
+
+int lookup_follow_journal(struct lookup *lk, int fd)
+{
+	lk_close_source(lk);
+	jr_open_fd(&lk->jr, fd);
+	lk->st.source = 1;
+	return 0;
+}
+
+int lookup_follow_map(struct lookup *lk, int fd)
+{
+	lk_close_source(lk);
+	pm_open_fd(&lk->pm, fd);
+	lk->st.source = 2;
+	return 0;
+}
+
+/* The followed file was started over: forget everything read from it. */
+static void start_over(struct lookup *lk)
+{
+	lookup_clear(lk);
+	lk->st.resets++;
+}
+
+static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
+{
+	struct jr_record rec;
+	long applied = 0;
+	int rc = jr_check_replaced(&lk->jr);
+
+	if (rc == 1)
+		start_over(lk);
+	while ((rc = jr_next(&lk->jr, &rec, err, errlen)) == 1) {
+		if ((rc = lookup_apply_record(lk, &rec)) < 0)
+			return rc;
+		applied++;
+	}
+	lk->st.source_offset = lk->jr.offset;
+	return rc < 0 ? rc : applied;
+}
+
+static long refresh_map(struct lookup *lk, char *err, size_t errlen)
+{
+	struct pm_line line;
+	long applied = 0;
+	int rc = pm_check_truncated(&lk->pm);
+
+	if (rc == 1)
+		start_over(lk);
+	while ((rc = pm_next(&lk->pm, &line, err, errlen)) == 1) {
+		struct lookup_sym s = {
+			.kind = LOOKUP_MAP,
+			.id = line.lineno,
+			.start = line.start,
+			.size = line.size,
+			.name = { line.name, line.name_len },
+		};
+
+		if ((rc = lookup_add(lk, &s)) < 0)
+			return rc;
+		lk->st.records++;
+		applied++;
+	}
+	lk->st.malformed_lines = lk->pm.malformed;
+	lk->st.source_offset = pm_offset(&lk->pm);
+	lk->st.pending_bytes = pm_pending(&lk->pm);
+	return rc < 0 ? rc : applied;
+}
+
+long lookup_refresh(struct lookup *lk, char *err, size_t errlen)
+{
+	if (lk->st.source == 1)
+		return refresh_journal(lk, err, errlen);
+	if (lk->st.source == 2)
+		return refresh_map(lk, err, errlen);
+	return -EBADF;
+}
+
+const struct jr_header *lookup_journal_header(const struct lookup *lk)
+{
+	return lk->st.source == 1 && lk->jr.have_header ? &lk->jr.hdr : NULL;
+}
+
+void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st)
+{
+	*st = lk->st;
+	st->live = lk->n_ents - lk->n_dead;
+	st->inlines = lk->n_inl;
+}

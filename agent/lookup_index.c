@@ -1,0 +1,235 @@
+/*
+ * lookup_index.c - the query side of the address index.
+ *
+ * The query structure is a sorted array of disjoint segments [start, end) ->
+ * entry index, rebuilt lazily (on the first lookup_find after a change) by a
+ * sweep over the live entries in start order with a max-heap on id: the
+ * winner of each piece of address space is the live entry with the highest id
+ * covering it.  Rebuilding first compacts the entry array, which is why entry
+ * indexes are only stable between rebuilds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lookup_int.h"
+
+/* ---- rebuild: entries -> disjoint segments ------------------------------ */
+
+struct heap_item {
+	uint64_t id, end;
+	uint32_t ent;
+};
+
+static void heap_push(struct heap_item *h, size_t *n, struct heap_item it)
+{
+	size_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2].id < it.id) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = it;
+}
+
+static void heap_pop(struct heap_item *h, size_t *n)
+{
+	struct heap_item last = h[--(*n)];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1].id > h[c].id)
+			c++;
+		if (h[c].id <= last.id)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+}
+
+struct start_idx {
+	uint64_t start;
+	uint32_t ent;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct start_idx *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Append a segment (capacity reserved by the caller), merging with its twin. */
+static void emit(struct lookup *lk, uint64_t start, uint64_t end, uint32_t ent)
+{
+	size_t n = lk->n_seg;
+
+	if (n && lk->s_ent[n - 1] == ent && lk->s_end[n - 1] == start) {
+		lk->s_end[n - 1] = end;
+		return;
+	}
+	lk->s_start[n] = start;
+	lk->s_end[n] = end;
+	lk->s_ent[n] = ent;
+	lk->n_seg++;
+}
+
+static int seg_reserve(struct lookup *lk, size_t need)
+{
+	if (need <= lk->cap_seg)
+		return 0;
+	uint64_t *a = realloc(lk->s_start, need * sizeof(*a));
+
+	if (a)
+		lk->s_start = a;
+	uint64_t *b = realloc(lk->s_end, need * sizeof(*b));
+
+	if (b)
+		lk->s_end = b;
+	uint32_t *c = realloc(lk->s_ent, need * sizeof(*c));
+
+	if (c)
+		lk->s_ent = c;
+	if (!a || !b || !c)
+		return -ENOMEM;
+	lk->cap_seg = need;
+	return 0;
+}
+
+int lk_rebuild(struct lookup *lk)
+{
+	size_t n, i = 0, nh = 0;
+	struct start_idx *order;
+	struct heap_item *heap;
+	uint64_t cur;
+	int rc;
+
+	if (lk->n_dead && (rc = lk_compact(lk)) < 0)
+		return rc;
+	n = lk->n_ents;
+	/* every entry adds at most two segment boundaries */
+	if ((rc = seg_reserve(lk, 2 * n + 1)) < 0)
+		return rc;
+	order = malloc((n + 1) * sizeof(*order));
+	heap = malloc((n + 1) * sizeof(*heap));
+	if (!order || !heap) {
+		free(order);
+		free(heap);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		order[k] = (struct start_idx){ lk->ents[k].start, (uint32_t)k };
+	qsort(order, n, sizeof(*order), by_start);
+	lk->n_seg = 0;
+	cur = n ? order[0].start : 0;
+	while (i < n || nh) {
+		uint64_t next;
+
+		for (; i < n && order[i].start <= cur; i++) {
+			const struct lk_ent *e = &lk->ents[order[i].ent];
+
+			heap_push(heap, &nh, (struct heap_item){ e->id, e->end, order[i].ent });
+		}
+		while (nh && heap[0].end <= cur)
+			heap_pop(heap, &nh);
+		if (!nh) {
+			if (i < n)
+				cur = order[i].start;
+			continue;
+		}
+		/* The winner changes only when it ends or a (maybe higher) id starts. */
+		next = heap[0].end;
+		if (i < n && order[i].start < next)
+			next = order[i].start;
+		emit(lk, cur, next, heap[0].ent);
+		cur = next;
+	}
+	free(order);
+	free(heap);
+	lk->st.segments = lk->n_seg;
+	lk->dirty = 0;
+	return 0;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+static struct lookup_frame frame_of(int kind, uint64_t id, uint64_t start, uint64_t end,
+				    const char *strs, uint32_t om, uint32_t os, uint32_t on)
+{
+	return (struct lookup_frame){
+		.kind = kind,
+		.id = id,
+		.start = start,
+		.size = end - start,
+		.class_name = strs,
+		.method = strs + om,
+		.signature = strs + os,
+		.name = strs + on,
+	};
+}
+
+/* Inlined ranges of e holding addr into lk->scratch, innermost (smallest) first. */
+static int collect_inlines(struct lookup *lk, const struct lk_ent *e, uint64_t addr,
+			   size_t *count)
+{
+	size_t n = 0;
+
+	for (uint32_t k = 0; k < e->n_inl; k++) {
+		const struct lk_inl *in = &e->inl[e->n_inl - 1 - k]; /* later records first */
+		struct lookup_frame f;
+		size_t j;
+
+		if (addr < in->start || addr >= in->end)
+			continue;
+		if (lk_grow((void **)&lk->scratch, &lk->cap_scratch, n + 1, sizeof(*lk->scratch)) < 0)
+			return -ENOMEM;
+		f = frame_of(LOOKUP_INLINE, e->id, in->start, in->end, in->strs, in->o_method,
+			     in->o_sig, in->o_name);
+		for (j = n; j && lk->scratch[j - 1].size > f.size; j--)
+			lk->scratch[j] = lk->scratch[j - 1];
+		lk->scratch[j] = f;
+		n++;
+	}
+	*count = n;
+	return 0;
+}
+
+int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
+{
+	size_t lo = 0, hi;
+	const struct lk_ent *e;
+	int rc;
+
+	memset(hit, 0, sizeof(*hit));
+	hit->addr = addr;
+	if (lk->dirty && (rc = lk_rebuild(lk)) < 0)
+		return rc;
+	/* last segment with start <= addr */
+	hi = lk->n_seg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lk->s_start[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= lk->s_end[lo - 1])
+		return 0;
+	e = &lk->ents[lk->s_ent[lo - 1]];
+	hit->sym = frame_of(e->kind, e->id, e->start, e->end, e->strs, e->o_method, e->o_sig,
+			    e->o_name);
+	hit->offset = addr - e->start;
+	if (e->n_inl) {
+		if ((rc = collect_inlines(lk, e, addr, &hit->n_inline)) < 0)
+			return rc;
+		hit->inlined = hit->n_inline ? lk->scratch : NULL;
+	}
+	return 1;
+}

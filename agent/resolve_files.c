@@ -1,0 +1,213 @@
+/*
+ * resolve_files.c - where `jsym resolve` finds a JVM's symbol files, opened
+ * so that nothing planted in the target's filesystem can redirect or stall us
+ * (contract in resolve_files.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "resolve_files.h"
+
+/* openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
+struct jsym_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define JSYM_RESOLVE_NO_MAGICLINKS 0x02
+#define JSYM_RESOLVE_IN_ROOT 0x10
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+
+/* The pid `pid` has in its own pid namespace: the last NStgid value. */
+static long ns_pid_of(long pid)
+{
+	char path[64], line[256];
+	long ns = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *end;
+
+		if (strncmp(line, "NStgid:", 7) != 0)
+			continue;
+		for (p = line + 7;; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			ns = v;
+		}
+	}
+	fclose(f);
+	return ns;
+}
+
+/*
+ * Open rel (relative, inside the tree rooted at rootfd) without leaving that
+ * tree: absolute symlinks and ".." stay inside it.  Old kernels (no openat2)
+ * get a walk that refuses every symlink instead.
+ */
+static int open_beneath(int rootfd, const char *rel)
+{
+	struct jsym_open_how how = {
+		.flags = FILE_FLAGS,
+		.resolve = JSYM_RESOLVE_IN_ROOT | JSYM_RESOLVE_NO_MAGICLINKS,
+	};
+	char buf[PATH_MAX], *save = NULL, *comp, *next;
+	int fd, dfd;
+
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd;
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	dfd = dup(rootfd);
+	comp = strtok_r(buf, "/", &save);
+	while (dfd >= 0 && comp) {
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(comp, "..") == 0) {
+			/* ".." from the container root would climb into the host */
+			close(dfd);
+			errno = EPERM;
+			return -1;
+		}
+		fd = openat(dfd, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : FILE_FLAGS);
+		close(dfd);
+		if (!next)
+			return fd;
+		dfd = fd;
+		comp = next;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	errno = dfd < 0 ? errno : ENOENT;
+	return -1;
+}
+
+/* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
+static int open_rel(const struct resolve_source *src)
+{
+	if (src->rootfd == AT_FDCWD)
+		return open(src->rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	return open_beneath(src->rootfd, src->rel);
+}
+
+/* Accept only regular files: a FIFO or device planted there must not hang us. */
+static int check_regular(struct resolve_source *src)
+{
+	struct stat st;
+
+	if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		src->dev = st.st_dev;
+		src->ino = st.st_ino;
+		return 0;
+	}
+	fprintf(stderr, "jsym: %s is not a regular file, refusing to read it\n", src->path);
+	close(src->fd);
+	src->fd = -1;
+	return -1;
+}
+
+int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src)
+{
+	char root[64];
+	long nspid = ns_pid_of(pid);
+	int err = 0;
+
+	src->fd = -1;
+	src->rootfd = -1;
+	if (nspid < 0) {
+		fprintf(stderr, "jsym: no process %ld (cannot read /proc/%ld/status: %s; give the "
+				"pid as seen from here)\n", pid, pid, strerror((int)-nspid));
+		return -1;
+	}
+	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
+	src->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (src->rootfd < 0) {
+		fprintf(stderr, "jsym: cannot open %s: %m (run as root or as the JVM's user)\n",
+			root);
+		return -1;
+	}
+	while (*dir == '/')
+		dir++;
+	for (int j = 1; j >= 0 && src->fd < 0; j--) {
+		snprintf(src->rel, sizeof(src->rel), "%s%s%s-%ld.%s", dir, *dir ? "/" : "",
+			 j ? "jsym" : "perf", nspid, j ? "journal" : "map");
+		snprintf(src->path, sizeof(src->path), "%s/%s", root, src->rel);
+		src->is_journal = j;
+		src->fd = open_rel(src);
+		if (src->fd >= 0)
+			break;
+		if (errno != ENOENT) {
+			err = errno;
+			fprintf(stderr, "jsym: cannot open %s: %s\n", src->path, strerror(err));
+		} else if (j && verbose) {
+			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
+		}
+	}
+	if (src->fd < 0) {
+		if (!err)
+			fprintf(stderr,
+				"jsym: no symbol files for JVM %ld in %s/%s (looked for jsym-%ld.journal "
+				"and perf-%ld.map): attach the agent first (jsym exec %ld load ...), "
+				"or give --dir if it writes elsewhere\n",
+				pid, root, dir, nspid, nspid, pid);
+		return -1;
+	}
+	if (verbose && !src->is_journal)
+		fprintf(stderr, "jsym: no journal, using the perf map %s (it has no unloads: "
+				"addresses of unloaded code may be named wrongly)\n", src->path);
+	return check_regular(src);
+}
+
+int resolve_open_file(const char *file, int is_journal, struct resolve_source *src)
+{
+	src->rootfd = AT_FDCWD;
+	src->is_journal = is_journal;
+	snprintf(src->rel, sizeof(src->rel), "%s", file);
+	snprintf(src->path, sizeof(src->path), "%s", file);
+	src->fd = open_rel(src);
+	if (src->fd < 0) {
+		fprintf(stderr, "jsym: cannot open %s: %m\n", file);
+		return -1;
+	}
+	return check_regular(src);
+}
+
+int resolve_reopen_if_replaced(struct resolve_source *src)
+{
+	struct stat st;
+	int fd = open_rel(src);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_dev == src->dev && st.st_ino == src->ino)) {
+		close(fd);
+		return -1;
+	}
+	src->dev = st.st_dev;
+	src->ino = st.st_ino;
+	return fd;
+}
+
+void resolve_close(struct resolve_source *src)
+{
+	if (src->rootfd >= 0)
+		close(src->rootfd);
+	src->rootfd = -1;
+}
