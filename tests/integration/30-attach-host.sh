@@ -9,13 +9,20 @@
 # v2 is used and a 1500-byte jcmd argument arrives whole; JDK <= 23: the same
 # argument is refused locally (exit 2, names the v1 limit), without a hang.
 # Then every other command of the contract (threaddump, agentProperties,
-# printflag, setflag, inspectheap, dumpheap, datadump) and --json.
+# printflag, setflag, inspectheap, dumpheap, datadump) and --json; a library
+# without Agent_OnAttach (exit 3); a JVM with -XX:-EnableDynamicAgentLoading
+# (load: exit 3 with the JVM's text; JDK 21+ answer those with result 0) and,
+# JDK 24+, -Djdk.attach.compat=true (v1 only: the long argument is refused).
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
 la_need_jvm
 
 agent=$(la_compile_agent) || la_skip "cannot compile testagent.c with gcc"
+# A library without Agent_OnAttach.
+noattach=$LA_TMP/libjsymnoattach.so
+echo 'int jsym_no_onattach;' | gcc -x c -shared -fPIC -o "$noattach" - ||
+	la_skip "cannot compile a shared library with gcc"
 pad=$(printf '%1500s' '')
 # Thread.print with -l after 1500 spaces: the "Locked ownable synchronizers"
 # sections appear only if the whole argument reached the JVM.
@@ -74,6 +81,11 @@ while read -r home <&3; do
 	la_expect_rc 3
 	# The JVM's own text: "<lib> was not loaded." + the dlerror line.
 	la_check "the JVM's text is printed" grep -qiE 'libjsym-nope.*(not loaded|cannot open|no such file)' <<<"$LA_OUT$LA_ERR"
+
+	la_case "$name-load-no-onattach"
+	la_jsym exec "$pid" load "$noattach" true ""
+	la_expect_rc 3
+	la_check "the JVM's text names Agent_OnAttach" grep -q 'Agent_OnAttach' <<<"$LA_OUT$LA_ERR"
 
 	la_case "$name-long-arg"
 	LA_LIMIT=20 la_jsym exec -v "$pid" jcmd "$long_arg"
@@ -134,6 +146,26 @@ while read -r home <&3; do
 	la_expect_rc 0
 	sleep 0.3
 	la_check "exactly one thread dump on the JVM's stdout" test "$(la_dumps "$name")" = 1
+	la_jvm_stop "$pid"
+
+	# A second JVM that refuses dynamic agents (and, JDK 24+, keeps protocol v1).
+	la_case "$name-restricted"
+	opts=(-XX:-EnableDynamicAgentLoading)
+	[ "$v" -ge 24 ] && opts+=(-Djdk.attach.compat=true)
+	la_jvm_start "$name-restricted" "$home" "${opts[@]}" || continue
+	pid=$LA_PID
+	la_jsym exec "$pid" load "$agent" true "0,$mark.r"
+	la_expect_rc 3
+	la_check "the JVM's text says dynamic loading is off" \
+		grep -qi 'dynamic agent loading is not enabled' <<<"$LA_OUT$LA_ERR"
+	la_check "Agent_OnAttach did not run" test ! -e "$mark.r"
+	if [ "$v" -ge 24 ]; then
+		LA_LIMIT=20 la_jsym exec -v "$pid" jcmd "$long_arg"
+		la_expect_rc 2
+		la_expect_err '1024|v1'
+		la_check "-v: protocol v1 under jdk.attach.compat" la_vlines 'protocol v1|v1 only|version: 1'
+	fi
+	la_check "JVM alive" la_alive "$pid"
 	la_jvm_stop "$pid"
 done 3< <(la_jdks)
 

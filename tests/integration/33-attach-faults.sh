@@ -6,8 +6,10 @@
 # (--timeout honoured, trigger removed, JVM fine after SIGCONT), a JVM killed
 # during the attach (no hang), a v1 argument over 1024 bytes, a JVM-side
 # failure (unknown jcmd), and a listening socket at /tmp/.java_pid<pid> owned
-# by another uid (jsym must not talk to it).  Exit codes are checked exactly,
-# messages by key words.  docs/faults.md lists what a user sees for each.
+# by another uid (jsym must not talk to it), a thread id given as pid, four
+# concurrent cold attaches, attaching at JVM start-up, non-root callers.
+# Exit codes are checked exactly, messages by key words.  docs/faults.md
+# lists what a user sees for each.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
@@ -203,8 +205,93 @@ la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
 	la_jsym exec -v "$pid" properties
 	la_expect_rc 0
 	la_expect_out 'user\.name=|java\.version='
+
+	la_case non-root-same-user
+	# A developer attaching to their own JVM: no privileges at all.
+	JSYM_REAL=$JSYM
+	JSYM=$LA_TMP/jsym-as-1000
+	printf '#!/bin/sh\nexec setpriv --reuid=1000 --regid=1000 --clear-groups %s "$@"\n' "$JSYM_REAL" >"$JSYM"
+	chmod 0755 "$JSYM"
+	la_jsym exec -v "$pid" jcmd VM.version
+	la_expect_rc 0
+	la_expect_out 'JDK|VM version'
+
+	la_case non-root-other-user
+	printf '#!/bin/sh\nexec setpriv --reuid=4321 --regid=4321 --clear-groups %s "$@"\n' "$JSYM_REAL" >"$JSYM"
+	la_jsym exec "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'permission|not permitted|uid|CAP_'
+	JSYM=$JSYM_REAL
 	la_jvm_stop "$pid"
 }
+
+# ---------------------------------------------------------------- thread id
+la_case thread-id-as-pid
+# perf samples and `top -H` show thread ids: jsym must either attach to the
+# thread's process or say that it got a thread id - never blame the JVM's
+# own socket as an impostor.
+la_jvm_start tid "$home" && {
+	pid=$LA_PID
+	tid=$(ls "/proc/$pid/task" | grep -vx "$pid" | sort -n | tail -n 1)
+	la_log "thread $tid of JVM $pid"
+	la_jsym exec --timeout 3000 -v "$tid" properties
+	la_check "exit 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	if [ "$LA_RC" = 2 ]; then
+		la_expect_err 'thread'
+		la_expect_not_err 'impostor|remove'
+	else
+		la_expect_out 'jsym\.test\.mark=tid'
+	fi
+	# Warm: the listener runs now (if the first call started it).
+	la_jsym exec --timeout 3000 -v "$tid" properties
+	la_check "warm: exit 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	[ "$LA_RC" = 2 ] && la_expect_not_err 'impostor|remove'
+	la_check "JVM alive" la_alive "$pid"
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- concurrency
+la_case concurrent-cold-attach
+# Four jsym at once on a JVM whose listener is not started: they share one
+# trigger path; all must succeed (or fail cleanly), the JVM must not dump.
+la_jvm_start conc "$home" && {
+	pid=$LA_PID
+	jobs_=()
+	for i in 1 2 3 4; do
+		(timeout -k 3 30 "$JSYM" exec --timeout 8000 "$pid" properties \
+			>"$LA_TMP/conc$i.out" 2>"$LA_TMP/conc$i.err"
+			echo $? >"$LA_TMP/conc$i.rc") &
+		jobs_+=($!)
+	done
+	wait "${jobs_[@]}"
+	for i in 1 2 3 4; do
+		rc=$(cat "$LA_TMP/conc$i.rc")
+		echo "  jsym #$i: exit $rc $(head -c 300 "$LA_TMP/conc$i.err")"
+		la_check "concurrent jsym #$i exit 0 (got $rc)" test "$rc" = 0
+	done
+	sleep 0.3
+	la_check "no thread dump from the races ($(la_dumps conc))" test "$(la_dumps conc)" = 0
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- startup
+la_case attach-at-startup
+# Attach the moment the JVM process exists, before it installed its SIGQUIT
+# handler: jsym must refuse or succeed, never kill it.
+for i in 1 2 3; do
+	(cd "$LA_TMP" && exec env --default-signal=INT,QUIT "$home/bin/java" -Xmx64m \
+		-XX:TieredStopAtLevel=1 -cp "$(la_java_dir)" AttachTarget 300 "early$i") \
+		</dev/null >"$LA_TMP/early$i.out" 2>&1 &
+	pid=$!
+	LA_PIDS+=("$pid")
+	sleep "0.0$((i * 3))"
+	la_jsym exec --timeout 5000 "$pid" properties
+	la_check "exit 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	sleep 0.5
+	la_check "JVM $i alive after an attach at startup" la_alive "$pid"
+	la_jvm_stop "$pid"
+done
 
 # ---------------------------------------------------------------- broken JVM side
 # A fake JVM serving its own socket: jsym talks to it (it is "the JVM") and
