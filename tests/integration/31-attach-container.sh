@@ -6,7 +6,9 @@
 # container JVM's properties; -v says the mount namespace was entered and the
 # trigger went to the container's path (.attach_pid1, nspid 1); nothing named
 # .attach_pid* is left in the container's /tmp or cwd and nothing new in the
-# host /tmp.  A second call is warm (no SIGQUIT, no thread dump).  Then
+# host /tmp.  A second call is warm (no SIGQUIT, no thread dump).  A JVM
+# that is not PID 1 (a shell is) is found by its nspid, from the host and a
+# sidecar; the shell is refused as "not a JVM".  Then
 # `jsym list` (text and --json) shows the host JVM and the container JVM with
 # nspid, uid, kind and libc.
 source "$(dirname "$0")/lib-attach.bash"
@@ -51,6 +53,31 @@ la_case host-tmp-clean
 after=$(la_tmp_marks)
 new=$(comm -13 <(echo "$before") <(echo "$after"))
 la_check "jsym left nothing new in the host /tmp ($new)" test -z "$new"
+
+# ---------------------------------------------------------------- nspid != 1
+la_case container-jvm-not-pid1
+# PID 1 is a shell, the JVM its child: host pid, nspid and 1 all differ.
+LA_CT_PREFIX=(/bin/sh -c '"$@" & wait' sh)
+la_ct_start child --uid 1000 --gid 1000 --cwd /tmp && {
+	jvm=$(cat "/proc/$LA_PID/task/$LA_PID/children" 2>/dev/null | awk '{print $1}')
+	cns=$(awk '/^NSpid:/ {print $NF}' "/proc/${jvm:-0}/status" 2>/dev/null)
+	la_log "container PID 1 = host $LA_PID, JVM = host $jvm, nspid $cns"
+	la_check "the JVM's nspid is not 1 (${cns:-?})" test -n "$cns" -a "${cns:-1}" != 1
+	la_jsym exec -v "${jvm:-0}" properties
+	la_expect_rc 0
+	la_expect_out 'jsym\.test\.mark=child'
+	la_check "-v: trigger named with the nspid (.attach_pid$cns)" \
+		la_vlines "\.attach_pid${cns}([^0-9]|$)"
+	la_jsym exec -v "$LA_PID" properties
+	la_expect_rc 2
+	la_expect_err 'not a JVM'
+	if declare -F kit_sidecar >/dev/null; then
+		la_sidecar_jsym "$LA_PID" -- exec --timeout 5000 -v "$cns" jcmd VM.version
+		la_expect_rc 0
+		la_expect_out 'JDK 17|17\.0'
+	fi
+}
+LA_CT_PREFIX=()
 
 # ---------------------------------------------------------------- jsym list
 la_case list

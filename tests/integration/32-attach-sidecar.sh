@@ -12,6 +12,7 @@
 #   - target runs as uid 1000, default caps: /proc/1/root is closed to a
 #     different uid without CAP_SYS_PTRACE -> exit 2 naming the capability
 #     (jsym may also succeed by taking the target's uid: recorded, accepted)
+#   - an Alpine (musl-only) sidecar running musl-build/jsym: works
 #   - target runs as uid 1000, sidecar with almost no caps: exit 2 naming them
 #   - privileged target (all caps), Docker-default sidecar: the kernel hides
 #     the target's /proc files: exit 2 naming CAP_SYS_PTRACE
@@ -66,6 +67,22 @@ la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 		la_check "the target printed no thread dump" test "$(la_dumps suser2)" = 0
 	}
 }
+
+la_case sidecar-alpine-musl
+# A musl-only debug image (no glibc at all) running the static musl jsym.
+musl=${JSYM_MUSL_BUILD:-$JSYM_ROOT/musl-build}/jsym
+if [ -n "${t:-}" ] && [ -x "$musl" ] && [ -n "$(kit_rootfs alpine 2>/dev/null)" ]; then
+	cp "$musl" "$LA_TMP/jsym-musl"
+	LA_SIDECAR_BINDS=(--rootfs alpine)
+	LA_SIDECAR_JSYM=jsym-musl
+	la_sidecar_jsym "$t" -- exec --timeout 10000 -v 1 jcmd VM.version
+	la_expect_rc 0
+	la_expect_out 'JDK 17|17\.0'
+	LA_SIDECAR_BINDS=()
+	LA_SIDECAR_JSYM=
+else
+	la_log "no musl-build/jsym or alpine rootfs: case not run"
+fi
 
 la_case sidecar-no-caps
 # A sidecar that kept almost nothing (no SETUID/SETGID, KILL, SYS_PTRACE):

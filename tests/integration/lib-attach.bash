@@ -438,7 +438,8 @@ la_ct_start() {
 
 # la_sidecar_jsym TARGET [--caps C] -- JSYM-ARGS: jsym in a sidecar of TARGET
 # (sets LA_RC, LA_OUT, LA_ERR like la_jsym); LA_SIDECAR_BINDS adds kit_sidecar
-# --bind options.  jsym is our private copy, $LA_TMP bound at /opt/jsym.
+# --bind options (e.g. --rootfs alpine too).  jsym is our private copy,
+# $LA_TMP bound at /opt/jsym; LA_SIDECAR_JSYM names another binary there.
 # jsym's own --timeout bounds the wait; the runner's limit is the last resort.
 la_sidecar_jsym() {
 	local target=$1 caps=()
@@ -449,7 +450,7 @@ la_sidecar_jsym() {
 	fi
 	[ "$1" = -- ] && shift
 	kit_sidecar "$target" "${caps[@]}" --bind "$LA_TMP:/opt/jsym:ro" "${LA_SIDECAR_BINDS[@]}" -- \
-		/opt/jsym/jsym "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
+		"/opt/jsym/${LA_SIDECAR_JSYM:-jsym}" "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
 	LA_RC=$?
 	LA_OUT=$(cat "$LA_TMP/jsym.out")
 	LA_ERR=$(cat "$LA_TMP/jsym.err")
