@@ -67,6 +67,11 @@ for home in $(ag_jdks); do
 		ag_check "A$v: unfold: INLINE records (inside their LOADs)" \
 			bash -c "python3 '$JSYM_ROOT/tests/integration/agent_check.py' journal '$d/jsym-$p.journal' | grep -Eq ', [1-9][0-9]* INLINE'"
 		ag_check "A$v: verbose: log lines on the JVM's stderr" grep -q 'jsym-agent\[[0-9]*\]: started' "$AG_TMP/a$v.out"
+		ag_load "$home" "$p" "dir=$d,unfold,verbose"
+		ag_check "A$v: jcmd load over the -agentpath instance returned 0" [ "$AG_LOAD_RC" = 0 ]
+		ag_check "A$v: ... and only refreshed" log_has "$d/jsym-$p.log" 'attached again: refreshing'
+		sleep 0.3
+		ag_check "A$v: ... no duplicate map lines" ag_py map "$d/perf-$p.map"
 	else
 		AG_FAILS=$((AG_FAILS + 1))
 	fi
