@@ -82,6 +82,20 @@ while read -r home <&3; do
 	# The JVM's own text: "<lib> was not loaded." + the dlerror line.
 	la_check "the JVM's text is printed" grep -qiE 'libjsym-nope.*(not loaded|cannot open|no such file)' <<<"$LA_OUT$LA_ERR"
 
+	la_case "$name-protocol-option"
+	if [ "$v" -ge 24 ]; then
+		# v1 forced by the user: the refusal must name --protocol, not the JVM.
+		LA_LIMIT=20 la_jsym exec --protocol 1 "$pid" jcmd "$long_arg"
+		la_expect_rc 2
+		la_expect_err '1024' '--protocol|protocol 1 was'
+		la_jsym exec --protocol 2 "$pid" jcmd VM.version
+		la_expect_rc 0
+	else
+		la_jsym exec --protocol 2 "$pid" jcmd VM.version
+		la_expect_rc 2
+		la_expect_err 'v2'
+	fi
+
 	la_case "$name-load-no-onattach"
 	la_jsym exec "$pid" load "$noattach" true ""
 	la_expect_rc 3

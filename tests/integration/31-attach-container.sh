@@ -10,7 +10,8 @@
 # that is not PID 1 (a shell is) is found by its nspid, from the host and a
 # sidecar; the shell is refused as "not a JVM".  Then
 # `jsym list` (text and --json) shows the host JVM and the container JVM with
-# nspid, uid, kind and libc.
+# nspid, uid, kind and libc; --json flags the host JVM's
+# -XX:+DisableAttachMechanism.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
@@ -82,7 +83,7 @@ LA_CT_PREFIX=()
 # ---------------------------------------------------------------- jsym list
 la_case list
 home=$(la_jdks | head -n 1)
-la_jvm_start hostjvm "$home" && hpid=$LA_PID
+la_jvm_start hostjvm "$home" -XX:+DisableAttachMechanism && hpid=$LA_PID
 la_jsym list
 la_expect_rc 0
 ctline=$(grep -E "(^|[^0-9])$ct([^0-9]|$)" <<<"$LA_OUT")
@@ -118,5 +119,17 @@ for it in items:
         sys.exit(0 if ok else 1)
 sys.exit(1)
 ' "$ct" <<<"$LA_OUT"
+
+la_check "--json marks the host JVM started with -XX:+DisableAttachMechanism" \
+	python3 -c '
+import json, sys
+doc = json.loads(sys.stdin.read())
+items = doc if isinstance(doc, list) else next(v for v in doc.values() if isinstance(v, list))
+for it in items:
+    if int(sys.argv[1]) in [v for v in it.values() if isinstance(v, int)]:
+        print("  json entry:", json.dumps(it))
+        sys.exit(0 if any(v is True for k, v in it.items() if "disabl" in k.lower()) else 1)
+sys.exit(1)
+' "${hpid:-0}" <<<"$LA_OUT"
 
 la_finish
