@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # agent_dump_rate.sh - how fast a late attach writes what is already compiled.
 #
-# A JVM runs AgentBusy with -Xcomp -XX:TieredStopAtLevel=1 (every method
-# compiled at first call: thousands of compiled methods).  Then REPS times:
+# A JVM runs javac in-process 30 times (AgentJavacHost: ~5000 compiled
+# methods), then idles.  Then REPS times:
 # `jcmd JVMTI.agent_load` (initial dump via GenerateEvents), wait for it,
 # `stop`.  The agent's log gives the entries replayed, the GenerateEvents
 # time and the time until they were on disk.  Prints entries/s for both, as
@@ -22,12 +22,13 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-"$jdk/bin/javac" --release 17 -d "$tmp/cls" "$JSYM_ROOT"/tests/java/AgentBusy.java || exit 1
-"$jdk/bin/java" -Xmx256m -Xcomp -XX:TieredStopAtLevel=1 -cp "$tmp/cls" AgentBusy 300 \
-	>"$tmp/out" 2>&1 &
+"$jdk/bin/javac" --release 17 -d "$tmp/cls" "$JSYM_ROOT"/tests/java/AgentJavacHost.java || exit 1
+mkdir -p "$tmp/jout"
+"$jdk/bin/java" -Xmx256m -cp "$tmp/cls" AgentJavacHost 30 300 "$tmp/jout" \
+	"$JSYM_ROOT"/tests/java/*.java >"$tmp/out" 2>&1 &
 pid=$!
-for i in $(seq 1 600); do
-	grep -q 'agent-busy: started' "$tmp/out" && break
+for i in $(seq 1 1200); do
+	grep -q 'agent-javac: ready' "$tmp/out" && break
 	sleep 0.1
 done
 sleep 2
