@@ -38,6 +38,9 @@ la_expect_rc 1
 la_case usage-bad-timeout
 la_jsym exec --timeout soon 1 properties
 la_expect_rc 1
+la_case usage-bad-protocol
+la_jsym exec --protocol 3 1 properties
+la_expect_rc 1
 la_case usage-unknown-command
 la_jsym exec 1 frobnicate
 la_expect_rc 1
