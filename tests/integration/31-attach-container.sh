@@ -20,8 +20,11 @@ la_need_kit
 
 before=$(la_tmp_marks)
 
+agent=$(la_compile_agent) || la_skip "cannot compile testagent.c with gcc"
+
 la_case container-start
-la_ct_start deb --uid 1000 --gid 1000 --cwd /tmp || la_finish
+# $LA_TMP (with the test agent) is visible in the container at /opt/jsym-t.
+la_ct_start deb --uid 1000 --gid 1000 --cwd /tmp --bind "$LA_TMP:/opt/jsym-t:ro" || la_finish
 ct=$LA_PID
 nspid=$(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status")
 la_check "the JVM is PID 1 of its pid namespace (nspid $nspid)" test "$nspid" = 1
@@ -49,6 +52,18 @@ la_expect_out 'JDK 17|17\.0'
 la_check "second call: no SIGQUIT sent" \
 	eval '! la_vlines sigquit | grep -viqE "\bno\b|not |without|skip|already"'
 la_check "the container JVM printed no thread dump" test "$(la_dumps deb)" = 0
+
+la_case container-load
+# Library paths are the JVM's: the agent at its container path loads and
+# runs as the JVM's user; the host path does not exist there (exit 3 with
+# the JVM's dlopen text).
+la_jsym exec "$ct" load "/opt/jsym-t/${agent##*/}" true "0,/tmp/jsym-mark"
+la_expect_rc 0
+la_check "Agent_OnAttach ran in the container JVM" grep -q 'attached 0' "$ctroot/tmp/jsym-mark"
+la_check "the mark file belongs to the JVM's uid 1000" test "$(stat -c %u "$ctroot/tmp/jsym-mark" 2>/dev/null)" = 1000
+la_jsym exec "$ct" load "$agent" true "0,/tmp/jsym-mark2"
+la_expect_rc 3
+la_check "the JVM's dlopen text is shown" grep -qiE 'not loaded|cannot open|no such file' <<<"$LA_OUT$LA_ERR"
 
 la_case host-tmp-clean
 after=$(la_tmp_marks)
