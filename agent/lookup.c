@@ -2,8 +2,9 @@
  * lookup.c - the entries of the address index: add, remove by id, inlined
  * ranges, journal records (contract in lookup.h, layout in lookup_int.h).
  *
- * Entries live in one array; an open-addressing hash maps id -> index so an
- * UNLOAD finds its LOAD in O(1).  Removal only marks an entry dead and the
+ * Entries live in one array; hash tables map id -> index (an UNLOAD finds
+ * its LOAD in O(1)) and start -> index (a LOAD at the start of a live entry
+ * supersedes it).  Removal only marks an entry dead and the
  * index dirty; lookup_index.c rebuilds the query structure on the next
  * lookup_find.
  */
@@ -57,92 +58,6 @@ int lk_grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* ---- id hash ------------------------------------------------------------ */
-
-static size_t h_slot(uint64_t id, size_t cap)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id & (cap - 1);
-}
-
-/* Slot holding id, or (size_t)-1. */
-static size_t h_find(const struct lookup *lk, uint64_t id)
-{
-	if (!lk->h_cap)
-		return (size_t)-1;
-	for (size_t i = h_slot(id, lk->h_cap);; i = (i + 1) & (lk->h_cap - 1)) {
-		if (lk->h_val[i] == 0)
-			return (size_t)-1;
-		if (lk->h_val[i] != TOMB && lk->h_ids[i] == id)
-			return i;
-	}
-}
-
-static void h_put_nogrow(struct lookup *lk, uint64_t id, uint32_t idx)
-{
-	size_t i = h_slot(id, lk->h_cap);
-
-	while (lk->h_val[i] != 0 && lk->h_val[i] != TOMB)
-		i = (i + 1) & (lk->h_cap - 1);
-	if (lk->h_val[i] == 0)
-		lk->h_used++;
-	lk->h_ids[i] = id;
-	lk->h_val[i] = idx + 1;
-}
-
-struct h_table {
-	uint64_t *ids;
-	uint32_t *val;
-	size_t cap;
-};
-
-/* Allocate an empty table for `want` ids.  0 or -ENOMEM (nothing allocated). */
-static int h_alloc(struct h_table *t, size_t want)
-{
-	t->cap = 64;
-	while (t->cap < want * 2)
-		t->cap *= 2;
-	t->ids = malloc(t->cap * sizeof(*t->ids));
-	t->val = calloc(t->cap, sizeof(*t->val));
-	if (!t->ids || !t->val) {
-		free(t->ids);
-		free(t->val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Replace the hash by t and fill it from the live entries. */
-static void h_install(struct lookup *lk, const struct h_table *t)
-{
-	free(lk->h_ids);
-	free(lk->h_val);
-	lk->h_ids = t->ids;
-	lk->h_val = t->val;
-	lk->h_cap = t->cap;
-	lk->h_used = 0;
-	for (size_t i = 0; i < lk->n_ents; i++)
-		if (lk->ents[i].strs)
-			h_put_nogrow(lk, lk->ents[i].id, (uint32_t)i);
-}
-
-static int h_put(struct lookup *lk, uint64_t id, uint32_t idx)
-{
-	int rc;
-
-	if ((lk->h_used + 1) * 4 > lk->h_cap * 3) {
-		struct h_table t;
-
-		if ((rc = h_alloc(&t, lk->n_ents - lk->n_dead + 1)) < 0)
-			return rc;
-		h_install(lk, &t);
-	}
-	h_put_nogrow(lk, id, idx);
-	return 0;
-}
-
 /* ---- entries ------------------------------------------------------------ */
 
 static void ent_clear(struct lk_ent *e)
@@ -158,18 +73,30 @@ static void ent_clear(struct lk_ent *e)
 
 int lk_compact(struct lookup *lk)
 {
-	struct h_table t;
+	struct lk_hash id, st;
 	size_t w = 0;
 
-	if (h_alloc(&t, lk->n_ents - lk->n_dead) < 0)
+	if (lkh_init(&id, lk->n_ents - lk->n_dead) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < lk->n_ents; i++)
-		if (lk->ents[i].strs)
-			lk->ents[w++] = lk->ents[i];
+	if (lkh_init(&st, lk->n_ents - lk->n_dead) < 0) {
+		lkh_free(&id);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < lk->n_ents; i++) {
+		if (!lk->ents[i].strs)
+			continue;
+		lk->ents[w] = lk->ents[i];
+		lkh_fill(&id, lk->ents[w].id, (uint32_t)w);
+		lkh_fill(&st, lk->ents[w].start, (uint32_t)w);
+		w++;
+	}
+	lkh_free(&lk->by_id);
+	lkh_free(&lk->by_start);
+	lk->by_id = id;
+	lk->by_start = st;
 	lk->n_ents = w;
 	lk->n_dead = 0;
 	lk->dirty = 1;
-	h_install(lk, &t);
 	return 0;
 }
 
@@ -190,11 +117,8 @@ void lookup_clear(struct lookup *lk)
 
 	for (size_t i = 0; i < lk->n_ents; i++)
 		ent_clear(&lk->ents[i]);
-	free(lk->h_ids);
-	free(lk->h_val);
-	lk->h_ids = NULL;
-	lk->h_val = NULL;
-	lk->h_cap = lk->h_used = 0;
+	lkh_free(&lk->by_id);
+	lkh_free(&lk->by_start);
 	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = 0;
 	lk->dirty = 0;
 	memset(&lk->st, 0, sizeof(lk->st));
@@ -221,28 +145,45 @@ static int valid_range(uint64_t start, uint64_t size)
 	return size != 0 && start + size > start;
 }
 
-int lookup_remove(struct lookup *lk, uint64_t id)
+/* End entry idx: free it and drop it from both tables. */
+static void kill_entry(struct lookup *lk, uint32_t idx)
 {
-	size_t slot = h_find(lk, id);
-	struct lk_ent *e;
+	struct lk_ent *e = &lk->ents[idx];
+	size_t slot = lkh_find(&lk->by_id, e->id);
 
-	if (slot == (size_t)-1)
-		return -ENOENT;
-	e = &lk->ents[lk->h_val[slot] - 1];
+	if (slot != LKH_NONE && lkh_idx(&lk->by_id, slot) == idx)
+		lkh_del(&lk->by_id, slot);
+	slot = lkh_find(&lk->by_start, e->start);
+	if (slot != LKH_NONE && lkh_idx(&lk->by_start, slot) == idx)
+		lkh_del(&lk->by_start, slot);
 	lk->n_inl -= e->n_inl;
 	ent_clear(e);
-	lk->h_val[slot] = TOMB;
 	lk->n_dead++;
 	lk->dirty = 1;
+}
+
+static void maybe_compact(struct lookup *lk)
+{
 	if (lk->n_dead > 4096 && lk->n_dead > lk->n_ents / 2)
 		lk_compact(lk); /* on ENOMEM the dead entries just stay a while longer */
+}
+
+int lookup_remove(struct lookup *lk, uint64_t id)
+{
+	size_t slot = lkh_find(&lk->by_id, id);
+
+	if (slot == LKH_NONE)
+		return -ENOENT;
+	kill_entry(lk, lkh_idx(&lk->by_id, slot));
+	maybe_compact(lk);
 	return 0;
 }
 
 int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 {
 	struct lk_ent e = { 0 };
-	int rc;
+	uint32_t idx;
+	size_t slot;
 
 	if (sym->kind != LOOKUP_LOAD && sym->kind != LOOKUP_STUB && sym->kind != LOOKUP_MAP)
 		return -EINVAL;
@@ -259,10 +200,28 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 	e.end = sym->start + sym->size;
 	e.id = sym->id;
 	e.kind = sym->kind;
-	lookup_remove(lk, sym->id); /* same id again: the newer record replaces it */
-	if ((rc = h_put(lk, e.id, (uint32_t)lk->n_ents)) < 0) {
+	/*
+	 * The same id again: the newer record replaces it.  A live entry that
+	 * starts at the same address is over: two live code blobs never share
+	 * a start, so its memory was reused even if its UNLOAD is still to come
+	 * (the agent drops it from the map the same way).
+	 */
+	if ((slot = lkh_find(&lk->by_id, e.id)) != LKH_NONE)
+		kill_entry(lk, lkh_idx(&lk->by_id, slot));
+	if ((slot = lkh_find(&lk->by_start, e.start)) != LKH_NONE) {
+		kill_entry(lk, lkh_idx(&lk->by_start, slot));
+		lk->st.superseded++;
+	}
+	maybe_compact(lk);
+	idx = (uint32_t)lk->n_ents;
+	if (lkh_put(&lk->by_id, e.id, idx) < 0) {
 		free(e.strs);
-		return rc;
+		return -ENOMEM;
+	}
+	if (lkh_put(&lk->by_start, e.start, idx) < 0) {
+		lkh_del(&lk->by_id, lkh_find(&lk->by_id, e.id));
+		free(e.strs);
+		return -ENOMEM;
 	}
 	lk->ents[lk->n_ents++] = e;
 	lk->dirty = 1;
@@ -271,14 +230,14 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 {
-	size_t slot = h_find(lk, sym->id);
+	size_t slot = lkh_find(&lk->by_id, sym->id);
 	struct lk_ent *e;
 	struct lk_inl in = { 0 };
 	size_t cap;
 
-	if (slot == (size_t)-1)
+	if (slot == LKH_NONE)
 		return -ENOENT;
-	e = &lk->ents[lk->h_val[slot] - 1];
+	e = &lk->ents[lkh_idx(&lk->by_id, slot)];
 	if (e->kind != LOOKUP_LOAD)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size))

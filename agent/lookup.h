@@ -10,7 +10,10 @@
  * "higher id" is "later record/line wins".
  *
  * Removal is by id only (lookup_remove): a late UNLOAD of an old method never
- * takes away the newer method that reuses its address.
+ * takes away the newer method that reuses its address.  A new entry that
+ * starts where a live one starts ends the old one at once (two live code
+ * blobs never share a start address; the agent's map drops it the same way),
+ * so a longer old method leaves no stale tail behind.
  *
  * Cost: updates are O(1) amortized and only mark the index dirty; the next
  * lookup_find rebuilds a sorted array of non-overlapping segments in
@@ -75,6 +78,7 @@ struct lookup_stats {
 	uint64_t bad_records;      /* known type, malformed body (or empty range) */
 	uint64_t unknown_records;  /* unknown type, skipped */
 	uint64_t orphan_unloads;   /* UNLOAD of an id that is not live */
+	uint64_t superseded;       /* entries ended by a newer one at the same start */
 	uint64_t orphan_inlines;   /* INLINE whose parent id is not a live LOAD */
 	uint64_t malformed_lines;  /* perf-map lines skipped */
 	uint64_t source_offset;    /* next byte lookup_refresh reads */
@@ -93,8 +97,9 @@ void lookup_free(struct lookup *lk);
 void lookup_clear(struct lookup *lk);
 
 /*
- * Add a LOAD/STUB/MAP range.  An existing live entry with the same id is
- * replaced.  Returns 0, -EINVAL (size 0, range wraps, bad kind) or -ENOMEM.
+ * Add a LOAD/STUB/MAP range.  An existing live entry with the same id, and
+ * one with the same start address, is ended first.  Returns 0, -EINVAL
+ * (size 0, range wraps, bad kind) or -ENOMEM.
  */
 int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
 

@@ -7,7 +7,7 @@
 #   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
 LOOKUP_LIB_SRCS := agent/journal_read.c agent/perfmap_read.c agent/lookup.c \
-	agent/lookup_index.c agent/lookup_follow.c
+	agent/lookup_hash.c agent/lookup_index.c agent/lookup_follow.c
 LOOKUP_SRCS := $(LOOKUP_LIB_SRCS) agent/resolve_cli.c agent/resolve_files.c
 UNIT_SRCS += $(LOOKUP_LIB_SRCS)
 

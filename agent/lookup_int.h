@@ -27,13 +27,20 @@ struct lk_ent {
 	int kind;
 };
 
+/* u64 key -> entry index (lookup_hash.c) */
+struct lk_hash {
+	uint64_t *keys;
+	uint32_t *val;    /* index + 1; 0 empty, UINT32_MAX deleted */
+	size_t cap;       /* 0 or a power of two */
+	size_t used;      /* slots not empty, tombstones included */
+	size_t live;      /* keys present */
+};
+
 struct lookup {
 	struct lk_ent *ents;
 	size_t n_ents, cap_ents, n_dead;
-	/* id -> index+1 (0 = empty, TOMB = deleted), capacity a power of two */
-	uint64_t *h_ids;
-	uint32_t *h_val;
-	size_t h_cap, h_used; /* h_used counts tombstones too */
+	struct lk_hash by_id;    /* live entries by id */
+	struct lk_hash by_start; /* live entries by start address */
 	/* segments, valid when !dirty */
 	uint64_t *s_start, *s_end;
 	uint32_t *s_ent;
@@ -48,7 +55,20 @@ struct lookup {
 	struct pm_reader pm;
 };
 
-#define TOMB UINT32_MAX
+#define LKH_NONE ((size_t)-1)
+
+/* An empty table with room for `want` keys.  0 or -ENOMEM (then h is empty). */
+int lkh_init(struct lk_hash *h, size_t want);
+void lkh_free(struct lk_hash *h);
+/* Slot of key, or LKH_NONE. */
+size_t lkh_find(const struct lk_hash *h, uint64_t key);
+/* Entry index stored in an occupied slot. */
+uint32_t lkh_idx(const struct lk_hash *h, size_t slot);
+/* Add key -> idx (the key must not be present); grows as needed.  0 or -ENOMEM. */
+int lkh_put(struct lk_hash *h, uint64_t key, uint32_t idx);
+/* Add to a table made by lkh_init for at least that many keys: never fails. */
+void lkh_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
+void lkh_del(struct lk_hash *h, size_t slot);
 
 /* Grow *p (of elem-byte items, capacity *cap) to hold need items.  0 or -ENOMEM. */
 int lk_grow(void **p, size_t *cap, size_t need, size_t elem);

@@ -272,10 +272,13 @@ static void report_source(const struct resolver *r)
 	if (h)
 		fprintf(stderr, "jsym: journal of pid %" PRIu32 " (its namespace), agent %s\n",
 			h->pid, h->agent_version);
-	if (st.bad_records || st.unknown_records || st.orphan_unloads || st.orphan_inlines)
+	if (st.bad_records || st.unknown_records || st.orphan_unloads || st.orphan_inlines ||
+	    st.superseded)
 		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed and %" PRIu64 " unknown records; "
-				"%" PRIu64 " unloads and %" PRIu64 " inlines without their method\n",
-			st.bad_records, st.unknown_records, st.orphan_unloads, st.orphan_inlines);
+				"%" PRIu64 " unloads and %" PRIu64 " inlines without their method; "
+				"%" PRIu64 " ranges replaced at the same address\n",
+			st.bad_records, st.unknown_records, st.orphan_unloads, st.orphan_inlines,
+			st.superseded);
 	if (st.malformed_lines || st.pending_bytes)
 		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed lines; %zu bytes of an "
 				"unfinished last line held back\n",

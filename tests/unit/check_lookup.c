@@ -85,6 +85,7 @@ END_TEST
 START_TEST(reused_address)
 {
 	struct lookup *lk = lookup_new();
+	struct lookup_stats st;
 
 	add(lk, LOOKUP_LOAD, 1, 0x4000, 0x80, "A");
 	ck_assert_str_eq(at(lk, 0x4010), "A");
@@ -94,14 +95,26 @@ START_TEST(reused_address)
 	ck_assert_int_eq(lookup_remove(lk, 1), -ENOENT);
 	ck_assert_str_eq(at(lk, 0x4010), "B");
 	ck_assert_str_eq(at(lk, 0x4050), "??");
-	/* the UNLOAD of the old method arrives after the new LOAD */
+	/* the UNLOAD of the old method arrives after the new LOAD at its start:
+	 * the old one ended when the new one came, tail included */
 	add(lk, LOOKUP_LOAD, 3, 0x5000, 0x80, "C");
-	add(lk, LOOKUP_LOAD, 4, 0x5000, 0x80, "D");
+	add(lk, LOOKUP_LOAD, 4, 0x5000, 0x40, "D");
 	ck_assert_str_eq(at(lk, 0x5000), "D");
-	ck_assert_int_eq(lookup_remove(lk, 3), 0);
+	ck_assert_str_eq(at(lk, 0x5060), "??");
+	ck_assert_int_eq(lookup_remove(lk, 3), -ENOENT);
 	ck_assert_str_eq(at(lk, 0x5000), "D");
 	ck_assert_int_eq(lookup_remove(lk, 4), 0);
 	ck_assert_str_eq(at(lk, 0x5000), "??");
+	/* overlapping elsewhere than the start: byte by byte, the newer wins */
+	add(lk, LOOKUP_LOAD, 5, 0x6000, 0x80, "E");
+	add(lk, LOOKUP_LOAD, 6, 0x6040, 0x80, "F");
+	ck_assert_str_eq(at(lk, 0x603f), "E");
+	ck_assert_str_eq(at(lk, 0x6040), "F");
+	ck_assert_int_eq(lookup_remove(lk, 5), 0);
+	ck_assert_str_eq(at(lk, 0x603f), "??");
+	ck_assert_str_eq(at(lk, 0x6040), "F");
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.superseded, 1);
 	lookup_free(lk);
 }
 END_TEST
@@ -232,8 +245,8 @@ static size_t oracle_run(uint64_t seed, size_t ops, uint64_t space)
 			o[n].start = 0x10000 + rnd() % space;
 			o[n].end = o[n].start + 1 + rnd() % (rnd() % 4 ? 64 : space / 4);
 			o[n].live = 1;
-			for (size_t i = 0; i < n; i++) /* same id: the newer replaces */
-				if (o[i].id == id)
+			for (size_t i = 0; i < n; i++) /* same id or same start: the newer replaces */
+				if (o[i].id == id || o[i].start == o[n].start)
 					o[i].live = 0;
 			snprintf(name, sizeof(name), "n%llu", (unsigned long long)id);
 			add(lk, rnd() % 4 ? LOOKUP_LOAD : LOOKUP_STUB, id, o[n].start,
@@ -296,15 +309,20 @@ START_TEST(churn_compacts)
 	struct lookup *lk = lookup_new();
 	struct lookup_stats st;
 
+	/* every 64th round the new one lands at the start of a live one instead */
 	for (uint64_t id = 1; id <= 20000; id++) {
-		add(lk, LOOKUP_LOAD, id, 0x100000 + (id % 50) * 0x100, 0x100, "x");
-		if (id > 50)
-			ck_assert_int_eq(lookup_remove(lk, id - 50), 0);
+		int reuse = id > 50 && id % 64 == 0;
+
+		add(lk, LOOKUP_LOAD, id, 0x100000 + (reuse ? id - 25 : id) * 0x100, 0x100, "x");
+		if (id > 50 && lookup_remove(lk, id - 50) != (id % 64 == 25 ? -ENOENT : 0))
+			ck_abort_msg("remove %llu", (unsigned long long)(id - 50));
 	}
 	lookup_get_stats(lk, &st);
 	ck_assert_uint_eq(st.live, 50);
-	ck_assert_int_eq(strcmp(at(lk, 0x100000), "x"), 0);
-	ck_assert_str_eq(at(lk, 0x100000 + 50 * 0x100), "??");
+	ck_assert_uint_eq(st.superseded, 20000 / 64);
+	ck_assert_str_eq(at(lk, 0x100000 + 19999 * 0x100), "x");
+	ck_assert_str_eq(at(lk, 0x100000 + 19950 * 0x100), "??");
+	ck_assert_str_eq(at(lk, 0x100000 + 19943 * 0x100 + 0xff), "x"); /* 19968 lives there */
 	lookup_free(lk);
 }
 END_TEST
