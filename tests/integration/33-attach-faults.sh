@@ -228,6 +228,25 @@ la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
 	la_jvm_stop "$pid"
 }
 
+# ---------------------------------------------------------------- stale socket
+la_case stale-socket
+# A socket file nobody listens on (left by a crashed process with this pid).
+la_jvm_start stale "$home" && {
+	pid=$LA_PID
+	/usr/bin/python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.close()' "/tmp/.java_pid$pid"
+	la_jsym_strace exec --timeout 3000 "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'nobody listens|stale|left over' 'remove'
+	la_check "no signal sent" eval '! la_signalled '"$pid"
+	rm -f "/tmp/.java_pid$pid"
+	la_jsym exec "$pid" properties
+	la_expect_rc 0
+	la_jvm_stop "$pid"
+}
+
 # ---------------------------------------------------------------- thread id
 la_case thread-id-as-pid
 # perf samples and `top -H` show thread ids: jsym must either attach to the
