@@ -183,6 +183,9 @@ static int parse(struct exec_env *env, int argc, char **argv)
 
 static void log_facts(const struct target *t, const struct attach_log *log)
 {
+	if (t->thread)
+		attach_step(log, "%d is a thread of process %d: attaching to %d",
+			    (int)t->thread, (int)t->pid, (int)t->pid);
 	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
 		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
 		    t->jdk_version[0] ? " " : "", t->jdk_version, (int)t->st.nspid,

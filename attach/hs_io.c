@@ -221,6 +221,8 @@ int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, s
 			rc = wait_reply(t, rd.fd, rd.ms, o->timeout_ms, e);
 			continue;
 		}
+		if (n < 0 && errno == ECONNRESET)
+			break;  /* closed with our request unread: like EOF */
 		if (n < 0) {
 			rc = err_set(e, -errno, "cannot read the reply: %s",
 				     strerror(errno));

@@ -199,6 +199,13 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *st)
 				return -EPROTO;
 			tgid = (pid_t)v;
 			have_tgid = true;
+		} else if (eat_prefix(&line, "Pid:")) {
+			uint64_t v;
+
+			skip_blanks(&line);
+			if (eat_udec(&line, INT32_MAX, &v) < 0 || v == 0)
+				return -EPROTO;
+			st->pid = (pid_t)v;
 		} else if (eat_prefix(&line, "NStgid:")) {
 			if (parse_nstgid(line, &st->nspid, &st->ns_levels) < 0)
 				return -EPROTO;
@@ -219,6 +226,9 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *st)
 	}
 	if (!have_uid || !have_gid)
 		return -EPROTO;
+	st->tgid = tgid;
+	if (st->pid == 0)
+		st->pid = tgid;
 	if (st->ns_levels == 0) {
 		if (!have_tgid)
 			return -EPROTO;

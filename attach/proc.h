@@ -25,6 +25,8 @@ struct proc_status {
 	pid_t nspid;            /* NStgid: last value (pid in its own pid ns);
 	                           the Tgid: value when NStgid is missing */
 	int ns_levels;          /* number of NStgid values (0: line missing) */
+	pid_t tgid;             /* Tgid: (reader's pid ns) */
+	pid_t pid;              /* Pid: differs from tgid for a thread */
 	bool has_sigcgt;
 	uint64_t sigcgt;        /* SigCgt: mask of caught signals */
 	int ngroups;            /* Groups: supplementary groups, up to

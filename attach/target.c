@@ -270,8 +270,8 @@ static void retry_as_owner(struct target *t, unsigned flags)
 	creds_restore(&sv);
 }
 
-int target_open(pid_t pid, unsigned flags, struct target *t,
-		struct err_text *e)
+static int open_pid(pid_t pid, unsigned flags, struct target *t,
+		    struct err_text *e, bool follow_thread)
 {
 	char path[64];
 	char *buf;
@@ -304,6 +304,15 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 	free(buf);
 	if (rc)
 		return err_set(e, rc, "cannot parse /proc/%d/status", (int)pid);
+	if (t->st.tgid != pid && t->st.tgid > 0 && follow_thread) {
+		/* a thread id (e.g. from perf or top -H): use its process */
+		pid_t tgid = t->st.tgid;
+
+		close(t->proc_fd);
+		rc = open_pid(tgid, flags, t, e, false);
+		t->thread = pid;
+		return rc;
+	}
 	rc = read_stat(t, &t->state, &t->starttime);
 	if (rc)
 		return err_set(e, rc, "cannot read /proc/%d/stat: %s", (int)pid,
@@ -326,6 +335,12 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 		retry_as_owner(t, flags);
 	read_release(t);
 	return 0;
+}
+
+int target_open(pid_t pid, unsigned flags, struct target *t,
+		struct err_text *e)
+{
+	return open_pid(pid, flags, t, e, true);
 }
 
 void target_close(struct target *t)

@@ -28,6 +28,8 @@ struct target_nsinfo {
 
 struct target {
 	pid_t pid;              /* host pid (as seen by us) */
+	pid_t thread;           /* the thread id the caller gave, when it was
+	                           a thread of pid (0 otherwise) */
 	int proc_fd;            /* O_PATH dirfd of /proc/<pid> */
 	int pidfd;              /* pidfd_open(), -1 if unsupported */
 	int root_fd;            /* O_PATH dirfd of /proc/<pid>/root, or -1 */
@@ -52,7 +54,9 @@ struct target {
 #define TARGET_FDS 1u           /* open ns, root, cwd dirfds and the pidfd */
 
 /*
- * Learn about pid.  Returns 0; -ESRCH (no such process), or another -errno
+ * Learn about pid.  A thread id (/proc/<tid> exists for every thread) is
+ * taken as its process: t->pid is the thread group leader and t->thread
+ * the id given.  Returns 0; -ESRCH (no such process), or another -errno
  * with e set when status cannot be read.  Maps, cmdline, environ, release and
  * the fds are best effort: their errors are recorded in the struct
  * (maps_err, root_err) for the caller to judge, because which of them

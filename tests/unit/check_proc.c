@@ -54,6 +54,19 @@ START_TEST(status_spaces_no_trailing_newline)
 }
 END_TEST
 
+START_TEST(status_of_a_thread)
+{
+	static const char s[] = "Tgid:\t4242\nPid:\t4250\nUid:\t0\t0\t0\t0\n"
+				"Gid:\t0\t0\t0\t0\nNStgid:\t4242\t1\n";
+	struct proc_status st;
+
+	ck_assert_int_eq(proc_parse_status(S(s), &st), 0);
+	ck_assert_int_eq(st.tgid, 4242);
+	ck_assert_int_eq(st.pid, 4250);        /* a thread: caller uses tgid */
+	ck_assert_int_eq(st.nspid, 1);
+}
+END_TEST
+
 START_TEST(status_old_kernel_uses_tgid)
 {
 	static const char s[] = "Tgid:\t99\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n";
@@ -338,6 +351,7 @@ Suite *proc_suite(void)
 
 	tcase_add_test(tc, status_tabs_nested_ns);
 	tcase_add_test(tc, status_spaces_no_trailing_newline);
+	tcase_add_test(tc, status_of_a_thread);
 	tcase_add_test(tc, status_old_kernel_uses_tgid);
 	tcase_add_test(tc, status_malformed);
 	tcase_add_test(tc, status_sigcgt_too_long_and_nul);
