@@ -338,31 +338,25 @@ la_expect_rc() {
 	fi
 }
 
+# la_expect_in yes|no WHAT TEXT ERE...: each ERE must (yes) or must not (no)
+# match TEXT, case-insensitively.
 la_expect_in() {
-	local what=$1 text=$2 w
-	shift 2
+	local want=$1 what=$2 text=$3 w found
+	shift 3
 	for w in "$@"; do
-		if grep -qiE -- "$w" <<<"$text"; then
-			la_pass "$what mentions /$w/"
+		found=no
+		grep -qiE -- "$w" <<<"$text" && found=yes
+		if [ $found = "$want" ]; then
+			la_pass "$what: /$w/ $([ "$want" = yes ] && echo found || echo absent)"
 		else
-			la_fail "$what does not mention /$w/"
+			la_fail "$what $([ "$want" = yes ] && echo 'does not mention' || echo mentions) /$w/"
 		fi
 	done
 }
 
-la_expect_err() { la_expect_in stderr "$LA_ERR" "$@"; }
-la_expect_out() { la_expect_in stdout "$LA_OUT" "$@"; }
-
-la_expect_not_err() {
-	local w
-	for w in "$@"; do
-		if grep -qiE -- "$w" <<<"$LA_ERR"; then
-			la_fail "stderr mentions /$w/"
-		else
-			la_pass "stderr does not mention /$w/"
-		fi
-	done
-}
+la_expect_err() { la_expect_in yes stderr "$LA_ERR" "$@"; }
+la_expect_out() { la_expect_in yes stdout "$LA_OUT" "$@"; }
+la_expect_not_err() { la_expect_in no stderr "$LA_ERR" "$@"; }
 
 # la_known_bug TEXT: the current case fails because of a known jsym bug.
 la_known_bug() {
