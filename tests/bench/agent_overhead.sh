@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # agent_overhead.sh - cost of the agent on a JIT-heavy run.
 #
-# Baseline: javac (JDK 17, in its own JVM: thousands of methods compiled in a
-# few seconds) compiling tests/java/*.java, without an agent.  Same run with
-# -agentpath:libjsym-agent.so (map + journal to a temp dir).  REPS runs of
+# Baseline: a JVM (JDK 17) that runs javac in-process 5 times on
+# tests/java/*.java (AgentJavacHost: ~5000 methods JIT-compiled in a few
+# seconds), without an agent.  Same run with -agentpath:libjsym-agent.so
+# (map + journal to a temp dir).  REPS runs of
 # each, interleaved; prints the medians of wall and CPU (user+sys) time and
 # their ratios (agent / baseline).  Never asserts.
 set -u
@@ -17,13 +18,15 @@ reps=${REPS:-5}
 tmp=$(mktemp -d /tmp/jsym-bench-agent.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-run() { # LABEL JAVAC-ARGS... -> appends "wall cpu" to $tmp/LABEL
+"$jdk/bin/javac" --release 17 -d "$tmp/cls" "$JSYM_ROOT"/tests/java/AgentJavacHost.java || exit 1
+
+run() { # LABEL JVM-ARGS... -> appends "wall cpu" to $tmp/LABEL
 	local label=$1
 	shift
 	rm -rf "$tmp/out"
 	mkdir -p "$tmp/out"
-	/usr/bin/time -f '%e %U %S' -o "$tmp/t" "$jdk/bin/javac" -J-Xmx256m "$@" -d "$tmp/out" \
-		"$JSYM_ROOT"/tests/java/*.java >/dev/null 2>&1
+	/usr/bin/time -f '%e %U %S' -o "$tmp/t" "$jdk/bin/java" -Xmx256m "$@" -cp "$tmp/cls" \
+		AgentJavacHost 5 0 "$tmp/out" "$JSYM_ROOT"/tests/java/*.java >/dev/null 2>&1
 	awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$tmp/t" >>"$tmp/$label"
 }
 
@@ -36,12 +39,12 @@ rm -f "$tmp/warmup"
 for i in $(seq 1 "$reps"); do
 	run base
 	mkdir -p "$tmp/agent-out"
-	run agent "-J-agentpath:$lib=dir=$tmp/agent-out"
+	run agent "-agentpath:$lib=dir=$tmp/agent-out"
 	rm -rf "$tmp/agent-out"
 done
 bw=$(median "$tmp/base" 1) bc=$(median "$tmp/base" 2)
 aw=$(median "$tmp/agent" 1) ac=$(median "$tmp/agent" 2)
-echo "javac on tests/java/*.java, $reps runs each, medians:"
+echo "JVM running javac 5x in-process (JIT-heavy), $reps runs each, medians:"
 echo "  baseline (no agent): wall ${bw}s  cpu ${bc}s"
 echo "  with jsym agent:     wall ${aw}s  cpu ${ac}s"
 awk -v bw="$bw" -v bc="$bc" -v aw="$aw" -v ac="$ac" \
