@@ -9,7 +9,7 @@
 #   LOOKUP_SRCS   (agent/lookup.mk) linked for `jsym resolve` when all exist
 #   attach/openj9*.c  the OpenJ9 client: linked when committed to git
 
-ATTACH_SRCS := attach/steplog.c attach/errtext.c attach/proc.c attach/target.c \
+ATTACH_SRCS := attach/steplog.c attach/errtext.c attach/proc.c attach/proc_opts.c attach/target.c \
 	attach/ns.c attach/creds.c attach/hs_reply.c attach/hs_io.c attach/hotspot.c \
 	attach/cli_util.c
 ATTACH_CLI_SRCS := attach/main.c attach/cli_exec.c attach/cli_list.c
