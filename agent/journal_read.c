@@ -281,6 +281,14 @@ int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen
 	}
 }
 
+void jr_unread(struct jr_reader *r, const struct jr_record *rec)
+{
+	if (rec->offset + rec->size == r->offset && r->buf_pos >= rec->size) {
+		r->buf_pos -= rec->size;
+		r->offset = rec->offset;
+	}
+}
+
 int jr_check_replaced(struct jr_reader *r)
 {
 	unsigned char hb[JF_HEADER_SIZE];

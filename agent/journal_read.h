@@ -103,6 +103,13 @@ int jr_open_fd(struct jr_reader *r, int fd);
 int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen);
 
 /*
+ * Give back the record jr_next just returned: the next jr_next returns it
+ * again (a caller that stops before it, e.g. at a time limit).  Only the
+ * last record returned can be given back.
+ */
+void jr_unread(struct jr_reader *r, const struct jr_record *rec);
+
+/*
  * Has the file been started over since the header was read (the agent of a
  * new process with the same pid truncates it and writes a new header)?
  * Returns 1 and rewinds the reader to offset 0 (the caller must forget what

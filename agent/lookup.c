@@ -297,6 +297,8 @@ int lookup_apply_record(struct lookup *lk, const struct jr_record *rec)
 			lk->st.orphan_unloads++;
 		break;
 	case JF_EPOCH:
+		lk->st.last_epoch = rec->reason;
+		lk->st.last_epoch_ts = rec->timestamp;
 		break;
 	case JR_BAD:
 		lk->st.bad_records++;

@@ -85,6 +85,8 @@ struct lookup_stats {
 	size_t pending_bytes;      /* perf map: torn last line held back */
 	int source;                /* 0 none, 1 journal, 2 perf map */
 	uint64_t resets;           /* times the followed file was started over */
+	uint64_t last_epoch;       /* reason of the last EPOCH record (3: agent stopped) */
+	uint64_t last_epoch_ts;    /* its timestamp */
 };
 
 /* A new empty lookup, or NULL (ENOMEM).  Free with lookup_free. */
@@ -148,6 +150,14 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * errors, -EBADF when nothing is followed.
  */
 long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
+
+/*
+ * Apply journal records only up to timestamp `until_ns` (CLOCK_MONOTONIC,
+ * the clock of `perf record -k 1`); later records are left unread.  0 means
+ * no limit (the default).  Use it to see the code as it was when a sample
+ * was taken, e.g. after the JVM exited: the agent then closes every range.
+ */
+void lookup_set_until(struct lookup *lk, uint64_t until_ns);
 
 /* Header of the followed journal, or NULL before it was read. */
 const struct jr_header *lookup_journal_header(const struct lookup *lk);

@@ -48,6 +48,11 @@ static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
 	if (rc == 1)
 		start_over(lk);
 	while ((rc = jr_next(&lk->jr, &rec, err, errlen)) == 1) {
+		if (lk->until && rec.timestamp > lk->until) {
+			jr_unread(&lk->jr, &rec);
+			rc = 0;
+			break;
+		}
 		if ((rc = lookup_apply_record(lk, &rec)) < 0)
 			return rc;
 		applied++;
@@ -91,6 +96,11 @@ long lookup_refresh(struct lookup *lk, char *err, size_t errlen)
 	if (lk->st.source == 2)
 		return refresh_map(lk, err, errlen);
 	return -EBADF;
+}
+
+void lookup_set_until(struct lookup *lk, uint64_t until_ns)
+{
+	lk->until = until_ns;
 }
 
 const struct jr_header *lookup_journal_header(const struct lookup *lk)

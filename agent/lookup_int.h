@@ -50,6 +50,7 @@ struct lookup {
 	struct lookup_frame *scratch; /* inline chain of the last hit */
 	size_t cap_scratch;
 	struct lookup_stats st;
+	uint64_t until;          /* journal records after this timestamp wait; 0 = none */
 	/* followed source */
 	struct jr_reader jr;
 	struct pm_reader pm;

@@ -2,7 +2,7 @@
  * resolve_cli.c - `jsym resolve`: JIT addresses of a JVM -> Java method names.
  *
  *   jsym resolve --pid PID [--dir DIR] [--json] [--follow] [-v] [ADDR...]
- *   jsym resolve --journal FILE | --map FILE [--json] [--follow] [ADDR...]
+ *   jsym resolve --journal FILE | --map FILE [--json] [--follow] [--at SECONDS] [ADDR...]
  *
  * With --pid the files are found the way a profiler on the host must find
  * them: through /proc/PID/root (the JVM's own mount namespace) under DIR
@@ -35,6 +35,7 @@ struct resolve_env {
 	const char *dir;
 	const char *journal, *map;
 	int json, follow, verbose;
+	uint64_t at_ns; /* --at: journal records up to this CLOCK_MONOTONIC time; 0 = all */
 };
 
 
@@ -54,6 +55,9 @@ static void usage(FILE *f)
 	      "  -j, --journal FILE  read this journal (offline)\n"
 	      "  -m, --map FILE      read this perf map (offline)\n"
 	      "  -f, --follow        re-read the file before each lookup (live JVM)\n"
+	      "  -t, --at SECONDS    the code as it was at this CLOCK_MONOTONIC time (as\n"
+	      "                      `perf script` prints sample times with perf record -k 1);\n"
+	      "                      needed once the agent stopped: it closes every range\n"
 	      "      --json          one JSON object per address\n"
 	      "  -v, --verbose       say which file was used and what it contained\n"
 	      "  -h, --help          this text\n"
@@ -177,6 +181,32 @@ static int parse_addr(const char *s, uint64_t *out)
 	return pm_parse_hex(s, len, &used, out) == 0 && used == len ? 0 : -1;
 }
 
+/* SECONDS[.FRACTION] -> ns; 0 or -1.  Time 0 is refused: it means "no limit". */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > (UINT64_MAX / 1000000000ULL - 9) / 10)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s || (*p && *p != '.'))
+		return -1;
+	if (*p == '.')
+		for (p++; *p; p++) {
+			if (*p < '0' || *p > '9')
+				return -1;
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	*ns = sec * 1000000000ULL + frac;
+	return *ns ? 0 : -1;
+}
+
 struct resolver {
 	const struct resolve_env *env;
 	struct resolve_source *src;
@@ -285,6 +315,20 @@ static void report_source(const struct resolver *r)
 			st.malformed_lines, st.pending_bytes);
 }
 
+/* A journal whose agent stopped has every range closed: say how to look back. */
+static void warn_if_stopped(const struct resolver *r)
+{
+	struct lookup_stats st;
+
+	lookup_get_stats(r->lk, &st);
+	if (st.source == 1 && st.last_epoch == 3 && st.live == 0 && !r->env->at_ns)
+		fprintf(stderr, "jsym: the agent stopped at %" PRIu64 ".%06" PRIu64
+				" (JVM exit or `stop`) and closed every range in %s: give --at SECONDS "
+				"to resolve as of an earlier time\n",
+			st.last_epoch_ts / UINT64_C(1000000000), st.last_epoch_ts % UINT64_C(1000000000) / 1000,
+			r->src->path);
+}
+
 static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 {
 	struct resolve_source src;
@@ -308,11 +352,16 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 		return 2;
 	}
 	(src.is_journal ? lookup_follow_journal : lookup_follow_map)(r.lk, src.fd);
+	lookup_set_until(r.lk, env->at_ns);
+	if (env->at_ns && !src.is_journal)
+		fprintf(stderr, "jsym: --at ignored: %s is a perf map, which has no times\n",
+			src.path);
 	if (refresh(&r) < 0) {
 		lookup_free(r.lk);
 		resolve_close(&src);
 		return 2;
 	}
+	warn_if_stopped(&r);
 	if (env->verbose)
 		report_source(&r);
 	for (int i = 0; i < n_addrs && rc == 0; i++)
@@ -346,6 +395,7 @@ int jsym_resolve_main(int argc, char **argv)
 		{ "journal", required_argument, NULL, 'j' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "follow", no_argument, NULL, 'f' },
+		{ "at", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -356,7 +406,7 @@ int jsym_resolve_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:d:j:m:fvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:d:j:m:ft:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			errno = 0;
@@ -378,6 +428,13 @@ int jsym_resolve_main(int argc, char **argv)
 			break;
 		case 'f':
 			env.follow = 1;
+			break;
+		case 't':
+			if (parse_seconds(optarg, &env.at_ns) < 0) {
+				fprintf(stderr, "jsym resolve: bad --at '%s' (seconds, e.g. 12345.678901)\n",
+					optarg);
+				return 1;
+			}
 			break;
 		case 'J':
 			env.json = 1;

@@ -8,7 +8,9 @@
 # reads the journal through /proc/PID/root) for the first, middle and last
 # byte of each, plus the byte after each range where no range covers it
 # (must be ??), plus a low address no code can be at.  Also: the perf-map
-# fallback, --journal/--map offline modes, --json, the stdin filter, errors.
+# fallback, --journal/--map offline modes, --json, the stdin filter, errors;
+# every answer for a copy of the journal (with inlined ranges) against an
+# independent reading of it; after the JVM exits, --at.
 
 # resolve_verdict MAP1 MAP2 ANSWERS MODE [MIN_CHECKED]: judge the resolver's
 # answers (ANSWERS: its text output) against two map snapshots.  Also used by
@@ -83,6 +85,70 @@ for l in open(sys.argv[1], encoding='utf-8', errors='replace'):
 print('10')
 EOF
 }
+# journal_oracle JOURNAL ADDRS_OUT EXPECT_OUT [UNTIL_NS]: read JOURNAL
+# independently of jsym (through agent_check.py's parser), write addresses to
+# ask (edges of every live range, first/middle/last byte of every inlined
+# range) and the answer `jsym resolve --journal` must print for each.
+journal_oracle() {
+	python3 - "$@" <<'EOF'
+import os, sys
+out_addrs, out_expect = sys.argv[2], sys.argv[3]
+until = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+# agent_check.py runs its main() on import: let that be its own journal check
+# of our copy, then use its parser.
+sys.path.insert(0, os.environ['JSYM_ROOT'] + '/tests/integration')
+sys.argv = ['agent_check.py', 'journal', sys.argv[1]]
+from agent_check import read_journal
+_, recs = read_journal(sys.argv[2])
+live, by_start, inl = {}, {}, {}
+for r in recs:
+    if until and r['ts'] > until:
+        break  # like lookup_set_until: the first later record stops the reading
+    if r['type'] in (1, 3):
+        old = by_start.get(r['start'])
+        if old in live:
+            del live[old]  # a new range at the same start supersedes
+        live[r['id']] = r
+        by_start[r['start']] = r['id']
+        inl[r['id']] = []
+    elif r['type'] == 2:
+        live.pop(r['id'], None)
+    elif r['type'] == 4 and r['id'] in live:
+        inl[r['id']].append(r)
+addrs = set()
+for r in live.values():
+    addrs.update((r['start'], r['start'] + r['size'] - 1, r['start'] + r['size']))
+    for i in inl[r['id']]:
+        addrs.update((i['start'], i['start'] + i['size'] // 2, i['start'] + i['size'] - 1))
+addrs = sorted(addrs)
+ents = sorted(live.values(), key=lambda r: r['start'])
+with open(out_addrs, 'w') as fa, open(out_expect, 'w') as fe:
+    for a in addrs:
+        best = None
+        for r in ents:
+            if r['start'] > a:
+                break
+            if a < r['start'] + r['size'] and (best is None or r['id'] > best['id']):
+                best = r
+        fa.write('%x\n' % a)
+        if best is None:
+            fe.write('0x%x  ??\n' % a)
+            continue
+        line = '0x%x  %s+0x%x  [' % (a, best['name'], a - best['start'])
+        if best['type'] == 1:
+            line += 'class %s, method %s, sig %s, ' % (best['cls'], best['method'], best['sig'])
+        else:
+            line += 'stub, '
+        line += '0x%x+0x%x]' % (best['start'], best['size'])
+        chain = sorted((i for i in inl[best['id']] if i['start'] <= a < i['start'] + i['size']),
+                       key=lambda i: i['size'])
+        if chain:
+            line += '  inlined: ' + ' < '.join(i['name'] for i in chain)
+        fe.write(line + '\n')
+print('journal: %d live ranges, %d inlined ranges of live methods, %d addresses'
+      % (len(live), sum(len(inl[i]) for i in live), len(addrs)))
+EOF
+}
 case ${1:-} in
 verdict | addrs)
 	mode=$1
@@ -103,7 +169,8 @@ cls=$(ag_classes)
 d=$AG_TMP/agentdir
 mkdir -p "$d"
 
-ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d" -cp "$cls" -- AgentBusy 40
+ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d,unfold" -XX:+UnlockDiagnosticVMOptions \
+	-XX:+DebugNonSafepoints -cp "$cls" -- AgentBusy 40
 p=$AG_PID
 ag_wait_out busy "agent-busy: started" 60 || exit 1
 sleep 2
@@ -130,6 +197,17 @@ ag_check "answered every address, one line each" \
 	[ "$(wc -l <"$AG_TMP/out")" = "$(wc -w <"$AG_TMP/addrs")" ]
 ag_check "a Java method is named with class, method and signature" \
 	grep -qE '  long AgentBusy\.heavyCompute\(int\)\+0x[0-9a-f]+  \[class AgentBusy, method heavyCompute, sig \(I\)J, 0x' "$AG_TMP/out"
+
+# The journal itself, with inlined ranges (unfold): a copy does not change
+# under us, so every answer can be judged by reading the copy independently.
+cp "$journal" "$AG_TMP/j.copy"
+journal_oracle "$AG_TMP/j.copy" "$AG_TMP/addrs-j" "$AG_TMP/expect-j" || exit 1
+"$JSYM" resolve --journal "$AG_TMP/j.copy" <"$AG_TMP/addrs-j" >"$AG_TMP/out-jc"
+ag_check "--journal: every answer equals an independent reading of the journal" \
+	diff -u "$AG_TMP/expect-j" "$AG_TMP/out-jc"
+n=$(grep -c '  inlined: ' "$AG_TMP/out-jc")
+echo "    answers inside inlined methods: $n"
+ag_check "unfold: addresses inside inlined methods are named with them" [ "$n" -gt 20 ]
 
 # Offline modes give the same answers.
 "$JSYM" resolve --journal "$journal" <"$AG_TMP/addrs" >"$AG_TMP/out-j" 2>&1
@@ -185,4 +263,22 @@ ag_check "no --pid/--journal/--map: exit 1" [ $? = 1 ]
 "$JSYM" resolve --help | grep -q '^usage: jsym resolve'
 ag_check "--help: usage on stdout, exit 0" [ "${PIPESTATUS[0]}" = 0 ]
 ag_check "JVM still alive" kill -0 "$p"
+
+# After the JVM exits the agent closes every range: resolving then needs --at.
+until=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
+sleep 0.3
+kill -TERM "$p"
+for i in $(seq 1 100); do
+	kill -0 "$p" 2>/dev/null || break
+	sleep 0.1
+done
+ag_check "JVM exited" bash -c "! kill -0 $p 2>/dev/null"
+"$JSYM" resolve --journal "$journal" <"$AG_TMP/addrs-j" >"$AG_TMP/out-x" 2>"$AG_TMP/err-x"
+cat "$AG_TMP/err-x"
+ag_check "after exit: every answer ?? and a hint to use --at" \
+	bash -c "! grep -qv '  ??\$' '$AG_TMP/out-x' && grep -q 'give --at SECONDS' '$AG_TMP/err-x'"
+journal_oracle "$journal" "$AG_TMP/addrs-at" "$AG_TMP/expect-at" "$until" || exit 1
+at=$(printf '%d.%09d' $((until / 1000000000)) $((until % 1000000000)))
+"$JSYM" resolve --journal "$journal" --at "$at" <"$AG_TMP/addrs-at" >"$AG_TMP/out-at"
+ag_check "after exit, --at $at: the code as it was then" diff -u "$AG_TMP/expect-at" "$AG_TMP/out-at"
 ag_finish

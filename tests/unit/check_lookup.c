@@ -415,6 +415,38 @@ START_TEST(follow_journal_started_over)
 }
 END_TEST
 
+/* A time limit leaves later records unread; lifting it reads them. */
+START_TEST(until_time)
+{
+	struct lookup *lk = lookup_new();
+	struct journal_writer w;
+	struct journal_method m = {
+		.code_start = 0x7000, .code_size = 0x100, .display = "void A.a()",
+	};
+	struct lookup_stats st;
+	uint64_t id;
+	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
+
+	ck_assert_int_eq(journal_open(&w, dup(fd), 1, 0), 0);
+	ck_assert_int_eq(journal_append_load(&w, 10, &m, &id), 0);
+	ck_assert_int_eq(journal_append_unload(&w, 30, id, m.code_start), 0);
+	ck_assert_int_eq(journal_append_epoch(&w, 31, 3), 0);
+	ck_assert_int_eq(journal_close(&w), 0);
+	lookup_follow_journal(lk, fd);
+	lookup_set_until(lk, 29);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 0); /* still waiting */
+	ck_assert_str_eq(at(lk, 0x7000), "void A.a()");
+	lookup_set_until(lk, 0);
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	ck_assert_str_eq(at(lk, 0x7000), "??");
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.last_epoch, 3);
+	ck_assert_uint_eq(st.last_epoch_ts, 31);
+	lookup_free(lk);
+}
+END_TEST
+
 /* Perf map: later line wins, malformed lines counted, torn line waits. */
 START_TEST(follow_map)
 {
@@ -466,6 +498,7 @@ Suite *lookup_suite(void)
 	tcase_add_test(tc, churn_compacts);
 	tcase_add_test(tc, follow_journal);
 	tcase_add_test(tc, follow_journal_started_over);
+	tcase_add_test(tc, until_time);
 	tcase_add_test(tc, follow_map);
 	tcase_set_timeout(to, 120);
 	tcase_add_test(to, oracle_small_space);
