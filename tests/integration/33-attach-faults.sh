@@ -161,6 +161,15 @@ if [ "$feature" -lt 24 ]; then
 		la_expect_rc 3
 		la_check "the JVM's text is shown" grep -qiE 'unknown diagnostic command|No.such_command' <<<"$LA_OUT$LA_ERR"
 		la_check "JVM alive" la_alive "$pid"
+
+		la_case usage-missing-arguments
+		# Required arguments missing: a usage error (1) before anything is
+		# sent, not whatever the JVM makes of empty strings.
+		for cmd in load jcmd printflag dumpheap; do
+			# shellcheck disable=SC2086
+			la_jsym exec "$pid" $cmd
+			la_expect_rc 1
+		done
 		la_jvm_stop "$pid"
 	}
 else
