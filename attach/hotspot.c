@@ -260,21 +260,26 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 	return rc;
 }
 
-static int v1_limit_error(const struct hs_request *rq, int why,
+/* A request over the v1 limits; forced: the user asked for --protocol 1. */
+static int v1_limit_error(const struct hs_request *rq, int why, bool forced,
 			  struct err_text *e)
 {
+	const char *v2 = forced ? "--protocol 1 was given; with JDK 24+ use "
+				  "--protocol auto or 2, whose protocol v2 takes "
+				  "up to 256 KiB" :
+				  "JDK 24+ take up to 256 KiB with protocol v2; "
+				  "this JVM does not offer v2";
+
 	if (why == -ENAMETOOLONG)
 		return err_set(e, why, "command name '%.40s' is longer than the %d "
 			       "bytes attach protocol v1 allows", rq->name,
 			       HS_V1_NAME_MAX);
 	if (why == -E2BIG)
 		return err_set(e, why, "%s has %d arguments; attach protocol v1 "
-			       "carries 3 (JDK 24+ accept more with protocol v2; "
-			       "this JVM does not offer v2)", rq->name, rq->nargs);
+			       "carries 3 (%s)", rq->name, rq->nargs, v2);
 	return err_set(e, why, "an argument of %s is longer than the %d bytes "
-		       "attach protocol v1 allows (JDK 24+ accept up to 256 KiB "
-		       "with protocol v2; this JVM does not offer v2)", rq->name,
-		       HS_V1_ARG_MAX);
+		       "attach protocol v1 allows (%s)", rq->name,
+		       HS_V1_ARG_MAX, v2);
 }
 
 /* Ask `getversion` once: 1 for JDKs before 24 (they do not know it). */
@@ -311,7 +316,7 @@ static int choose_protocol(const struct target *t, const struct hs_request *rq,
 	int v;
 
 	if (rq->protocol == 1)
-		return fits ? v1_limit_error(rq, fits, e) : 1;
+		return fits ? v1_limit_error(rq, fits, true, e) : 1;
 	if (rq->protocol == 0 && fits == 0 && t->jdk_major < 24)
 		return 1;
 	v = ask_version(t, sock, o, e);
@@ -323,7 +328,7 @@ static int choose_protocol(const struct target *t, const struct hs_request *rq,
 		return err_set(e, -EPROTONOSUPPORT, "the JVM does not offer attach "
 			       "protocol v2 (JDK 24 and later do, unless started "
 			       "with -Djdk.attach.compat=true)");
-	return fits ? v1_limit_error(rq, fits, e) : 1;
+	return fits ? v1_limit_error(rq, fits, false, e) : 1;
 }
 
 int hotspot_exec(const struct target *t, const struct hs_request *rq,
@@ -364,7 +369,7 @@ int hotspot_exec(const struct target *t, const struct hs_request *rq,
 	if (n < 0)
 		return proto == 2 ? err_set(e, n, "request too large: attach "
 					    "protocol v2 allows 256 KiB")
-				  : v1_limit_error(rq, n, e);
+				  : v1_limit_error(rq, n, rq->protocol == 1, e);
 	attach_step(o->log, "request: %s, protocol v%d, %d bytes", rq->name,
 		    proto, n);
 	rc = hs_io_roundtrip(t, sock, req, (size_t)n, o,
