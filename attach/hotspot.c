@@ -203,16 +203,20 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 			break;
 		}
 		left = start + timeout_ms - hs_now_ms();
+		if (left <= 0 && target_stopped(t)) {
+			rc = err_set(e, -ETIMEDOUT, "timed out after %d ms: the JVM is "
+				     "stopped (SIGSTOP or a debugger) and did not open "
+				     "/tmp/%s (continue it with kill -CONT, then retry)",
+				     timeout_ms, sock);
+			break;
+		}
 		if (left <= 0) {
-			rc = err_set(e, -ETIMEDOUT,
-				     "timed out after %d ms: the JVM did not open /tmp/%s%s "
-				     "(it may "
-				     "have refused the trigger and printed a thread dump: "
-				     "wrong owner, -XX:+DisableAttachMechanism, or a JVM "
-				     "stuck at a safepoint; raise --timeout if it is just "
-				     "slow)", timeout_ms, sock,
-				     target_stopped(t) ?
-				     "; it is stopped (SIGSTOP or a debugger)" : "");
+			rc = err_set(e, -ETIMEDOUT, "timed out after %d ms: the JVM did "
+				     "not open /tmp/%s (it may have refused the trigger "
+				     "and printed a thread dump: wrong owner, "
+				     "-XX:+DisableAttachMechanism, or a JVM stuck at a "
+				     "safepoint; raise --timeout if it is just slow)",
+				     timeout_ms, sock);
 			break;
 		}
 		if (poll(p, 2, (int)(left < (ino >= 0 ? 200 : 20) ? left :
