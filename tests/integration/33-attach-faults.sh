@@ -256,6 +256,22 @@ s.close()' "/tmp/.java_pid$pid"
 	la_jvm_stop "$pid"
 }
 
+# ---------------------------------------------------------------- user namespace
+la_case user-namespace-jvm
+# A rootless container: the JVM is uid 0 of its own user namespace, uid 1000
+# on the host.  jsym must act as host uid 1000 (= the JVM's euid inside).
+if setpriv --reuid=1000 --regid=1000 --clear-groups unshare --user --map-root-user true 2>/dev/null; then
+	la_jvm_start userns "$home" --uid 1000 --userns --cwd "$cwd" -XX:-UsePerfData && {
+		pid=$LA_PID
+		la_jsym exec -v "$pid" properties
+		la_expect_rc 0
+		la_expect_out 'user\.name=root' 'jsym\.test\.mark=userns'
+		la_jvm_stop "$pid"
+	}
+else
+	la_log "unprivileged user namespaces are disabled: case not run"
+fi
+
 # ---------------------------------------------------------------- thread id
 la_case thread-id-as-pid
 # perf samples and `top -H` show thread ids: jsym must either attach to the

@@ -8,7 +8,7 @@
 #   la_jdks                 HotSpot JAVA_HOMEs, one per line (kit_jdks if present)
 #   la_jdk_feature HOME     the JDK's feature version (17, 25) from its release file
 #   la_java_dir             compiled tests/java classes (kit_java_build if present)
-#   la_jvm_start NAME HOME [--uid U] [--cwd D] [JVMOPT...]
+#   la_jvm_start NAME HOME [--uid U] [--userns] [--cwd D] [JVMOPT...]
 #                           start AttachTarget on the host; sets LA_PID, keeps
 #                           NAME's stdout/stderr in $LA_TMP/NAME.{out,err}
 #   la_jvm_stop PID         SIGTERM, wait, SIGKILL if needed
@@ -178,11 +178,12 @@ la_alive() {
 }
 
 la_jvm_start() {
-	local name=$1 home=$2 uid= cwd=$LA_TMP dir
+	local name=$1 home=$2 uid= cwd=$LA_TMP dir userns=
 	shift 2
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--uid) uid=$2; shift 2 ;;
+		--userns) userns=1; shift ;;
 		--cwd) cwd=$2; shift 2 ;;
 		*) break ;;
 		esac
@@ -190,6 +191,9 @@ la_jvm_start() {
 	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
 	local pre=()
 	[ -n "$uid" ] && pre=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
+	# --userns: the JVM is root of its own user namespace (a rootless
+	# container): ns uid 0 = host uid U.
+	[ -n "$userns" ] && pre+=(unshare --user --map-root-user)
 	# A background job of a script starts with SIGINT and SIGQUIT ignored;
 	# give the JVM the default dispositions a real service has, so a stray
 	# SIGQUIT to an -Xrs JVM would be as fatal here as in production.
