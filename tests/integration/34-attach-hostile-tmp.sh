@@ -126,6 +126,30 @@ if declare -F kit_sidecar >/dev/null; then
 	la_check "JVM alive" la_alive "$ct"
 	rm -f "/proc/$ct/root/tmp/.attach_pid1"
 	LA_SIDECAR_BINDS=()
+
+	la_case sidecar-tmp-is-symlink
+	# The container's /tmp itself is an absolute symlink (/tmp -> /victims).
+	# Walked naively from a sidecar through /proc/1/root, it would land in the
+	# sidecar's own /victims; jsym must resolve it inside the container.
+	la_ct_start symtmp --uid 1000 --gid 1000 --cwd / && {
+		t=$LA_PID
+		if nsenter -t "$t" -m -p -r /bin/sh -c 'umount -l /tmp && mv /tmp /tmp.old &&
+			mkdir -m 1777 /victims && ln -s /victims /tmp'; then
+			mkdir -p "$LA_TMP/victims2"
+			LA_SIDECAR_BINDS=(--bind "$LA_TMP/victims2:/victims")
+			la_sidecar_jsym "$t" -- exec --timeout 4000 -v 1 properties
+			# The JVM itself uses that /tmp, so the attach must work: a trigger
+			# or socket looked up in the sidecar's /victims would make it fail.
+			la_expect_rc 0
+			la_expect_out 'jsym\.test\.mark=symtmp'
+			la_check "nothing created in the sidecar's /victims ($(ls -A "$LA_TMP/victims2"))" \
+				test -z "$(ls -A "$LA_TMP/victims2")"
+			la_check "JVM alive" la_alive "$t"
+			LA_SIDECAR_BINDS=()
+		else
+			la_log "cannot replace the container's /tmp by a symlink: case not run"
+		fi
+	}
 fi
 
 # ---------------------------------------------------------------- read-only /tmp
