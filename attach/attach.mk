@@ -12,7 +12,7 @@
 ATTACH_SRCS := attach/steplog.c attach/errtext.c attach/proc.c attach/proc_opts.c attach/target.c \
 	attach/ns.c attach/creds.c attach/hs_reply.c attach/hs_io.c attach/hotspot.c \
 	attach/cli_util.c
-ATTACH_CLI_SRCS := attach/main.c attach/cli_exec.c attach/cli_list.c
+ATTACH_CLI_SRCS := attach/main.c attach/cli_exec.c attach/cli_check.c attach/cli_list.c
 
 # `jsym resolve` only when every source of agent/lookup.mk is present.
 JSYM_RESOLVE_SRCS := $(if $(LOOKUP_SRCS),$(if $(filter-out $(wildcard $(LOOKUP_SRCS)),$(LOOKUP_SRCS)),,$(LOOKUP_SRCS)))

@@ -50,17 +50,31 @@ struct exec_result {
 	struct err_text err;
 };
 
-static const char *const commands[] = {
-	"load", "properties", "agentProperties", "threaddump", "jcmd",
-	"printflag", "setflag", "dumpheap", "inspectheap", "datadump",
+/* The commands and how many arguments each needs at least. */
+static const struct {
+	const char *name;
+	int min_args;
+	const char *args;       /* for the usage message */
+} commands[] = {
+	{ "load", 1, "LIB [true|false [OPTIONS]]" },
+	{ "properties", 0, "" },
+	{ "agentProperties", 0, "" },
+	{ "threaddump", 0, "[-l]" },
+	{ "jcmd", 1, "CMD [ARGS...]" },
+	{ "printflag", 1, "NAME" },
+	{ "setflag", 2, "NAME VALUE" },
+	{ "dumpheap", 1, "FILE [-live|-all]" },
+	{ "inspectheap", 0, "[-live|-all]" },
+	{ "datadump", 0, "" },
 };
 
-static bool known_command(const char *c)
+/* Index of command c, or -1. */
+static int find_command(const char *c)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(c, commands[i]))
-			return true;
-	return false;
+		if (!strcmp(c, commands[i].name))
+			return (int)i;
+	return -1;
 }
 
 static void exec_usage(void)
@@ -172,64 +186,19 @@ static int parse(struct exec_env *env, int argc, char **argv)
 		return -EINVAL;
 	}
 	env->cmd = argv[optind + 1];
-	if (!known_command(env->cmd)) {
+	c = find_command(env->cmd);
+	if (c < 0) {
 		cli_err("unknown attach command '%s' (known: load, properties, "
 			"agentProperties, threaddump, jcmd, printflag, setflag, "
 			"dumpheap, inspectheap, datadump)", env->cmd);
 		return -EINVAL;
 	}
+	if (argc - optind - 2 < commands[c].min_args) {
+		cli_err("missing arguments: jsym exec PID %s %s", env->cmd,
+			commands[c].args);
+		return -EINVAL;
+	}
 	return set_args(env, argc - optind - 2, argv + optind + 2);
-}
-
-static void log_facts(const struct target *t, const struct attach_log *log)
-{
-	if (t->thread)
-		attach_step(log, "%d is a thread of process %d: attaching to %d",
-			    (int)t->thread, (int)t->pid, (int)t->pid);
-	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
-		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
-		    t->jdk_version[0] ? " " : "", t->jdk_version, (int)t->st.nspid,
-		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
-		    target_libc_name(t),
-		    proc_catches_signal(&t->st, SIGQUIT) ? "yes" : "no",
-		    t->opts.xrs ? ", -Xrs" : "",
-		    t->opts.disable_attach ? ", -XX:+DisableAttachMechanism" : "");
-	for (int i = 0; i < TNS_COUNT; i++)
-		if (t->ns[i].known && t->ns[i].differs)
-			attach_step(log, "%s namespace differs from ours",
-				    target_ns_name((enum target_ns)i));
-	if (t->opened_as_owner)
-		attach_step(log, "opened /proc/%d/root as uid %u (no CAP_SYS_PTRACE)",
-			    (int)t->pid, (unsigned)t->st.uid[1]);
-}
-
-/* Refusals that need no child: not a JVM, unreadable target. */
-static int precheck(const struct target *t, struct err_text *e)
-{
-	char hint[256];
-
-	enum creds_op why = geteuid() == t->st.uid[1] ? CREDS_PROC_READ_SAMEUID :
-			    CREDS_PROC_READ;
-
-	if (t->maps_err)
-		return err_set(e, t->maps_err, "cannot read /proc/%d/maps to confirm "
-			       "that it is a JVM: %s %s", (int)t->pid,
-			       strerror(-t->maps_err),
-			       creds_hint(why, hint, sizeof(hint)));
-	if (t->maps.kind == PROC_NOT_JVM)
-		return err_set(e, -ENOEXEC, "process %d (%s) is not a JVM: neither "
-			       "libjvm.so nor libj9vm*.so is mapped; nothing was sent "
-			       "to it", (int)t->pid, t->st.name);
-	if (t->st.ns_levels == 0 && t->ns[TNS_PID].known && t->ns[TNS_PID].differs)
-		return err_set(e, -ENOTSUP, "the kernel shows no NStgid for %d, so "
-			       "its pid inside its pid namespace is unknown (Linux "
-			       "4.1 or later needed)", (int)t->pid);
-	if (t->root_fd < 0 || t->cwd_fd < 0)
-		return err_set(e, t->root_err ? t->root_err : -EACCES,
-			       "cannot read /proc/%d/root: %s %s", (int)t->pid,
-			       strerror(t->root_err ? -t->root_err : EACCES),
-			       creds_hint(why, hint, sizeof(hint)));
-	return 0;
 }
 
 static int child_hotspot(const struct exec_env *env, const struct target *t,
@@ -437,8 +406,8 @@ int cli_exec_main(int argc, char **argv)
 	cli_log_init(&cl, env.verbose);
 	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
 	if (rc == 0) {
-		log_facts(&t, &log);
-		rc = precheck(&t, &res.err);
+		cli_log_facts(&t, &log);
+		rc = cli_precheck(&t, &res.err);
 	}
 	if (rc == 0 && env.json) {
 		out_fd = memfd_create("jsym-output", MFD_CLOEXEC);

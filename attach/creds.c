@@ -45,6 +45,7 @@ struct cap_advice {
 	int cap;
 	const char *name;
 	const char *missing;    /* what to do when we lack it */
+	const char *missing_root; /* same, when we already are root (NULL: same) */
 	const char *present;    /* likelier cause when we have it */
 };
 
@@ -52,40 +53,53 @@ static const struct cap_advice advice[] = {
 	[CREDS_PROC_READ] = { CAP_SYS_PTRACE, "CAP_SYS_PTRACE",
 		"needs CAP_SYS_PTRACE or the same uid as the JVM; run as root or "
 		"add --cap-add SYS_PTRACE to the debug container",
+		"jsym runs as root but needs CAP_SYS_PTRACE here; add --cap-add "
+		"SYS_PTRACE to the debug container or run jsym on the host",
 		"CAP_SYS_PTRACE is effective: the JVM is probably in a user "
 		"namespace we do not own, or not dumpable; run jsym from the host" },
 	[CREDS_PROC_READ_SAMEUID] = { CAP_SYS_PTRACE, "CAP_SYS_PTRACE",
 		"the JVM holds capabilities jsym lacks, so the kernel hides its "
 		"/proc files even from the same uid; add --cap-add SYS_PTRACE to the "
 		"debug container or run jsym on the host",
+		NULL,
 		"CAP_SYS_PTRACE is effective: the JVM is probably in a user "
 		"namespace we do not own, or not dumpable; run jsym from the host" },
 	[CREDS_SETNS] = { CAP_SYS_ADMIN, "CAP_SYS_ADMIN",
 		"needs CAP_SYS_ADMIN; run as root on the host",
+		NULL,
 		"CAP_SYS_ADMIN is effective but not over the target's user "
 		"namespace, or jsym is multithreaded" },
 	[CREDS_SETUID] = { CAP_SETUID, "CAP_SETUID",
 		"needs CAP_SETUID to act as the JVM's user; run as root or as "
 		"the JVM's user",
+		"jsym runs as root but without CAP_SETUID; add --cap-add SETUID to the "
+		"debug container or run jsym on the host",
 		"CAP_SETUID is effective: the uid may be unmapped in our user "
 		"namespace" },
 	[CREDS_SETGID] = { CAP_SETGID, "CAP_SETGID",
 		"needs CAP_SETGID to act as the JVM's group; run as root or as "
 		"the JVM's user",
+		"jsym runs as root but without CAP_SETGID; add --cap-add SETGID to the "
+		"debug container or run jsym on the host",
 		"CAP_SETGID is effective: the gid may be unmapped in our user "
 		"namespace" },
 	[CREDS_KILL] = { CAP_KILL, "CAP_KILL",
 		"needs CAP_KILL, or CAP_SETUID to act as the JVM's uid; run on the "
 		"host or add --cap-add KILL (or SETUID) to the debug container",
+		NULL,
 		"CAP_KILL is effective: the JVM is in a user namespace we do not "
 		"own" },
 	[CREDS_CHOWN] = { CAP_CHOWN, "CAP_CHOWN",
 		"needs CAP_CHOWN; run as root",
+		"jsym runs as root but without CAP_CHOWN; add --cap-add CHOWN to the "
+		"debug container or run jsym on the host",
 		"CAP_CHOWN is effective: the id may be unmapped in the file "
 		"system's user namespace" },
 	[CREDS_DAC] = { CAP_DAC_OVERRIDE, "CAP_DAC_OVERRIDE",
 		"needs CAP_DAC_OVERRIDE or the JVM's uid; run as root or as the "
 		"JVM's user",
+		"jsym runs as root but without CAP_DAC_OVERRIDE; add --cap-add DAC_OVERRIDE to the "
+		"debug container or run jsym on the host",
 		"CAP_DAC_OVERRIDE is effective: the file system is read-only or "
 		"owned by an unmapped id" },
 };
@@ -100,7 +114,8 @@ const char *creds_hint(enum creds_op op, char *buf, size_t n)
 	}
 	a = &advice[op];
 	snprintf(buf, n, "(%s)",
-		 creds_have_cap(a->cap) == 1 ? a->present : a->missing);
+		 creds_have_cap(a->cap) == 1 ? a->present :
+		 geteuid() == 0 && a->missing_root ? a->missing_root : a->missing);
 	return buf;
 }
 

@@ -120,6 +120,12 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *st)
 				return -EPROTO;
 			tgid = (pid_t)v;
 			have_tgid = true;
+		} else if (eat_prefix(&line, "PPid:")) {
+			uint64_t v;
+
+			skip_blanks(&line);
+			if (eat_udec(&line, INT32_MAX, &v) == 0)
+				st->ppid = (pid_t)v;
 		} else if (eat_prefix(&line, "Pid:")) {
 			uint64_t v;
 

@@ -27,6 +27,7 @@ struct proc_status {
 	int ns_levels;          /* number of NStgid values (0: line missing) */
 	pid_t tgid;             /* Tgid: (reader's pid ns) */
 	pid_t pid;              /* Pid: differs from tgid for a thread */
+	pid_t ppid;             /* PPid: (0: none or not visible) */
 	bool has_sigcgt;
 	uint64_t sigcgt;        /* SigCgt: mask of caught signals */
 	int ngroups;            /* Groups: supplementary groups, up to

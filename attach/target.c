@@ -361,6 +361,8 @@ void target_close(struct target *t)
 
 const char *target_kind_name(const struct target *t)
 {
+	if (t->maps_err)
+		return "unknown (maps unreadable)";
 	switch (t->maps.kind) {
 	case PROC_HOTSPOT:
 		return "HotSpot";

@@ -70,7 +70,7 @@ void target_close(struct target *t);
 /* Name of a namespace type ("mnt", "net", ...). */
 const char *target_ns_name(enum target_ns ns);
 
-/* "HotSpot", "OpenJ9" or "not a JVM". */
+/* "HotSpot", "OpenJ9", "not a JVM" or "unknown (maps unreadable)". */
 const char *target_kind_name(const struct target *t);
 
 /* "glibc", "musl" or "unknown". */
