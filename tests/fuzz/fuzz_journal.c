@@ -1,7 +1,8 @@
 /*
  * fuzz_journal.c - libFuzzer harness: hostile journal bytes through the
  * reader and the address index, delivered in two writes (the first two input
- * bytes pick the split) so the torn-record path is fuzzed too.
+ * bytes pick the split) so the torn-record path is fuzzed too, sometimes with
+ * a time limit (lookup_set_until) taken from the input.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,9 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	lookup_follow_journal(lk, fd);
+	/* odd first byte: stop at a time taken from the input, then lift the limit */
+	if (size >= 8 && (data[0] & 1))
+		lookup_set_until(lk, jf_get64(data + size - 8));
 	lookup_refresh(lk, NULL, 0);
 	probe_all(lk, data, size);
 	if (pwrite(fd, data + split, size - split, (off_t)split) == (ssize_t)(size - split)) {
+		lookup_refresh(lk, NULL, 0);
+		probe_all(lk, data, size);
+		lookup_set_until(lk, 0);
 		lookup_refresh(lk, NULL, 0);
 		probe_all(lk, data, size);
 	}
