@@ -459,10 +459,15 @@ la_sidecar_jsym() {
 
 LA_SIDECAR_BINDS=()
 
-# la_tmp_marks: host /tmp entries an attacher could leave (not ours).
+# la_tmp_marks PID...: host /tmp entries an attacher of those pids could
+# leave (.attach_pid<pid>, .java_pid<pid>).  Only named pids: other tests
+# running at the same time make their own entries in /tmp.
 la_tmp_marks() {
-	find /tmp -maxdepth 1 \( -name '.attach_pid*' -o -name '.java_pid*' -o -name 'jsym*' \
-		-o -name '.jsym*' \) ! -name 'jsym-kit.*' ! -name 'jsym-attach-test.*' 2>/dev/null | sort
+	local p
+	for p in "$@"; do
+		ls -d "/tmp/.attach_pid$p" "/tmp/.java_pid$p" 2>/dev/null
+	done
+	return 0
 }
 
 # The misbehaving peer of la_fake_listener and la_fake_jvm, in Python.
