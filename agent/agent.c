@@ -14,7 +14,9 @@
  *   3 outputs (directory, files, flush thread).
  * On failure nothing stays enabled, so the JVM may unload the library.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,6 +38,7 @@
 enum { RC_OK = 0, RC_OPTIONS = 1, RC_JVMTI = 2, RC_OUTPUT = 3 };
 
 static pthread_mutex_t life = PTHREAD_MUTEX_INITIALIZER;
+static JavaVM *java_vm;
 static jvmtiEnv *jvmti;
 static struct agent_opts cur;
 static volatile bool unfold_on;
@@ -102,6 +105,57 @@ static void JNICALL on_dynamic_code(jvmtiEnv *j, const char *name, const void *a
 			 name ? name : "<unnamed stub>");
 }
 
+/* ---- the flush thread: a JVMTI agent thread -------------------------------- */
+
+static void JNICALL flush_thread_main(jvmtiEnv *j, JNIEnv *jni, void *arg)
+{
+	sink_flush_loop();
+}
+
+/*
+ * Start "jsym-flush" as a daemon agent thread (visible in thread dumps).
+ * Not a pthread: before glibc 2.34 pthread_create is in libpthread.so.0,
+ * after it in libc.so.6, and a versioned reference to either file fails to
+ * bind in some JVMs' symbol search order.  Needs a JNIEnv: call it from a
+ * Java thread in the live phase (Agent_OnAttach, VMInit).
+ */
+static int spawn_flush_thread(char *why, size_t whylen)
+{
+	JNIEnv *jni = NULL;
+	jclass cls;
+	jmethodID ctor;
+	jstring name;
+	jobject thread = NULL;
+	jvmtiError err;
+
+	if ((*java_vm)->GetEnv(java_vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni) {
+		snprintf(why, whylen, "cannot start the flush thread: no JNI environment here");
+		return -EINVAL;
+	}
+	cls = (*jni)->FindClass(jni, "java/lang/Thread");
+	ctor = cls ? (*jni)->GetMethodID(jni, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
+	name = ctor ? (*jni)->NewStringUTF(jni, "jsym-flush") : NULL;
+	if (name)
+		thread = (*jni)->NewObject(jni, cls, ctor, name);
+	if (!thread || (*jni)->ExceptionCheck(jni)) {
+		(*jni)->ExceptionClear(jni);
+		snprintf(why, whylen, "cannot start the flush thread: cannot create a "
+			 "java.lang.Thread (out of memory?)");
+		return -ENOMEM;
+	}
+	err = (*jvmti)->RunAgentThread(jvmti, thread, flush_thread_main, NULL,
+				       JVMTI_THREAD_NORM_PRIORITY);
+	(*jni)->DeleteLocalRef(jni, thread);
+	(*jni)->DeleteLocalRef(jni, name);
+	(*jni)->DeleteLocalRef(jni, cls);
+	if (err != JVMTI_ERROR_NONE) {
+		snprintf(why, whylen, "cannot start the flush thread: RunAgentThread error %d",
+			 (int)err);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
 /* Replay everything already compiled; the sink drops what it already has. */
 static void replay(jvmtiEnv *j, uint64_t epoch_reason)
 {
@@ -130,9 +184,15 @@ static void replay(jvmtiEnv *j, uint64_t epoch_reason)
 
 static void JNICALL on_vm_init(jvmtiEnv *j, JNIEnv *jni, jthread thread)
 {
+	char why[256];
+
 	pthread_mutex_lock(&life);
-	if (sink_running())
+	if (sink_running()) {
+		/* Until now (no Java threads before VMInit) records only queued. */
+		if (sink_run_thread(spawn_flush_thread, why, sizeof(why)) < 0)
+			agentlog("flushing only at JVM exit and on attach: %s", why);
 		replay(j, 0);
+	}
 	pthread_mutex_unlock(&life);
 }
 
@@ -225,6 +285,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 		}
 		stop_agent("attached again with another dir= or unfold: restarting");
 	}
+	java_vm = vm;
 	fresh_env = setup_env(vm, why, sizeof(why));
 	if (fresh_env < 0) {
 		agentlog("load failed: %s", why);
@@ -240,8 +301,14 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 		sink_stop();
 		goto fail_env;
 	}
-	if (!at_startup)
+	if (!at_startup) {
+		if (sink_run_thread(spawn_flush_thread, why, sizeof(why)) < 0) {
+			set_events(JVMTI_DISABLE, false);
+			sink_stop();
+			goto fail_output;
+		}
 		replay(jvmti, 1);
+	}
 	return RC_OK;
 
 fail_output:

@@ -3,12 +3,21 @@
  * glibc build of the agent, never into the musl build.
  *
  * A JVM image may ship a glibc as old as 2.17 (CentOS 7), while this
- * machine has 2.36, whose headers bind pthread_create, fstat, fcntl, ... to
+ * machine has 2.36, whose headers bind pthread_*, fstat, fcntl, ... to
  * GLIBC_2.34 / 2.33 / 2.28 versions.  A library needing those fails to load
  * there ("version `GLIBC_2.34' not found").  The .symver directives below
  * bind each function the agent uses to the oldest x86_64 version, which
- * every glibc since 2.2.5 exports (2.34+ keeps them as compatibility
- * symbols in libc.so.6).  tests/integration/20-agent-elf.sh fails the build
+ * every glibc since 2.2.5 exports from libc.so.6 itself (2.34+ keeps them
+ * as compatibility symbols).
+ *
+ * Only functions that libc.so.6 exported before 2.34 may be used: a
+ * versioned reference names its file (libc.so.6), and the dynamic linker
+ * fails ("version GLIBC_2.2.5 not defined in file libc.so.6") when that
+ * file comes first in the search order without the symbol.  So no
+ * pthread_create/pthread_join (libpthread.so.0 before 2.34: the flush
+ * thread is a JVMTI agent thread), no dlopen/dlsym (libdl.so.2).  The
+ * pthread_mutex_* and pthread_cond_* calls are libc.so.6's forwarders, live
+ * in any JVM (libjvm.so always loads libpthread).  tests/integration/20-agent-elf.sh fails the build
  * if any GLIBC_x.y newer than 2.17 remains.
  *
  * fstat had no exported symbol before 2.33 (it was an inline wrapper around
@@ -19,8 +28,6 @@
 
 #if defined(__x86_64__)
 #define JSYM_SYMVER(fn, ver) __asm__(".symver " #fn "," #fn "@" #ver)
-JSYM_SYMVER(pthread_create, GLIBC_2.2.5);
-JSYM_SYMVER(pthread_join, GLIBC_2.2.5);
 JSYM_SYMVER(pthread_cond_timedwait, GLIBC_2.3.2);
 JSYM_SYMVER(pthread_cond_signal, GLIBC_2.3.2);
 JSYM_SYMVER(pthread_cond_broadcast, GLIBC_2.3.2);

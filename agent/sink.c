@@ -46,6 +46,8 @@ static int wait_for_room(void)
 {
 	struct timespec dl;
 
+	if (!S.thread_on)
+		return ETIMEDOUT;   /* nobody would drain it (before VMInit) */
 	S.kick = true;
 	pthread_cond_signal(&S.wake);
 	sink_deadline(&dl, SINK_FULL_WAIT_MS);

@@ -33,9 +33,24 @@
 #define SINK_FULL_WAIT_MS 50
 #define SINK_REWRITE_MIN_MS 500
 
-/* Open the outputs in opts->dir and start the flush thread.  0 or -errno
- * with a one-line reason in why (also written to the log when it opened). */
+/* Open the outputs in opts->dir and start recording.  0 or -errno with a
+ * one-line reason in why (also written to the log when it opened).  No
+ * thread yet: until sink_run_thread, sink_sync and sink_stop flush on the
+ * calling thread. */
 int sink_start(const struct agent_opts *opts, char *why, size_t whylen);
+
+/*
+ * Start the flush thread of a started sink: `spawn` must start a new thread
+ * that calls sink_flush_loop() and return 0, or return -errno with a reason.
+ * The agent spawns a JVMTI agent thread (RunAgentThread), not a pthread:
+ * pthread_create lived in libpthread before glibc 2.34 and a reference to
+ * it would bind the glibc build to one of the two layouts (agent.c).
+ * Returns once the thread runs (0), or -errno.  No-op if one runs.
+ */
+int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t whylen);
+
+/* The flush thread's body; returns after sink_stop (after its last flush). */
+void sink_flush_loop(void);
 
 /* Is the sink started (outputs open, thread running)? */
 int sink_running(void);
@@ -43,8 +58,9 @@ int sink_running(void);
 /* Change flush_ms / verbose of a running sink. */
 void sink_update(const struct agent_opts *opts);
 
-/* Journal an UNLOAD for every live entry, an EPOCH(3), flush, stop the
- * thread, close the files.  No-op if not running. */
+/* Journal an UNLOAD for every live entry, an EPOCH(3), flush, end the
+ * flush thread (waits up to 5 s for its last flush), close the files.
+ * No-op if not running. */
 void sink_stop(void);
 
 /* Write everything buffered so far (and a pending map rewrite, whatever the

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,11 +115,12 @@ static void flush_once(void)
 	bbuf_free(&full);
 }
 
-static void *flush_main(void *arg)
+void sink_flush_loop(void)
 {
 	struct timespec dl;
 
 	pthread_mutex_lock(&S.lock);
+	S.thread_on = true;
 	while (!S.quit) {
 		sink_deadline(&dl, S.flush_ms);
 		if (!S.kick)
@@ -136,7 +136,41 @@ static void *flush_main(void *arg)
 	}
 	pthread_mutex_unlock(&S.lock);
 	flush_once();   /* the records queued by sink_stop */
-	return NULL;
+	pthread_mutex_lock(&S.lock);
+	S.thread_done = true;
+	pthread_cond_broadcast(&S.drained);
+	pthread_mutex_unlock(&S.lock);
+}
+
+int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t whylen)
+{
+	int rc;
+
+	pthread_mutex_lock(&S.lock);
+	rc = S.running && !S.thread_on;
+	S.quit = false;
+	S.thread_done = false;
+	pthread_mutex_unlock(&S.lock);
+	if (!rc)
+		return 0;
+	rc = spawn(why, whylen);
+	if (rc < 0) {
+		agentlog("%s", why);
+		return rc;
+	}
+	/* Wait until it runs, so stop/sync know whom to wait for. */
+	for (int i = 0; i < 2000; i++) {
+		pthread_mutex_lock(&S.lock);
+		rc = S.thread_on;
+		pthread_mutex_unlock(&S.lock);
+		if (rc)
+			return 0;
+		struct timespec ts = { 0, 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	snprintf(why, whylen, "the flush thread did not start within 2 s");
+	agentlog("%s", why);
+	return -ETIMEDOUT;
 }
 
 void sink_sync(void)
@@ -145,6 +179,13 @@ void sink_sync(void)
 	uint64_t want;
 
 	pthread_mutex_lock(&S.lock);
+	if (S.running && !S.thread_on) {
+		/* No flush thread yet (before VMInit, or tests): flush here. */
+		S.force_rewrite = true;
+		pthread_mutex_unlock(&S.lock);
+		flush_once();
+		return;
+	}
 	if (S.running) {
 		/* A flush in progress may have swapped its buffers before our
 		 * request: then wait for the one after it. */
@@ -216,7 +257,6 @@ static void close_files(void)
 
 int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 {
-	sigset_t all, old;
 	int rc, pid = (int)getpid();
 
 	if (sink_running())
@@ -250,22 +290,13 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	S.need_rewrite = true;
 	S.force_rewrite = true;
 	S.flush_ms = opts->flush_ms;
+	pthread_mutex_lock(&S.lock);
 	S.quit = false;
+	S.thread_on = false;
 	S.running = true;
+	pthread_mutex_unlock(&S.lock);
 	S.drops_logged = S.st.drops;
 
-	/* The flush thread must not take the JVM's signals (SIGQUIT etc.). */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&S.thread, NULL, flush_main, NULL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc < 0) {
-		snprintf(why, whylen, "cannot start the flush thread: %s", strerror(-rc));
-		pthread_mutex_lock(&S.lock);
-		S.running = false;
-		pthread_mutex_unlock(&S.lock);
-		goto fail;
-	}
 	snprintf(S.last_dir, sizeof(S.last_dir), "%s", opts->dir);
 	agentlog("started: dir=%s flush_ms=%u unfold=%d map=%s journal=%s%s", opts->dir,
 		 opts->flush_ms, opts->unfold, S.map_refused ? "(refused)" : S.map_name,
@@ -301,8 +332,22 @@ void sink_stop(void)
 	S.quit = true;
 	pthread_cond_signal(&S.wake);
 	pthread_cond_broadcast(&S.drained);
-	pthread_mutex_unlock(&S.lock);
-	pthread_join(S.thread, NULL);
+	if (S.thread_on) {
+		/* The thread does the final flush; wait for it, boundedly (at JVM
+		 * exit it may never be scheduled again). */
+		struct timespec dl;
+
+		sink_deadline(&dl, 5000);
+		while (!S.thread_done)
+			if (pthread_cond_timedwait(&S.drained, &S.lock, &dl) != 0)
+				break;
+		if (!S.thread_done)
+			agentlog("the flush thread did not finish within 5 s; closing anyway");
+		pthread_mutex_unlock(&S.lock);
+	} else {
+		pthread_mutex_unlock(&S.lock);
+		flush_once();
+	}
 
 	sink_get_stats(&st);
 	agentlog("stopped: %llu loads, %llu unloads, %llu stubs, %llu inlined ranges, "
@@ -311,10 +356,16 @@ void sink_stop(void)
 		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
 		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
 		 (unsigned long long)st.rewrites, (unsigned long long)st.drops);
-	close_files();
-	codetable_free(&S.table);
-	bbuf_free(&S.jbuf);
-	bbuf_free(&S.mapbuf);
+	pthread_mutex_lock(&S.lock);
+	/* A thread that did not finish must find nothing to write to. */
+	if (!S.thread_on || S.thread_done) {
+		close_files();
+		codetable_free(&S.table);
+		bbuf_free(&S.jbuf);
+		bbuf_free(&S.mapbuf);
+	}
+	S.thread_on = false;
 	S.last_next_id = S.next_id;
+	pthread_mutex_unlock(&S.lock);
 	agentlog_close();
 }

@@ -26,7 +26,8 @@ struct sink_state {
 	bool flushing;            /* the flush thread is between swap and done */
 	bool kick;                /* flush again without waiting */
 	unsigned flush_ms;
-	pthread_t thread;
+	bool thread_on;           /* a flush thread runs sink_flush_loop */
+	bool thread_done;         /* ... and has finished its final flush */
 	int dirfd, jfd, mapfd;
 	struct bbuf jbuf, mapbuf;
 	struct code_table table;

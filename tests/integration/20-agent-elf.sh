@@ -36,6 +36,18 @@ too_new() {
 	readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | awk -F. '$2 > 17 {bad=1; print "  needs " $0} END {exit bad}'
 }
 check "glibc build needs nothing newer than GLIBC_2.17" too_new
+# A versioned reference names libc.so.6; before glibc 2.34 these lived in
+# libpthread/libdl/librt, and the dynamic linker fails when libc.so.6 comes
+# first in the JVM's search order (agent/glibc_compat.h).  libc.so.6 always
+# had the mutex/cond forwarders, pthread_self and pthread_equal.
+moved_out() {
+	readelf --dyn-syms -W "$g" | awk 'NR > 3 && $7 == "UND" {print $8}' | sed 's/@.*//' |
+		grep -E '^(pthread_|dl[a-z]|sem_|shm_|timer_|mq_|aio_|lio_)' |
+		grep -vxE 'pthread_(mutex_(lock|unlock|init|destroy)|cond_(broadcast|signal|wait|timedwait|init|destroy)|self|equal)' |
+		sed 's/^/  pre-2.34 this is not in libc.so.6: /' | grep . && return 1
+	return 0
+}
+check "glibc build uses no function that lived outside libc.so.6 before glibc 2.34" moved_out
 echo "--- readelf -d (NEEDED)"
 readelf -d "$g" | grep NEEDED
 readelf -d "$m" | grep NEEDED

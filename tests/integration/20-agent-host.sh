@@ -93,6 +93,8 @@ for home in $(ag_jdks); do
 	ag_check "B$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
 	ag_check "B$v: journal valid, starts with EPOCH 1" ag_py journal "$d/jsym-$p.journal"
 	ag_check "B$v: log names the replay" log_has "$d/jsym-$p.log" 'replay \(epoch 1\): [0-9]+ methods'
+	ag_check "B$v: flush thread is the daemon agent thread jsym-flush" \
+		bash -c "'$home/bin/jcmd' $p Thread.print | grep -q '\"jsym-flush\".* daemon'"
 	ag_check "B$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
 
 	echo "--- C: re-attach twice"

@@ -19,6 +19,36 @@
 extern Suite *agent_sink_suite(void);
 
 static char dir[64];
+static pthread_t flusher;
+
+static void *flusher_main(void *arg)
+{
+	sink_flush_loop();
+	return NULL;
+}
+
+/* The agent uses a JVMTI agent thread; a test has only pthreads. */
+static int spawn_pthread(char *why, size_t whylen)
+{
+	int rc = pthread_create(&flusher, NULL, flusher_main, NULL);
+
+	if (rc)
+		snprintf(why, whylen, "pthread_create: %s", strerror(rc));
+	return -rc;
+}
+
+static void start_flusher(void)
+{
+	char why[256];
+
+	ck_assert_int_eq(sink_run_thread(spawn_pthread, why, sizeof(why)), 0);
+}
+
+static void stop_with_flusher(void)
+{
+	sink_stop();
+	pthread_join(flusher, NULL);
+}
 static char path_map[128], path_journal[128];
 
 static void setup_dir(void)
@@ -67,7 +97,8 @@ static int count_lines(const char *text)
 	return n;
 }
 
-/* The requirement: an unload of a reused address ends only the old id. */
+/* The requirement: an unload of a reused address ends only the old id.
+ * (No flush thread here: sink_sync and sink_stop flush on this thread.) */
 START_TEST(test_unload_never_ends_newer_entry)
 {
 	uint64_t id1, id2;
@@ -134,6 +165,7 @@ START_TEST(test_threads_map_equals_live_set)
 	int live = THREADS * (PER_THREAD - (PER_THREAD + 2) / 3 + PER_THREAD / 500);
 
 	setup_dir();
+	start_flusher();
 	for (uintptr_t i = 0; i < THREADS; i++)
 		ck_assert_int_eq(pthread_create(&t[i], NULL, producer, (void *)i), 0);
 	for (int i = 0; i < THREADS; i++)
@@ -145,7 +177,7 @@ START_TEST(test_threads_map_equals_live_set)
 	ck_assert_int_eq(count_lines((char *)slurp(path_map, &n)), live);
 	ck_assert_int_eq(stat(path_map, &sb), 0);
 	ck_assert_uint_eq(sb.st_mode & 0777, 0644);
-	sink_stop();
+	stop_with_flusher();
 	ck_assert(!sink_running());
 	/* stop leaves the map as it was and adds nothing more */
 	sink_record_load(1, 0x42, 1, "X", "x", "()V", "void X.x()");
@@ -160,13 +192,14 @@ START_TEST(test_removed_map_comes_back)
 	size_t n;
 
 	setup_dir();
+	start_flusher();
 	sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()");
 	sink_sync();
 	ck_assert_int_eq(unlink(path_map), 0);
 	for (int i = 0; i < 200 && access(path_map, F_OK) != 0; i++)
 		usleep(10 * 1000);
 	ck_assert_str_eq((char *)slurp(path_map, &n), "1000 40 void A.m()\n");
-	sink_stop();
+	stop_with_flusher();
 	remove_dir();
 }
 END_TEST
