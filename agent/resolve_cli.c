@@ -77,18 +77,50 @@ static void put_text(const char *s)
 		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 }
 
-static void put_json_str(const char *key, const char *s)
+/*
+ * Length of the well-formed UTF-8 sequence at s (1-4), or 0.  Overlong forms,
+ * surrogates (the JVM's modified UTF-8 writes them for non-BMP characters)
+ * and values above U+10FFFF are not well-formed.
+ */
+static int utf8_len(const unsigned char *s)
 {
-	printf("\"%s\":\"", key);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	uint32_t cp;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
+	if (s[0] < 0x80)
+		return 1;
+	if (!n || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* "key":"value" with JSON escapes; bytes that are not UTF-8 become U+FFFD. */
+static void put_json_str(const char *key, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	printf("\"%s\":\"", key);
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s < 0x20 || *s == 0x7f)
+			printf("\\u%04x", *s);
+		else if (n == 0)
+			fputs("\\ufffd", stdout);
 		else
-			putchar(c);
+			fwrite(s, 1, (size_t)n, stdout);
+		s += n ? n : 1;
 	}
 	putchar('"');
 }
