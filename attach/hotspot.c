@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -107,9 +108,40 @@ static void guard_trigger(int dir, const char *name)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Create the trigger in cwd, else in /tmp.  Returns the dirfd used. */
-static int create_trigger(const struct target *t, int tmp_fd, const char *name,
-			  const struct attach_log *log, struct err_text *e)
+/*
+ * Open the trigger `name` in dir: create it, or share the regular file of
+ * ours another jsym made (the flock below serialises us); anything else at
+ * that name (a symlink, a FIFO, another user's file, a leftover of another
+ * tool) is replaced, so the JVM finds a file owned by its own user.
+ * Returns an fd or -errno.
+ */
+static int open_trigger_in(int dir, const char *name)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		struct stat st;
+		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				O_CLOEXEC, 0600);
+
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+		fd = openat(dir, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			return fd;
+		if (fd >= 0)
+			close(fd);
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (unlinkat(dir, name, 0) != 0 && errno != ENOENT)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* Open the trigger in the JVM's cwd, else in its /tmp; *dir gets the dirfd. */
+static int open_trigger(const struct target *t, int tmp_fd, const char *name,
+			int *dir, const struct attach_log *log, struct err_text *e)
 {
 	int dirs[2] = { t->cwd_fd, tmp_fd };
 	const char *where[2] = { t->cwd_path[0] ? t->cwd_path : "cwd", "/tmp" };
@@ -121,22 +153,15 @@ static int create_trigger(const struct target *t, int tmp_fd, const char *name,
 
 		if (dirs[i] < 0)
 			continue;
-		/* a leftover trigger (ours or jattach's) is replaced: the JVM
-		 * never deletes triggers, and we want one owned by its user */
-		if (fstatat(dirs[i], name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    !S_ISDIR(st.st_mode))
-			unlinkat(dirs[i], name, 0);
-		fd = openat(dirs[i], name,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = open_trigger_in(dirs[i], name);
 		if (fd >= 0) {
-			guard_trigger(dirs[i], name);
 			fstat(fd, &st);
-			close(fd);
-			attach_step(log, "trigger created %s/%s (uid %u)", where[i],
-				    name, (unsigned)st.st_uid);
-			return dirs[i];
+			attach_step(log, "trigger %s/%s (uid %u)", where[i], name,
+				    (unsigned)st.st_uid);
+			*dir = dirs[i];
+			return fd;
 		}
-		err = -errno;
+		err = fd;
 		attach_step(log, "cannot create trigger in %s: %s", where[i],
 			    strerror(-err));
 	}
@@ -144,6 +169,22 @@ static int create_trigger(const struct target *t, int tmp_fd, const char *name,
 		       "cannot create the trigger file %s in the JVM's cwd or /tmp: "
 		       "%s (the JVM's user must be able to write to one of them)",
 		       name, strerror(err ? -err : ENOENT));
+}
+
+/* flock the trigger: one jsym at a time signals a given JVM. */
+static int lock_trigger(int fd, long deadline, struct err_text *e)
+{
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return err_set(e, -errno, "cannot lock the trigger file: %s",
+				       strerror(errno));
+		if (hs_now_ms() >= deadline)
+			return err_set(e, -ETIMEDOUT, "timed out: another attach to "
+				       "this JVM held its trigger file (retry, or raise "
+				       "--timeout)");
+		poll(NULL, 0, 10);
+	}
+	return 0;
 }
 
 static int send_sigquit(const struct target *t, const struct attach_log *log,
@@ -229,39 +270,77 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 	return rc;
 }
 
-/* Make sure the listener runs; the caller is inside the JVM's /tmp. */
+/* Is the JVM's socket there?  1 yes, 0 no, -EPERM (with e) foreign owner. */
+static int socket_ready(const struct target *t, const char *sock,
+			struct err_text *e)
+{
+	struct stat st;
+
+	if (fstatat(AT_FDCWD, sock, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISSOCK(st.st_mode))
+		return 0;
+	if (st.st_uid != t->st.uid[1] && st.st_uid != 0)
+		return err_set(e, -EPERM, "/tmp/%s is owned by uid %u, not by the "
+			       "JVM's uid %u: refusing to use it (remove it if it is "
+			       "stale)", sock, (unsigned)st.st_uid,
+			       (unsigned)t->st.uid[1]);
+	return 1;
+}
+
+/*
+ * Make sure the listener runs; the caller is inside the JVM's /tmp.
+ * Concurrent jsyms share one trigger file and take turns with flock: the
+ * first signals, the others find the socket (a second SIGQUIT to a JVM
+ * whose listener runs would print a thread dump).
+ */
 static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 			   const struct hs_opts *o, struct err_text *e)
 {
+	long deadline = hs_now_ms() + o->timeout_ms;
 	char trig[40], why[300];
-	int dir, rc;
+	struct stat st;
+	int dir = -1, fd, rc;
 
-	if (is_socket_at(AT_FDCWD, sock)) {
-		struct stat st;
-
-		if (fstatat(AT_FDCWD, sock, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_uid != t->st.uid[1] && st.st_uid != 0)
-			return err_set(e, -EPERM, "/tmp/%s is owned by uid %u, not by "
-				       "the JVM's uid %u: refusing to use it (remove it "
-				       "if it is stale)", sock, (unsigned)st.st_uid,
-				       (unsigned)t->st.uid[1]);
-		attach_step(o->log, "socket /tmp/%s exists: no signal needed", sock);
-		return 0;
+	for (;;) {
+		rc = socket_ready(t, sock, e);
+		if (rc) {
+			if (rc > 0)
+				attach_step(o->log, "socket /tmp/%s exists: no signal "
+					    "needed", sock);
+			return rc < 0 ? rc : 0;
+		}
+		if (!hotspot_may_signal(t, why, sizeof(why)))
+			return err_set(e, -EPERM, "the JVM has no attach socket "
+				       "(/tmp/%s) and jsym will not signal it: %s",
+				       sock, why);
+		snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
+		fd = open_trigger(t, tmp_fd, trig, &dir, o->log, e);
+		if (fd < 0)
+			return fd;
+		rc = lock_trigger(fd, deadline, e);
+		if (rc) {
+			close(fd);
+			return rc;
+		}
+		/* the previous holder removed it, or its signal worked: look again */
+		if (fstat(fd, &st) != 0 || st.st_nlink == 0 ||
+		    socket_ready(t, sock, NULL) != 0) {
+			close(fd);
+			attach_step(o->log, "another attach ran meanwhile");
+			continue;
+		}
+		guard_trigger(dir, trig);
+		rc = send_sigquit(t, o->log, e);
+		if (rc == 0)
+			rc = wait_socket(t, sock, (int)(deadline > hs_now_ms() ?
+							deadline - hs_now_ms() : 1),
+					 o->log, e);
+		if (unlinkat(dir, trig, 0) == 0)
+			attach_step(o->log, "trigger removed");
+		trigger_dir = -1;
+		close(fd);      /* releases the lock */
+		return rc;
 	}
-	if (!hotspot_may_signal(t, why, sizeof(why)))
-		return err_set(e, -EPERM, "the JVM has no attach socket (/tmp/%s) "
-			       "and jsym will not signal it: %s", sock, why);
-	snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
-	dir = create_trigger(t, tmp_fd, trig, o->log, e);
-	if (dir < 0)
-		return dir;
-	rc = send_sigquit(t, o->log, e);
-	if (rc == 0)
-		rc = wait_socket(t, sock, o->timeout_ms, o->log, e);
-	if (unlinkat(dir, trig, 0) == 0)
-		attach_step(o->log, "trigger removed");
-	trigger_dir = -1;
-	return rc;
 }
 
 /* A request over the v1 limits; forced: the user asked for --protocol 1. */
