@@ -240,11 +240,10 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 	e = &lk->ents[lkh_idx(&lk->by_id, slot)];
 	if (e->kind != LOOKUP_LOAD)
 		return -ENOENT;
-	if (!valid_range(sym->start, sym->size))
+	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)
 		return -EINVAL;
 	cap = e->cap_inl;
-	if (e->n_inl == UINT32_MAX ||
-	    lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
+	if (lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
 		return -ENOMEM;
 	e->cap_inl = (uint32_t)cap;
 	in.strs = pack_strs(sym, &in.o_method, &in.o_sig, &in.o_name);

@@ -108,10 +108,14 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
 /* End the entry with this id (and its inlined ranges).  0 or -ENOENT. */
 int lookup_remove(struct lookup *lk, uint64_t id);
 
+/* Inlined ranges kept per method: bounds the cost of one lookup on hostile
+ * input (the agent writes at most 512). */
+#define LOOKUP_MAX_INLINE 1024
+
 /*
  * Add an inlined-method range to the live LOAD whose id is sym->id.
- * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range) or
- * -ENOMEM.
+ * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range, or
+ * the method has LOOKUP_MAX_INLINE already) or -ENOMEM.
  */
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
 

@@ -170,6 +170,13 @@ START_TEST(inline_chain)
 	ck_assert_ptr_null(h.inlined);
 	lookup_get_stats(lk, &st);
 	ck_assert_uint_eq(st.inlines, 2);
+	/* at most LOOKUP_MAX_INLINE per method */
+	in.start = 0x1000, in.size = 1, in.name = txt("many()");
+	for (int i = 2; i < LOOKUP_MAX_INLINE; i++)
+		ck_assert_int_eq(lookup_add_inline(lk, &in), 0);
+	ck_assert_int_eq(lookup_add_inline(lk, &in), -EINVAL);
+	ck_assert_int_eq(lookup_find(lk, 0x1000, &h), 1);
+	ck_assert_uint_eq(h.n_inline, LOOKUP_MAX_INLINE - 2);
 	/* inlines end with their parent; unknown parents are counted */
 	ck_assert_int_eq(lookup_remove(lk, 1), 0);
 	in.id = 1;
