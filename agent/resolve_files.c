@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -122,6 +123,63 @@ static int check_regular(struct resolve_source *src)
 	return -1;
 }
 
+/* Effective uid and gid of pid (the "Uid:" and "Gid:" lines).  0 or -1. */
+static int proc_ids(long pid, uid_t *uid, gid_t *gid)
+{
+	char path[64], line[256];
+	unsigned long r, e;
+	int got = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2) {
+			*uid = (uid_t)e;
+			got |= 1;
+		} else if (sscanf(line, "Gid: %lu %lu", &r, &e) == 2) {
+			*gid = (gid_t)e;
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
+/*
+ * /proc/PID/root is open to the JVM's own user and to CAP_SYS_PTRACE.  Root
+ * without that capability (a kubectl debug sidecar with the default profile)
+ * is refused, but still holds CAP_SETUID/CAP_SETGID: borrow the JVM's uid and
+ * gid as filesystem ids for this one open, then take ours back.  The
+ * directory fd we get keeps working after that.
+ */
+static int open_root(long pid, const char *root, int verbose)
+{
+	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), err = errno;
+	uid_t uid, old_uid;
+	gid_t gid, old_gid;
+
+	if (fd >= 0)
+		return fd;
+	if (err == EACCES && geteuid() == 0 && proc_ids(pid, &uid, &gid) == 0 && uid != 0) {
+		old_gid = (gid_t)setfsgid(gid);
+		old_uid = (uid_t)setfsuid(uid);
+		fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		setfsuid(old_uid);
+		setfsgid(old_gid);
+		if (fd >= 0) {
+			if (verbose)
+				fprintf(stderr, "jsym: %s refused to root without CAP_SYS_PTRACE; "
+						"opened it as the JVM's uid %lu\n", root, (unsigned long)uid);
+			return fd;
+		}
+	}
+	fprintf(stderr, "jsym: cannot open %s: %s (run as the JVM's user or as root with "
+			"CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)\n", root, strerror(err));
+	return -1;
+}
+
 int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src)
 {
 	char root[64];
@@ -136,12 +194,9 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 		return -1;
 	}
 	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-	src->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (src->rootfd < 0) {
-		fprintf(stderr, "jsym: cannot open %s: %m (run as root or as the JVM's user)\n",
-			root);
+	src->rootfd = open_root(pid, root, verbose);
+	if (src->rootfd < 0)
 		return -1;
-	}
 	while (*dir == '/')
 		dir++;
 	for (int j = 1; j >= 0 && src->fd < 0; j--) {

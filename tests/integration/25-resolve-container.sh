@@ -3,9 +3,11 @@
 # container (tests/kit): JDK 17 as PID 1 of a Debian container, uid 1000, its
 # own /tmp, the agent loaded at startup.  The host never sees the JVM's /tmp
 # or its pid 1 directly: jsym must go through /proc/PID/root/tmp and the last
-# NStgid value, i.e. read /proc/PID/root/tmp/jsym-1.journal.  Then files
-# planted in the container's /tmp: a symlink journal (even one pointing at a
-# file inside the container) and a FIFO are refused, never followed or
+# NStgid value, i.e. read /proc/PID/root/tmp/jsym-1.journal.  Then the same
+# from a kubectl-debug-style sidecar (Docker's capabilities, no
+# CAP_SYS_PTRACE), and without any capability (exit 2, names the fix).  Then
+# files planted in the container's /tmp: a symlink journal (even one pointing
+# at a file inside the container) and a FIFO are refused, never followed or
 # waited on.
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -52,6 +54,33 @@ ag_check "it read the container's /tmp/jsym-1.journal (NStgid 1)" \
 	grep -q "/proc/$ct/root/tmp/jsym-1.journal: [0-9]* records" "$AG_TMP/err"
 ag_check "names equal the container's map (first/middle/last byte), ?? outside" \
 	host_script verdict "$AG_TMP/m1" "$AG_TMP/m2" "$AG_TMP/out" container 150
+
+# A kubectl-debug-style sidecar: the JVM's pid namespace (the JVM is pid 1
+# there), its own mount namespace and root, root with Docker's default
+# capabilities: no CAP_SYS_PTRACE, so /proc/1/root (uid 1000) is refused to
+# root and jsym borrows the JVM's uid for that open.
+if declare -F kit_sidecar >/dev/null; then
+	cp "$r/perf-1.map" "$AG_TMP/s1"
+	sleep 0.4
+	head -20 "$AG_TMP/addrs" >"$AG_TMP/addrs-s"
+	# shellcheck disable=SC2046 # one argument per address
+	kit_sidecar "$ct" --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
+		/opt/jsym/jsym resolve --pid 1 -v $(cat "$AG_TMP/addrs-s") >"$AG_TMP/out-s" 2>"$AG_TMP/err-s"
+	rc=$?
+	cat "$AG_TMP/err-s"
+	cp "$r/perf-1.map" "$AG_TMP/s2"
+	ag_check "sidecar (Docker caps): jsym resolve --pid 1 exit 0" [ $rc = 0 ]
+	ag_check "sidecar: -v says it opened /proc/1/root as the JVM's uid" \
+		grep -q "opened it as the JVM's uid 1000" "$AG_TMP/err-s"
+	ag_check "sidecar: names equal the map" \
+		host_script verdict "$AG_TMP/s1" "$AG_TMP/s2" "$AG_TMP/out-s" sidecar 40
+	kit_sidecar "$ct" --caps none --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
+		/opt/jsym/jsym resolve --pid 1 10 >/dev/null 2>"$AG_TMP/err-n"
+	rc=$?
+	cat "$AG_TMP/err-n"
+	ag_check "sidecar without capabilities: exit 2 naming CAP_SYS_PTRACE" \
+		[ $rc = 2 ] && grep -q "cannot open /proc/1/root: .*CAP_SYS_PTRACE" "$AG_TMP/err-n"
+fi
 
 # Hostile files in the container's /tmp (the JVM's user owns that directory).
 mkdir -p "$r/lnk" "$r/fifo"
