@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # 33-attach-faults.sh - jsym exec against targets that must be refused or
 # survive: usage errors, a non-JVM (never signalled, still alive), an unknown
-# PID, -XX:+DisableAttachMechanism, -Xrs (eager listener: works; listener gone:
-# refused before any SIGQUIT, which would kill it), a SIGSTOPped JVM
-# (--timeout honoured, trigger removed, JVM fine after SIGCONT), a JVM killed
-# during the attach (no hang), a v1 argument over 1024 bytes, a JVM-side
-# failure (unknown jcmd), and a listening socket at /tmp/.java_pid<pid> owned
-# by another uid (jsym must not talk to it), a thread id given as pid, four
-# concurrent cold attaches, attaching at JVM start-up, non-root callers.
-# Exit codes are checked exactly, messages by key words.  docs/faults.md
-# lists what a user sees for each.
+# PID, -XX:+DisableAttachMechanism, -Xrs (eager listener: works; listener
+# gone: refused before any SIGQUIT, which would kill it), a SIGSTOPped JVM
+# (--timeout honoured, trigger removed, JVM fine after SIGCONT), jsym itself
+# interrupted (no trigger left), a JVM killed during the attach (no hang), a
+# v1 argument over 1024 bytes, JVM-side failures, listening sockets at
+# /tmp/.java_pid<pid> of another uid or another process (jsym must not talk
+# to them), fake JVMs that hang, close or send garbage, a stale socket, a
+# JVM in its own user namespace, a thread id given as pid, four concurrent
+# cold attaches, attaching at JVM start-up, non-root callers.  Exit codes are
+# checked exactly, messages by key words.  docs/faults.md lists what a user
+# sees for each.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 la_need_root
@@ -127,6 +129,31 @@ la_jvm_start stopped "$home" && {
 	la_jsym exec "$pid" properties
 	la_expect_rc 0
 	la_expect_out 'java\.version='
+	la_jvm_stop "$pid"
+}
+
+# ---------------------------------------------------------------- interrupted
+la_case interrupted-attach
+# Ctrl-C or a kill while jsym waits for the socket: the trigger must not stay
+# behind (the JVM never deletes it, and a stale valid trigger turns the next
+# operator's `kill -3` into a listener start instead of a thread dump).
+la_jvm_start intr "$home" && {
+	pid=$LA_PID
+	kill -STOP "$pid"
+	for sig in INT TERM; do
+		env --default-signal=INT "$JSYM" exec --timeout 30000 "$pid" properties \
+			</dev/null >/dev/null 2>"$LA_TMP/intr.err" &
+		j=$!
+		sleep 0.5
+		kill -"$sig" "$j"
+		wait "$j"
+		rc=$?
+		echo "  jsym killed by SIG$sig: exit $rc $(head -c 200 "$LA_TMP/intr.err")"
+		la_check "no trigger left after SIG$sig" eval '! trigger_left '"$pid"
+		rm -f "$LA_TMP/.attach_pid$pid" "/tmp/.attach_pid$pid"
+	done
+	kill -CONT "$pid"
+	la_check "JVM alive" la_alive "$pid"
 	la_jvm_stop "$pid"
 }
 
