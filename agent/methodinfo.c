@@ -37,6 +37,9 @@ int methodinfo_resolve(jvmtiEnv *jvmti, jmethodID method, struct method_info *mi
 		snprintf(mi->display, sizeof(mi->display), "%s.%s%s", mi->cls, mi->name, mi->sig);
 		rc = -EINVAL;
 	}
+	if (rc == 0 && names_intrinsic_display(mi->cls, mi->name))
+		snprintf(mi->display, sizeof(mi->display), "%s",
+			 names_intrinsic_display(mi->cls, mi->name));
 	if (name)
 		(*jvmti)->Deallocate(jvmti, (unsigned char *)name);
 	if (sig)

@@ -173,3 +173,13 @@ int names_method_display(const char *class_external, const char *method_name,
 	sb_puts(&b, ")");
 	return sb_done(&b);
 }
+
+const char *names_intrinsic_display(const char *class_external, const char *method_name)
+{
+	if (!class_external || !method_name ||
+	    strcmp(class_external, "java.lang.invoke.MethodHandle") != 0)
+		return NULL;
+	if (strcmp(method_name, "invokeBasic") == 0 || strncmp(method_name, "linkTo", 6) == 0)
+		return "java.lang.invoke.MethodHandle.<linkTo*/invokeBasic intrinsic>";
+	return NULL;
+}

@@ -27,4 +27,14 @@ int names_class_external(const char *class_sig, char *out, size_t cap);
 int names_method_display(const char *class_external, const char *method_name,
 			 const char *method_sig, char *out, size_t cap);
 
+/*
+ * MethodHandle.invokeBasic / linkTo* are signature-polymorphic: HotSpot
+ * compiles one intrinsic per signature, but JVMTI reports them all under one
+ * jmethodID, so the name and signature it gives belong to whichever came
+ * first.  names_intrinsic_display() returns the honest display name for
+ * such a method (the class, then "<linkTo" "*" "/invokeBasic intrinsic>"
+ * as one word), or NULL for every other method.
+ */
+const char *names_intrinsic_display(const char *class_external, const char *method_name);
+
 #endif

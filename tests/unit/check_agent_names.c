@@ -107,6 +107,18 @@ START_TEST(test_truncation)
 }
 END_TEST
 
+START_TEST(test_intrinsics)
+{
+	const char *want = "java.lang.invoke.MethodHandle.<linkTo*/invokeBasic intrinsic>";
+
+	ck_assert_str_eq(names_intrinsic_display("java.lang.invoke.MethodHandle", "linkToStatic"), want);
+	ck_assert_str_eq(names_intrinsic_display("java.lang.invoke.MethodHandle", "invokeBasic"), want);
+	ck_assert_ptr_null(names_intrinsic_display("java.lang.invoke.MethodHandle", "invoke"));
+	ck_assert_ptr_null(names_intrinsic_display("java.lang.invoke.MethodHandles", "linkToStatic"));
+	ck_assert_ptr_null(names_intrinsic_display(NULL, "linkToStatic"));
+}
+END_TEST
+
 Suite *agent_names_suite(void)
 {
 	Suite *s = suite_create("agent_names");
@@ -116,6 +128,7 @@ Suite *agent_names_suite(void)
 	tcase_add_test(tc, test_method_display);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_truncation);
+	tcase_add_test(tc, test_intrinsics);
 	suite_add_tcase(s, tc);
 	return s;
 }
