@@ -157,6 +157,8 @@ def coverage(jdkmap, mymap, journal, min_pct):
         print('  name differs: ' + m)
     if total == 0 or pct < min_pct:
         fail('coverage %.1f%% below %s%%' % (pct, min_pct))
+    if hit - intrinsics > 0 and 100.0 * names / (hit - intrinsics) < 99.0:
+        fail('only %d of %d names equal the JDK\'s' % (names, hit - intrinsics))
 
 
 def unloaded(mymap, journal, name):
