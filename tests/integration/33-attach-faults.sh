@@ -66,6 +66,12 @@ while [ -e "/proc/$nopid" ]; do nopid=$((nopid - 1)); done
 la_jsym exec "$nopid" properties
 la_expect_rc 2
 la_expect_err "$nopid" 'no such process|not found|does not exist|no process'
+la_jsym exec --json "$nopid" properties
+la_expect_rc 2
+la_check "--json reports the failure as JSON with exit 2 and the error" python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+sys.exit(0 if d.get("exit") == 2 and "no process" in json.dumps(d) else 1)' <<<"$LA_OUT"
 
 # ---------------------------------------------------------------- DisableAttachMechanism
 la_case disable-attach-mechanism
