@@ -38,6 +38,7 @@ test_reqs=(
 	"python3|python3"
 	"ps|procps"
 	"file|file"
+	"strace|strace"
 )
 bench_reqs=(
 	"valgrind|valgrind"
