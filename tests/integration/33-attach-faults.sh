@@ -211,13 +211,12 @@ fi
 
 # ---------------------------------------------------------------- foreign socket
 la_case foreign-socket
-# The uid-1000 JVM makes /tmp/hsperfdata_<user>; remove it after if it is new.
-perfdir=/tmp/hsperfdata_$(getent passwd 1000 | cut -d: -f1)
-[ -e "$perfdir" ] || la_on_exit 'rm -rf "$perfdir"'
+# -XX:-UsePerfData: a uid-1000 JVM would leave /tmp/hsperfdata_<user> (uid
+# 1000 may have no passwd entry on a CI machine).
 cwd=$LA_TMP/cwd1000
 mkdir -p "$cwd"
 chown 1000:1000 "$cwd"
-la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
+la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" -XX:-UsePerfData && {
 	pid=$LA_PID
 	sock=/tmp/.java_pid$pid
 	# A listener of uid 4321 at the JVM's socket path, before the JVM's own
@@ -249,7 +248,7 @@ la_jvm_start u1000 "$home" --uid 1000 --cwd "$cwd" && {
 	# The fakes gone, root attaches to the uid-1000 JVM for real.
 	la_jsym exec -v "$pid" properties
 	la_expect_rc 0
-	la_expect_out 'user\.name=|java\.version='
+	la_expect_out 'java\.version='
 
 	la_case non-root-same-user
 	# A developer attaching to their own JVM: no privileges at all.
