@@ -17,6 +17,7 @@ struct sink_state sink_state = {
 	.wake = PTHREAD_COND_INITIALIZER,
 	.drained = PTHREAD_COND_INITIALIZER,
 	.dirfd = -1, .jfd = -1, .mapfd = -1,
+	.buf_max = SINK_BUF_MAX,
 };
 
 uint64_t sink_now(void)
@@ -56,7 +57,7 @@ static int wait_for_room(void)
 
 static void maybe_wake(void)
 {
-	if (S.jbuf.len > SINK_BUF_MAX / 2 || S.mapbuf.len > SINK_BUF_MAX / 2) {
+	if (S.jbuf.len > S.buf_max / 2 || S.mapbuf.len > S.buf_max / 2) {
 		S.kick = true;
 		pthread_cond_signal(&S.wake);
 	}

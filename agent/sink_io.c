@@ -41,8 +41,8 @@ static void flush_once(void)
 	pthread_mutex_lock(&S.lock);
 	jout = S.jbuf;
 	mout = S.mapbuf;
-	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	S.jbuf = (struct bbuf){ .max = S.buf_max };
+	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
 	    (S.mapfd < 0 || S.force_rewrite ||
 	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
@@ -105,9 +105,9 @@ static void flush_once(void)
 		pthread_mutex_unlock(&S.lock);
 	}
 	if (drops > S.drops_logged) {
-		agentlog("dropped %llu journal records so far: buffer full (%u bytes) for more "
+		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "
 			 "than %d ms; the perf map stays complete",
-			 (unsigned long long)drops, SINK_BUF_MAX, SINK_FULL_WAIT_MS);
+			 (unsigned long long)drops, S.buf_max, SINK_FULL_WAIT_MS);
 		S.drops_logged = drops;
 	}
 	bbuf_free(&jout);
@@ -275,8 +275,8 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	snprintf(S.map_tmp, sizeof(S.map_tmp), "perf-%d.map.tmp", pid);
 	snprintf(S.journal_name, sizeof(S.journal_name), "jsym-%d.journal", pid);
 
-	S.jbuf = (struct bbuf){ .max = SINK_BUF_MAX };
-	S.mapbuf = (struct bbuf){ .max = SINK_BUF_MAX };
+	S.jbuf = (struct bbuf){ .max = S.buf_max };
+	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	rc = open_journal(opts, why, whylen);
 	if (rc < 0)
 		goto fail;

@@ -26,6 +26,7 @@ struct sink_state {
 	bool flushing;            /* the flush thread is between swap and done */
 	bool kick;                /* flush again without waiting */
 	unsigned flush_ms;
+	size_t buf_max;           /* limit of each buffer: SINK_BUF_MAX (tests: less) */
 	bool thread_on;           /* a flush thread runs sink_flush_loop */
 	bool thread_done;         /* ... and has finished its final flush */
 	int dirfd, jfd, mapfd;

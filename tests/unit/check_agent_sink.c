@@ -15,6 +15,7 @@
 #include "journal_format.h"
 #include "options.h"
 #include "sink.h"
+#include "sink_state.h"
 
 extern Suite *agent_sink_suite(void);
 
@@ -204,6 +205,35 @@ START_TEST(test_removed_map_comes_back)
 }
 END_TEST
 
+/* Full buffers drop journal records (counted, logged), never map lines. */
+START_TEST(test_full_buffer_drops_journal_not_map)
+{
+	struct sink_stats st;
+	char name[32], logpath[160];
+	size_t n;
+	unsigned char *text;
+
+	S.buf_max = 512;   /* header (64) + a few LOADs */
+	setup_dir();
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "void A.m%d()", i);
+		sink_record_load(0x100 + i, 0x1000 + 0x40 * i, 0x40, "A", "m", "()V", name);
+	}
+	sink_get_stats(&st);
+	ck_assert_uint_gt(st.drops, 0);
+	ck_assert_uint_eq(st.map_lines, 20);
+	sink_sync();
+	ck_assert_int_eq(count_lines((char *)slurp(path_map, &n)), 20);
+	sink_stop();
+	S.buf_max = SINK_BUF_MAX;
+	snprintf(logpath, sizeof(logpath), "%s/jsym-%d.log", dir, (int)getpid());
+	text = slurp(logpath, &n);
+	ck_assert_ptr_nonnull(strstr((char *)text, "dropped"));
+	ck_assert_ptr_nonnull(strstr((char *)text, "the perf map stays complete"));
+	remove_dir();
+}
+END_TEST
+
 START_TEST(test_bad_dir_fails_with_reason)
 {
 	struct agent_opts o;
@@ -230,6 +260,7 @@ Suite *agent_sink_suite(void)
 	tcase_add_test(tc, test_unload_never_ends_newer_entry);
 	tcase_add_test(tc, test_threads_map_equals_live_set);
 	tcase_add_test(tc, test_removed_map_comes_back);
+	tcase_add_test(tc, test_full_buffer_drops_journal_not_map);
 	tcase_add_test(tc, test_bad_dir_fails_with_reason);
 	suite_add_tcase(s, tc);
 	return s;
