@@ -181,6 +181,24 @@ la_jvm_start dying "$home" && {
 	la_check "no trigger file left" eval '! trigger_left '"$pid"
 }
 
+la_case jvm-killed-right-after-start-of-attach
+# Unsynchronised: the JVM dies a few ms into the attach, wherever jsym is.
+for d in 0.01 0.04 0.08; do
+	la_jvm_start "race$d" "$home" || continue
+	pid=$LA_PID
+	la_jsym_bg exec --timeout 20000 --read-timeout 20000 "$pid" properties
+	sleep "$d"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	la_jsym_wait
+	la_check "exit 0 or 2 after a kill at ${d}s (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+	# The JVM is dead: a failure must say so, not blame a stale socket or
+	# the peer credentials.
+	[ "$LA_RC" = 2 ] && la_expect_err 'exited|died|gone|terminated|no longer'
+	la_check "no wait for the 20 s timeouts (${LA_SECS}s)" test "$LA_SECS" -le 10
+	la_check "no trigger file left" eval '! trigger_left '"$pid"
+done
+
 # ---------------------------------------------------------------- v1 limits
 la_case v1-long-argument
 if [ "$feature" -lt 24 ]; then
