@@ -97,6 +97,7 @@ int lk_compact(struct lookup *lk)
 	lk->n_ents = w;
 	lk->n_dead = 0;
 	lk->dirty = 1;
+	lk->order_valid = 0; /* indexes changed */
 	return 0;
 }
 
@@ -120,6 +121,8 @@ void lookup_clear(struct lookup *lk)
 	lkh_free(&lk->by_id);
 	lkh_free(&lk->by_start);
 	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = 0;
+	lk->n_order = lk->n_sorted = 0;
+	lk->order_valid = 0;
 	lk->dirty = 0;
 	memset(&lk->st, 0, sizeof(lk->st));
 	lk->st.source = source;
@@ -132,6 +135,9 @@ void lookup_free(struct lookup *lk)
 		return;
 	lookup_clear(lk);
 	free(lk->ents);
+	free(lk->order);
+	free(lk->order_tmp);
+	free(lk->heap);
 	free(lk->s_start);
 	free(lk->s_end);
 	free(lk->s_ent);

@@ -5,8 +5,12 @@
  * entry index, rebuilt lazily (on the first lookup_find after a change) by a
  * sweep over the live entries in start order with a max-heap on id: the
  * winner of each piece of address space is the live entry with the highest id
- * covering it.  Rebuilding first compacts the entry array, which is why entry
- * indexes are only stable between rebuilds.
+ * covering it.
+ *
+ * The start order is kept between rebuilds: only the entries added since the
+ * last one are sorted and merged in, dead ones dropped on the way, so a
+ * rebuild after a small batch (a followed JVM) costs O(n + k log k), not
+ * O(n log n).  Live code does not overlap, so the heap stays tiny.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -53,11 +57,6 @@ static void heap_pop(struct heap_item *h, size_t *n)
 		h[i] = last;
 }
 
-struct start_idx {
-	uint64_t start;
-	uint32_t ent;
-};
-
 static int by_start(const void *a, const void *b)
 {
 	const struct start_idx *x = a, *y = b;
@@ -102,30 +101,69 @@ static int seg_reserve(struct lookup *lk, size_t need)
 	return 0;
 }
 
+/*
+ * Bring lk->order up to date: sort the entries added since the last rebuild
+ * and merge them with the surviving old order.  0 or -ENOMEM (no change).
+ */
+static int update_order(struct lookup *lk)
+{
+	size_t from = lk->order_valid ? lk->n_sorted : 0;
+	size_t keep = lk->order_valid ? lk->n_order : 0;
+	size_t k = 0, i = 0, j, w = 0;
+	struct start_idx *fresh, *swap;
+	size_t cap_swap;
+
+	if (lk_grow((void **)&lk->order_tmp, &lk->cap_order_tmp, keep + (lk->n_ents - from) + 1,
+		    sizeof(*lk->order_tmp)) < 0)
+		return -ENOMEM;
+	/* the new entries, sorted, at the end of order_tmp */
+	fresh = lk->order_tmp + keep;
+	for (size_t e = from; e < lk->n_ents; e++)
+		if (lk->ents[e].strs)
+			fresh[k++] = (struct start_idx){ lk->ents[e].start, (uint32_t)e };
+	qsort(fresh, k, sizeof(*fresh), by_start);
+	/* merge the live old ones in front of them; w never passes i + j */
+	for (j = 0; i < keep || j < k;) {
+		if (i < keep && !lk->ents[lk->order[i].ent].strs) {
+			i++;
+			continue;
+		}
+		if (j >= k || (i < keep && lk->order[i].start <= fresh[j].start))
+			lk->order_tmp[w++] = lk->order[i++];
+		else
+			lk->order_tmp[w++] = fresh[j++];
+	}
+	swap = lk->order;
+	cap_swap = lk->cap_order;
+	lk->order = lk->order_tmp;
+	lk->cap_order = lk->cap_order_tmp;
+	lk->order_tmp = swap;
+	lk->cap_order_tmp = cap_swap;
+	lk->n_order = w;
+	lk->n_sorted = lk->n_ents;
+	lk->order_valid = 1;
+	return 0;
+}
+
 int lk_rebuild(struct lookup *lk)
 {
 	size_t n, i = 0, nh = 0;
-	struct start_idx *order;
+	const struct start_idx *order;
 	struct heap_item *heap;
 	uint64_t cur;
 	int rc;
 
-	if (lk->n_dead && (rc = lk_compact(lk)) < 0)
+	if (lk->n_dead > lk->n_ents / 2)
+		lk_compact(lk); /* on ENOMEM the dead entries are skipped instead */
+	if ((rc = update_order(lk)) < 0)
 		return rc;
-	n = lk->n_ents;
+	n = lk->n_order;
+	order = lk->order;
 	/* every entry adds at most two segment boundaries */
-	if ((rc = seg_reserve(lk, 2 * n + 1)) < 0)
+	if ((rc = seg_reserve(lk, 2 * n + 1)) < 0 ||
+	    (rc = lk_grow((void **)&lk->heap, &lk->cap_heap, n + 1, sizeof(*lk->heap))) < 0)
 		return rc;
-	order = malloc((n + 1) * sizeof(*order));
-	heap = malloc((n + 1) * sizeof(*heap));
-	if (!order || !heap) {
-		free(order);
-		free(heap);
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < n; k++)
-		order[k] = (struct start_idx){ lk->ents[k].start, (uint32_t)k };
-	qsort(order, n, sizeof(*order), by_start);
+	heap = lk->heap;
 	lk->n_seg = 0;
 	cur = n ? order[0].start : 0;
 	while (i < n || nh) {
@@ -150,8 +188,6 @@ int lk_rebuild(struct lookup *lk)
 		emit(lk, cur, next, heap[0].ent);
 		cur = next;
 	}
-	free(order);
-	free(heap);
 	lk->st.segments = lk->n_seg;
 	lk->dirty = 0;
 	return 0;

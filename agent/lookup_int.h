@@ -27,6 +27,8 @@ struct lk_ent {
 	int kind;
 };
 
+struct heap_item;
+
 /* u64 key -> entry index (lookup_hash.c) */
 struct lk_hash {
 	uint64_t *keys;
@@ -36,11 +38,24 @@ struct lk_hash {
 	size_t live;      /* keys present */
 };
 
+/* An entry in start order (lookup_index.c). */
+struct start_idx {
+	uint64_t start;
+	uint32_t ent;
+};
+
 struct lookup {
 	struct lk_ent *ents;
 	size_t n_ents, cap_ents, n_dead;
 	struct lk_hash by_id;    /* live entries by id */
 	struct lk_hash by_start; /* live entries by start address */
+	/* entries [0, n_sorted) in start order as of the last rebuild (dead
+	 * ones are dropped at the next); invalid after a compaction */
+	struct start_idx *order, *order_tmp;
+	size_t n_order, cap_order, cap_order_tmp, n_sorted;
+	int order_valid;
+	struct heap_item *heap;
+	size_t cap_heap;
 	/* segments, valid when !dirty */
 	uint64_t *s_start, *s_end;
 	uint32_t *s_ent;

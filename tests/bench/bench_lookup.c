@@ -82,6 +82,28 @@ static int write_journal(char *path, const struct seed_symbol *t, size_t n)
 	return rc;
 }
 
+/* Average cost of (10 new LOADs past the end, 5 UNLOADs of old ones, 1 lookup). */
+static double batch_ms(struct lookup *lk, uint64_t end)
+{
+	struct lookup_hit hit;
+	uint64_t id = 1u << 30, gone = 1;
+	double t0 = now_s();
+	int rounds = 200;
+
+	for (int r = 0; r < rounds; r++) {
+		for (int k = 0; k < 10; k++, end += 0x100) {
+			struct lookup_sym s = { .kind = LOOKUP_LOAD, .id = id++, .start = end,
+						.size = 0x100, .name = { "new", 3 } };
+
+			lookup_add(lk, &s);
+		}
+		for (int k = 0; k < 5; k++)
+			lookup_remove(lk, gone++);
+		lookup_find(lk, end - 1, &hit);
+	}
+	return (now_s() - t0) * 1e3 / rounds;
+}
+
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
@@ -152,6 +174,7 @@ int main(int argc, char **argv)
 	       (double)q * reps / idx_s, reps);
 	printf("ratio index/linear:       %.0fx\n", ((double)q * reps / idx_s) / ((double)q / lin_s));
 	printf("journal load + index build, %zu entries: %.1f ms\n", n, load_s * 1e3);
+	printf("batch of 10 loads + 5 unloads, then a lookup: %.2f ms\n", batch_ms(lk, a + 0x1000));
 	lookup_free(lk);
 	for (size_t i = 0; i < n; i++)
 		free(t[i].method_name);
