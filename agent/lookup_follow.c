@@ -14,8 +14,6 @@ void lk_close_source(struct lookup *lk)
 	lk->st.source = 0;
 }
 
-/* ---- following a file --------------------------------------------------- */
-
 int lookup_follow_journal(struct lookup *lk, int fd)
 {
 	lk_close_source(lk);

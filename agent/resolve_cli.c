@@ -489,10 +489,3 @@ int jsym_resolve_main(int argc, char **argv)
 	}
 	return run(&env, argv + optind, argc - optind);
 }
-
-#ifdef JSYM_RESOLVE_MAIN
-int main(int argc, char **argv)
-{
-	return jsym_resolve_main(argc, argv);
-}
-#endif
