@@ -67,7 +67,7 @@ static int open_beneath(int rootfd, const char *rel)
 		.resolve = JSYM_RESOLVE_IN_ROOT | JSYM_RESOLVE_NO_MAGICLINKS,
 	};
 	char buf[PATH_MAX], *save = NULL, *comp, *next;
-	int fd, dfd;
+	int fd, dfd, err;
 
 	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
@@ -87,7 +87,9 @@ static int open_beneath(int rootfd, const char *rel)
 			return -1;
 		}
 		fd = openat(dfd, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : FILE_FLAGS);
+		err = errno; /* the reason openat failed, whatever close does */
 		close(dfd);
+		errno = err;
 		if (!next)
 			return fd;
 		dfd = fd;
