@@ -176,7 +176,7 @@ ag_wait_out busy "agent-busy: started" 60 || exit 1
 sleep 2
 map=$d/perf-$p.map
 journal=$d/jsym-$p.journal
-ag_check "agent wrote map and journal" [ -s "$map" ] && [ -s "$journal" ]
+ag_check "agent wrote map and journal" bash -c "[ -s '$map' ] && [ -s '$journal' ]"
 cp "$map" "$AG_TMP/m1"
 sleep 0.4 # the journal is flushed with the map; give the flush thread a period
 
