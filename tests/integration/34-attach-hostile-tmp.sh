@@ -7,6 +7,8 @@
 #     would follow on the host), to a missing host path, or to a file in the
 #     container: jsym must not follow it; every symlink target stays untouched
 #   - a FIFO: jsym must not block opening it
+#   - a file some process holds an flock on: jsym gives up at its --timeout
+#   - a directory: refused or worked around, never a hang
 # and /tmp may be read-only (clear error naming the read-only /tmp, exit 2,
 # no SIGQUIT) or full (the trigger is an empty file: recorded, 0 or a clear
 # exit 2).  Never a hang: every call runs under --timeout and a guard.
@@ -90,6 +92,42 @@ la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
 la_check "JVM alive" la_alive "$ct"
 la_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
 rm -f "/proc/$ct/root/tmp/.attach_pid1"
+
+la_case locked-trigger
+# The container user holds an flock on a trigger file of the JVM's uid (what
+# a concurrent jsym does): jsym waits its --timeout, then says why.
+reset_listener "$ct"
+rm -f "/proc/$ct/root/tmp/.attach_pid1"
+mkdir -p "$LA_TMP/lockdir"
+chown 1000:1000 "$LA_TMP/lockdir"
+env --default-signal=INT,QUIT setpriv --reuid=1000 --regid=1000 --clear-groups \
+	/usr/bin/python3 -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+open(sys.argv[2], "w").write("locked\n")
+time.sleep(60)' "/proc/$ct/root/tmp/.attach_pid1" "$LA_TMP/lockdir/locked" </dev/null &
+locker=$!
+LA_PIDS+=("$locker")
+for _ in $(seq 50); do [ -e "$LA_TMP/lockdir/locked" ] && break; sleep 0.1; done
+la_jsym_bg exec --timeout 2000 -v "$ct" properties
+la_jsym_wait
+la_expect_rc 2
+la_expect_err 'another attach|held|lock'
+la_check "gave up near its 2 s timeout (${LA_SECS}s)" test "$LA_SECS" -le 8
+kill "$locker"
+wait "$locker" 2>/dev/null
+rm -f "/proc/$ct/root/tmp/.attach_pid1"
+
+la_case directory-at-trigger
+reset_listener "$ct"
+mkdir "/proc/$ct/root/tmp/.attach_pid1"
+chown 1000:1000 "/proc/$ct/root/tmp/.attach_pid1"
+la_jsym exec --timeout 3000 -v "$ct" properties
+la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
+[ "$LA_RC" = 2 ] && la_expect_err 'director'
+la_check "JVM alive" la_alive "$ct"
+rmdir "/proc/$ct/root/tmp/.attach_pid1" 2>/dev/null
+reset_listener "$ct"
 
 # ---------------------------------------------------------------- sidecar
 # From a sidecar without CAP_SYS_ADMIN jsym works through /proc/1/root, where
