@@ -24,9 +24,7 @@
 #include "hotspot.h"
 #include "ns.h"
 #include "target.h"
-#ifdef JSYM_HAVE_OPENJ9
 #include "openj9.h"
-#endif
 
 #define MAX_ARGS 64
 #define JOIN_MAX (256 * 1024)
@@ -242,14 +240,16 @@ static int child_openj9(const struct exec_env *env, const struct target *t,
 			int out_fd, const struct attach_log *log,
 			struct exec_result *res)
 {
-#ifdef JSYM_HAVE_OPENJ9
 	const char *argv[MAX_ARGS + 1];
 	struct openj9_target ot = {
 		.root_fd = t->root_fd, .nspid = t->st.nspid,
 		.uid = t->st.uid[1], .gid = t->st.gid[1],
 		.tmpdir = t->opts.tmpdir[0] ? t->opts.tmpdir : NULL,
 		.attach_dir = t->opts.attach_dir[0] ? t->opts.attach_dir : NULL,
-		.timeout_ms = env->timeout_ms, .log = log,
+		.timeout_ms = env->timeout_ms,
+		/* jsym's --read-timeout 0 means "no limit", OpenJ9's is < 0 */
+		.read_timeout_ms = env->read_timeout_ms ? env->read_timeout_ms : -1,
+		.log = log,
 	};
 	struct ns_result nr;
 	int rc;
@@ -262,10 +262,6 @@ static int child_openj9(const struct exec_env *env, const struct target *t,
 		argv[i + 1] = env->args[i];
 	return openj9_exec(&ot, env->nargs + 1, argv, out_fd, &res->reply,
 			   res->err.msg, sizeof(res->err.msg));
-#else
-	(void)env; (void)t; (void)out_fd; (void)log;
-	return err_set(&res->err, -EOPNOTSUPP, "OpenJ9 support not built");
-#endif
 }
 
 /* Fork the attach child; fill *res from it.  Returns 0 or -errno. */

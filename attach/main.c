@@ -10,9 +10,7 @@
 
 #include "cli.h"
 
-#ifdef JSYM_HAVE_RESOLVE
 #include "resolve_cli.h"
-#endif
 
 void cli_usage(FILE *f)
 {
@@ -74,15 +72,8 @@ int main(int argc, char **argv)
 		return cli_exec_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))
 		return cli_list_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "resolve")) {
-#ifdef JSYM_HAVE_RESOLVE
+	if (!strcmp(cmd, "resolve"))
 		return jsym_resolve_main(argc - 1, argv + 1);
-#else
-		cli_err("resolve is not built into this jsym (agent/lookup.mk "
-			"sources missing at build time)");
-		return JSYM_EXIT_FAIL;
-#endif
-	}
 	cli_err("unknown command '%s' (try jsym --help)", cmd);
 	return JSYM_EXIT_USAGE;
 }

@@ -5,11 +5,8 @@
 #   <libc>-build/tests/emu/libj9vm29.so       dummy, dlopened so maps look like OpenJ9
 #   glibc-build/tests/emu/openj9_client       driver of attach/openj9*.c (enters ipc+net)
 #
-# The OpenJ9 client sources are added to the unit runner here unless
-# attach/attach.mk already listed them in UNIT_SRCS.
+# OPENJ9_SRCS (the client) comes from attach/attach.mk.
 
-OPENJ9_SRCS := attach/openj9.c attach/openj9_fs.c attach/openj9_net.c \
-	attach/openj9_props.c attach/openj9_proto.c
 EMU_SRCS := tests/emu/openj9_emu.c tests/emu/openj9_emu_serve.c
 EMU_DIR = $(1)-build/tests/emu
 
@@ -41,4 +38,3 @@ glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client
 
 ALL_glibc += glibc-build/tests/emu/openj9_client
 
-$(UNIT_RUNNER): $(call obj_of,glibc,$(filter-out $(UNIT_SRCS),$(OPENJ9_SRCS) attach/steplog.c))
