@@ -198,9 +198,9 @@ static void body_bytes(struct reader *rd, const struct hs_opts *o,
 	(void)o;
 }
 
-int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
-		    const struct hs_opts *o, enum hs_io_mode mode, char *cap,
-		    size_t capmax, struct hs_io_result *res, struct err_text *e)
+static int roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
+		     const struct hs_opts *o, enum hs_io_mode mode, char *cap,
+		     size_t capmax, struct hs_io_result *res, struct err_text *e)
 {
 	struct reader rd = { .ms = o->read_timeout_ms, .sink = -1, .sink_ok = true };
 	char buf[16384];
@@ -273,4 +273,22 @@ int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, s
 			       "the protocol limits", (unsigned)geteuid(),
 			       (unsigned)getegid());
 	return 0;
+}
+
+/*
+ * A JVM that dies mid-attach shows up as a refused connect (its socket file
+ * outlives it for a moment), a close without a reply or a reset: all of
+ * which have other, misleading explanations.  When the JVM is gone, say that
+ * instead, whatever the socket did.
+ */
+int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
+		    const struct hs_opts *o, enum hs_io_mode mode, char *cap,
+		    size_t capmax, struct hs_io_result *res, struct err_text *e)
+{
+	int rc = roundtrip(t, sock, req, len, o, mode, cap, capmax, res, e);
+
+	if (rc < 0 && !target_alive(t))
+		rc = err_set(e, -ESRCH, "the JVM (pid %d) exited during the attach, "
+			     "before it replied", (int)t->pid);
+	return rc;
 }

@@ -79,6 +79,8 @@ END_TEST
  * A fake JVM listener: binds /tmp/.java_pid<owner>, then for each of n
  * connections reads one v1/v2 request (until 5 NULs or EOF), copies it to
  * the shared buffer and answers `reply`.  Ready when it writes to `ready`.
+ * n < 0 with an empty reply: the process exits after reading the request
+ * (a JVM killed mid-attach); otherwise it stays alive until fake_stop.
  */
 struct shared {
 	pid_t server;           /* the listening process */
@@ -99,7 +101,7 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 		_exit(1);
 	if (write(ready, "r", 1) != 1)
 		_exit(1);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < (n < 0 ? -n : n); i++) {
 		int c = accept(s, NULL, NULL), nuls = 0;
 		ssize_t k;
 
@@ -109,9 +111,12 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 			nuls += sh->req[sh->req_len++] == '\0';
 		if (rlen && write(c, reply, rlen) != (ssize_t)rlen)
 			_exit(1);
+		if (!rlen && n < 0)
+			_exit(0);       /* a JVM that dies mid-request */
 		close(c);
 	}
 	unlink(sa.sun_path);
+	pause();                        /* stay alive like a JVM until fake_stop */
 	_exit(0);
 }
 
@@ -225,6 +230,19 @@ START_TEST(silent_close_is_an_error)
 }
 END_TEST
 
+START_TEST(jvm_dying_mid_attach_is_named)
+{
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	fake_start(&f, "", 0, -1, false);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, -1, &r, &e), -ESRCH);
+	ck_assert_ptr_nonnull(strstr(e.msg, "exited during the attach"));
+	fake_stop(&f);
+}
+END_TEST
+
 START_TEST(impostor_listener_refused)
 {
 	static const char reply[] = "0\nevil=1\n";
@@ -294,6 +312,7 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, properties_round_trip);
 	tcase_add_test(tc, load_agent_code);
 	tcase_add_test(tc, silent_close_is_an_error);
+	tcase_add_test(tc, jvm_dying_mid_attach_is_named);
 	tcase_add_test(tc, impostor_listener_refused);
 	tcase_add_test(tc, v1_limit_checked_before_sending);
 	tcase_add_test(tc, non_jvm_never_signalled);
