@@ -92,6 +92,37 @@ la_jvm_start dam "$home" -XX:+DisableAttachMechanism && {
 	la_jvm_stop "$pid"
 }
 
+la_case disable-attach-via-env-and-argfile
+# The flag can hide in JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS or an @argfile:
+# same refusal, and never a SIGQUIT (which would only make the JVM print a
+# thread dump).
+echo '-XX:+DisableAttachMechanism' >"$LA_TMP/dam.args"
+for var in JAVA_TOOL_OPTIONS JDK_JAVA_OPTIONS; do
+	declare -x "$var=-XX:+DisableAttachMechanism"
+	la_jvm_start "dam$var" "$home"
+	ok=$?
+	unset "$var"
+	[ $ok = 0 ] || continue
+	pid=$LA_PID
+	la_jsym_strace exec --timeout 3000 "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'DisableAttachMechanism'
+	la_check "no signal sent ($var)" eval '! la_signalled '"$pid"
+	sleep 0.3
+	la_check "no thread dump ($var)" test "$(la_dumps "dam$var")" = 0
+	la_jvm_stop "$pid"
+done
+la_jvm_start damarg "$home" "@$LA_TMP/dam.args" && {
+	pid=$LA_PID
+	la_jsym_strace exec --timeout 3000 "$pid" properties
+	la_expect_rc 2
+	la_expect_err 'DisableAttachMechanism'
+	la_check "no signal sent (@argfile)" eval '! la_signalled '"$pid"
+	sleep 0.3
+	la_check "no thread dump (@argfile)" test "$(la_dumps damarg)" = 0
+	la_jvm_stop "$pid"
+}
+
 # ---------------------------------------------------------------- -Xrs
 la_case xrs-eager-listener
 la_jvm_start xrs "$home" -Xrs && {

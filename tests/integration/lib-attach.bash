@@ -296,9 +296,11 @@ la_jsym_strace() {
 	sed 's/^/  sig| /' "$LA_TMP/signals"
 }
 
-# la_signalled PID: jsym's last la_jsym_strace run sent a signal to PID.
+# la_signalled PID: jsym's last la_jsym_strace run sent a signal to PID.  A
+# pidfd_send_signal counts whatever its fd: jsym's only pidfd is the target's.
 la_signalled() {
-	grep -qE "(kill|tgkill|sigqueueinfo)\\(($1|[0-9]+, $1)," "$LA_TMP/signals" 2>/dev/null
+	grep -qE "((kill|tgkill|sigqueueinfo)\\(($1|[0-9]+, $1),|pidfd_send_signal\\()" \
+		"$LA_TMP/signals" 2>/dev/null
 }
 
 la_short() {
