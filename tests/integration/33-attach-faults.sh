@@ -147,6 +147,26 @@ la_jvm_start xrs "$home" -Xrs && {
 	la_jvm_stop "$pid"
 }
 
+la_case xrs-via-argfile-and-env
+# -Xrs hidden in an @argfile or JAVA_TOOL_OPTIONS: whatever jsym reads from
+# the command line, the missing SIGQUIT handler (SigCgt) must stop it.
+echo '-Xrs' >"$LA_TMP/xrs.args"
+for how in argfile env; do
+	if [ $how = argfile ]; then
+		la_jvm_start "xrs$how" "$home" "@$LA_TMP/xrs.args"
+	else
+		JAVA_TOOL_OPTIONS=-Xrs la_jvm_start "xrs$how" "$home"
+	fi || continue
+	pid=$LA_PID
+	rm -f "/tmp/.java_pid$pid"
+	la_jsym_strace exec --timeout 3000 "$pid" properties
+	la_expect_rc 2
+	la_check "no signal sent (-Xrs via $how)" eval '! la_signalled '"$pid"
+	sleep 0.3
+	la_check "-Xrs JVM alive (via $how)" la_alive "$pid"
+	la_jvm_stop "$pid"
+done
+
 # ---------------------------------------------------------------- SIGSTOP
 la_case stopped-jvm-timeout
 la_jvm_start stopped "$home" && {
