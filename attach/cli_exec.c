@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -270,13 +271,14 @@ static int run_child(const struct exec_env *env, const struct target *t,
 		     struct exec_result *res)
 {
 	int p[2], status;
-	pid_t child;
+	pid_t child, parent;
 	ssize_t n;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return err_set(&res->err, -errno, "cannot create a pipe: %s",
 			       strerror(errno));
 	fflush(NULL);
+	parent = getpid();
 	child = fork();
 	if (child < 0) {
 		close(p[0]);
@@ -286,6 +288,17 @@ static int run_child(const struct exec_env *env, const struct target *t,
 	if (child == 0) {
 		struct exec_result r;
 
+		/*
+		 * A HotSpot helper must not outlive a killed jsym: it would go
+		 * on waiting with the trigger file in the JVM's directory.
+		 * SIGTERM runs hotspot.c's handler, which removes the trigger.
+		 * An OpenJ9 helper is left to finish: its own bounded timeout
+		 * path deletes replyInfo and cancels the semaphore posts, which
+		 * a signal would skip.
+		 */
+		if (t->maps.kind != PROC_OPENJ9 &&
+		    (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent))
+			_exit(3);
 		close(p[0]);
 		memset(&r, 0, sizeof(r));
 		r.rc = t->maps.kind == PROC_OPENJ9 ?
