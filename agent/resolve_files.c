@@ -14,17 +14,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "inroot.h"
 #include "resolve_files.h"
 
-/* openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
-struct jsym_open_how {
-	uint64_t flags, mode, resolve;
-};
-#define JSYM_RESOLVE_NO_MAGICLINKS 0x02
-#define JSYM_RESOLVE_IN_ROOT 0x10
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 #define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
 /* The pid `pid` has in its own pid namespace: the last NStgid value. */
@@ -55,58 +47,18 @@ static long ns_pid_of(long pid)
 	return ns;
 }
 
-/*
- * Open rel (relative, inside the tree rooted at rootfd) without leaving that
- * tree: absolute symlinks and ".." stay inside it.  Old kernels (no openat2)
- * get a walk that refuses every symlink instead.
- */
-static int open_beneath(int rootfd, const char *rel)
-{
-	struct jsym_open_how how = {
-		.flags = FILE_FLAGS,
-		.resolve = JSYM_RESOLVE_IN_ROOT | JSYM_RESOLVE_NO_MAGICLINKS,
-	};
-	char buf[PATH_MAX], *save = NULL, *comp, *next;
-	int fd, dfd, err;
-
-	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-		return fd;
-	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	dfd = dup(rootfd);
-	comp = strtok_r(buf, "/", &save);
-	while (dfd >= 0 && comp) {
-		next = strtok_r(NULL, "/", &save);
-		if (strcmp(comp, "..") == 0) {
-			/* ".." from the container root would climb into the host */
-			close(dfd);
-			errno = EPERM;
-			return -1;
-		}
-		fd = openat(dfd, comp, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : FILE_FLAGS);
-		err = errno; /* the reason openat failed, whatever close does */
-		close(dfd);
-		errno = err;
-		if (!next)
-			return fd;
-		dfd = fd;
-		comp = next;
-	}
-	if (dfd >= 0)
-		close(dfd);
-	errno = dfd < 0 ? errno : ENOENT;
-	return -1;
-}
-
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
 static int open_rel(const struct resolve_source *src)
 {
 	if (src->rootfd == AT_FDCWD)
 		return open(src->rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	return open_beneath(src->rootfd, src->rel);
+	int fd = inroot_open(src->rootfd, src->rel, FILE_FLAGS, 0, NULL);
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
 }
 
 /* Accept only regular files: a FIFO or device planted there must not hang us. */

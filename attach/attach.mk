@@ -9,7 +9,7 @@
 # `jsym resolve`.
 
 ATTACH_SRCS := attach/steplog.c attach/errtext.c attach/proc.c attach/proc_opts.c attach/target.c \
-	attach/ns.c attach/creds.c attach/hs_reply.c attach/hs_io.c attach/hotspot.c \
+	attach/inroot.c attach/ns.c attach/creds.c attach/hs_reply.c attach/hs_io.c attach/hotspot.c \
 	attach/cli_util.c
 OPENJ9_SRCS := attach/openj9.c attach/openj9_fs.c attach/openj9_net.c \
 	attach/openj9_props.c attach/openj9_proto.c

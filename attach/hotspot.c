@@ -17,6 +17,7 @@
 #include "hotspot.h"
 #include "hs_io.h"
 #include "hs_reply.h"
+#include "inroot.h"
 #include "ns.h"
 #include "target.h"
 
@@ -425,7 +426,7 @@ int hotspot_exec(const struct target *t, const struct hs_request *rq,
 	int tmp_fd, proto, n, rc;
 
 	memset(r, 0, sizeof(*r));
-	tmp_fd = ns_open_in_root(t->root_fd, "tmp", O_PATH | O_DIRECTORY, &walked);
+	tmp_fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, &walked);
 	if (tmp_fd < 0)
 		return err_set(e, tmp_fd, "cannot open the JVM's /tmp "
 			       "(/proc/%d/root/tmp): %s", (int)t->pid,

@@ -1,97 +1,14 @@
-/* ns.c - confined path resolution and setns (see ns.h). */
+/* ns.c - entering a target's namespaces (see ns.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "creds.h"
 #include "ns.h"
 #include "target.h"
-
-#if __has_include(<linux/openat2.h>)
-#include <linux/openat2.h>
-#else
-/* musl-gcc has no kernel headers: the openat2(2) ABI, from the man page */
-struct open_how {
-	unsigned long long flags, mode, resolve;
-};
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_IN_ROOT 0x10
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-
-int ns_open_walk(int root_fd, const char *rel, int flags)
-{
-	char comp[256];
-	const char *p = rel;
-	int dir = root_fd, fd = -1;
-
-	for (;;) {
-		const char *slash;
-		size_t n;
-		bool last;
-		int f;
-
-		while (*p == '/')
-			p++;
-		slash = strchr(p, '/');
-		n = slash ? (size_t)(slash - p) : strlen(p);
-		last = !slash || slash[strspn(slash, "/")] == '\0';
-		if (n == 0 || n >= sizeof(comp)) {
-			fd = n == 0 ? -EINVAL : -ENAMETOOLONG;
-			break;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		if (strcmp(comp, "..") == 0) {
-			fd = -EXDEV;
-			break;
-		}
-		f = last ? flags : O_PATH | O_DIRECTORY;
-		fd = openat(dir, comp, f | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			fd = -errno;
-		if (dir != root_fd)
-			close(dir);
-		if (fd < 0 || last)
-			return fd;
-		dir = fd;
-		p += n;
-	}
-	if (dir != root_fd)
-		close(dir);
-	return fd;
-}
-
-int ns_open_in_root(int root_fd, const char *rel, int flags, bool *used_walk)
-{
-	struct open_how how;
-	long fd;
-
-	if (used_walk)
-		*used_walk = false;
-	if (root_fd < 0 || !rel || !*rel)
-		return -EINVAL;
-	memset(&how, 0, sizeof(how));
-	how.flags = (unsigned long long)(flags | O_CLOEXEC);
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-#ifdef SYS_openat2
-	fd = syscall(SYS_openat2, root_fd, rel, &how, sizeof(how));
-	if (fd >= 0)
-		return (int)fd;
-	if (errno != ENOSYS && errno != EPERM)   /* EPERM: seccomp filters */
-		return -errno;
-#endif
-	if (used_walk)
-		*used_walk = true;
-	fd = ns_open_walk(root_fd, rel, flags);
-	return (int)fd;
-}
 
 static int enter_one(const struct target *t, enum target_ns which, int type,
 		     bool *entered, const struct attach_log *log,

@@ -16,25 +16,6 @@
 
 struct target;
 
-/*
- * Open `rel` (a relative path, e.g. "tmp" or "usr/lib/jvm/x/release")
- * inside the tree rooted at root_fd, never escaping it: openat2() with
- * RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS (absolute symlinks resolve against
- * the target's root, not ours); where openat2 is missing (Linux < 5.6,
- * seccomp) a component-by-component walk with O_NOFOLLOW (a symlink in the
- * path then fails with ELOOP or ENOTDIR).  flags: O_RDONLY, or O_PATH |
- * O_DIRECTORY for a directory; O_CLOEXEC is added.  *used_walk (optional)
- * tells which way was taken.  Returns an fd or -errno.
- */
-int ns_open_in_root(int root_fd, const char *rel, int flags, bool *used_walk);
-
-/*
- * The fallback of ns_open_in_root(), exported for tests: walk rel one
- * component at a time with O_NOFOLLOW, refusing ".." (-EXDEV) and empty
- * components (-EINVAL); a symlink fails with ELOOP or ENOTDIR.
- */
-int ns_open_walk(int root_fd, const char *rel, int flags);
-
 #define NS_ENTER_MNT 1u
 #define NS_ENTER_NET 2u         /* OpenJ9: its connect-back is to loopback */
 #define NS_ENTER_IPC 4u         /* OpenJ9: SysV semaphores are per ipc ns */

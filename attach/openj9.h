@@ -151,9 +151,6 @@ int openj9_frame_done(const char *chunk, size_t chunk_len, size_t total, size_t 
 
 #define OPENJ9_MAX_ENTRIES 4096 /* common-dir entries looked at, at most */
 
-/* open(path) inside the target root (openat2 RESOLVE_IN_ROOT, else an
- * O_NOFOLLOW walk refusing ".."); O_CLOEXEC added.  Returns fd or -errno. */
-int openj9_open_in_root(int root_fd, const char *path, int flags, mode_t mode);
 /* Open the common dir (O_RDONLY|O_DIRECTORY) and put its target path in
  * path.  Returns fd, -EINVAL for a relative attach_dir, -ENOENT when it is
  * missing, other -errno; err filled on failure. */

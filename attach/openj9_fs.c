@@ -20,75 +20,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "inroot.h"
 #include "openj9.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-#define J9_RESOLVE_NO_MAGICLINKS 0x02
-#define J9_RESOLVE_IN_ROOT 0x10
-
-struct j9_open_how { /* struct open_how of linux/openat2.h (not in musl) */
-	uint64_t flags;
-	uint64_t mode;
-	uint64_t resolve;
-};
-
 #define ATTACHINFO_MAX (64 * 1024)
-
-static int walk_open(int root_fd, const char *path, int flags, mode_t mode)
-{
-	char buf[4096], *save = NULL, *comp, *next;
-	int cur = root_fd, fd;
-
-	if (strlen(path) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, path);
-	comp = strtok_r(buf, "/", &save);
-	if (!comp) { /* the root itself */
-		fd = openat(root_fd, ".", flags | O_CLOEXEC, mode);
-		return fd < 0 ? -errno : fd;
-	}
-	for (; comp; comp = next) {
-		next = strtok_r(NULL, "/", &save);
-		if (strcmp(comp, "..") == 0) {
-			fd = -EPERM;
-			break;
-		}
-		if (strcmp(comp, ".") == 0 && next)
-			continue;
-		if (next)
-			fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		else
-			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-		if (fd < 0)
-			fd = -errno;
-		if (cur != root_fd)
-			close(cur);
-		if (fd < 0 || !next)
-			return fd;
-		cur = fd;
-	}
-	if (cur != root_fd)
-		close(cur);
-	return fd;
-}
-
-int openj9_open_in_root(int root_fd, const char *path, int flags, mode_t mode)
-{
-	struct j9_open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC),
-		.mode = (flags & O_CREAT) ? mode : 0,
-		.resolve = J9_RESOLVE_IN_ROOT | J9_RESOLVE_NO_MAGICLINKS,
-	};
-	long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
-
-	if (fd >= 0)
-		return (int)fd;
-	if (errno != ENOSYS && errno != EPERM)
-		return -errno;
-	return walk_open(root_fd, path, flags, mode); /* < 5.6, or seccomp */
-}
 
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		      char *err, size_t errlen)
@@ -107,7 +42,7 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 	} else {
 		/* B1: the target's $TMPDIR when it exists there, else /tmp. */
 		if (t->tmpdir && t->tmpdir[0] == '/') {
-			fd = openj9_open_in_root(t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY, 0);
+			fd = inroot_open(t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY, 0, NULL);
 			if (fd >= 0) {
 				close(fd);
 				tmp = t->tmpdir;
@@ -120,7 +55,7 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		openj9_errf(err, errlen, "OpenJ9 attach directory path too long");
 		return -ENAMETOOLONG;
 	}
-	fd = openj9_open_in_root(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0);
+	fd = inroot_open(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0, NULL);
 	if (fd == -ENOTDIR)
 		fd = -ENOENT;
 	if (fd < 0)

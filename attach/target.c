@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "creds.h"
+#include "inroot.h"
 #include "ns.h"
 #include "target.h"
 
@@ -127,7 +128,7 @@ static void read_release(struct target *t)
 	    proc_jdk_home(t->maps.jvm_lib, home, sizeof(home)) != 0)
 		return;
 	snprintf(rel, sizeof(rel), "%s/release", home + 1);
-	fd = ns_open_in_root(t->root_fd, rel, O_RDONLY, NULL);
+	fd = inroot_open(t->root_fd, rel, O_RDONLY, 0, NULL);
 	if (fd < 0)
 		return;
 	n = read_fd(fd, SMALL_FILE, &buf);

@@ -31,7 +31,7 @@ endef
 $(foreach l,glibc musl,$(eval $(call emu_rules,$(l))))
 
 glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
-		$(OPENJ9_SRCS) attach/steplog.c)
+		$(OPENJ9_SRCS) attach/inroot.c attach/steplog.c)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inroot.h"
 #include "ns.h"
 
 extern Suite *ns_suite(void);
@@ -50,11 +51,11 @@ static void teardown(void)
 
 START_TEST(plain_dir_opens)
 {
-	int fd = ns_open_in_root(root_fd, "tmp", O_PATH | O_DIRECTORY, NULL);
+	int fd = inroot_open(root_fd, "tmp", O_PATH | O_DIRECTORY, 0, NULL);
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	fd = ns_open_walk(root_fd, "tmp/file", O_RDONLY);
+	fd = inroot_walk(root_fd, "tmp/file", O_RDONLY, 0);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 }
@@ -63,10 +64,10 @@ END_TEST
 START_TEST(absolute_symlink_stays_inside)
 {
 	/* /etc of the fake root does not exist: the host's must not be found */
-	ck_assert_int_eq(ns_open_in_root(root_fd, "lnk/passwd", O_RDONLY, NULL),
+	ck_assert_int_eq(inroot_open(root_fd, "lnk/passwd", O_RDONLY, 0, NULL),
 			 -ENOENT);
 	/* an absolute link to /tmp lands on the fake root's tmp */
-	int fd = ns_open_in_root(root_fd, "in/tmp2/file", O_RDONLY, NULL);
+	int fd = inroot_open(root_fd, "in/tmp2/file", O_RDONLY, 0, NULL);
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -75,7 +76,7 @@ END_TEST
 
 START_TEST(dotdot_cannot_escape)
 {
-	int fd = ns_open_in_root(root_fd, "up/tmp/file", O_RDONLY, NULL);
+	int fd = inroot_open(root_fd, "up/tmp/file", O_RDONLY, 0, NULL);
 
 	/* "../.." clamps at the fake root, so this is the fake root's file */
 	ck_assert_int_ge(fd, 0);
@@ -85,12 +86,12 @@ END_TEST
 
 START_TEST(walk_refuses_links_and_dotdot)
 {
-	ck_assert_int_lt(ns_open_walk(root_fd, "lnk/passwd", O_RDONLY), 0);
-	ck_assert_int_lt(ns_open_walk(root_fd, "in/tmp2/file", O_RDONLY), 0);
-	ck_assert_int_eq(ns_open_walk(root_fd, "../etc/passwd", O_RDONLY), -EXDEV);
-	ck_assert_int_eq(ns_open_walk(root_fd, "tmp//file", O_RDONLY) >= 0, 1);
-	ck_assert_int_eq(ns_open_in_root(root_fd, "", O_RDONLY, NULL), -EINVAL);
-	ck_assert_int_eq(ns_open_in_root(-1, "tmp", O_RDONLY, NULL), -EINVAL);
+	ck_assert_int_lt(inroot_walk(root_fd, "lnk/passwd", O_RDONLY, 0), 0);
+	ck_assert_int_lt(inroot_walk(root_fd, "in/tmp2/file", O_RDONLY, 0), 0);
+	ck_assert_int_eq(inroot_walk(root_fd, "../etc/passwd", O_RDONLY, 0), -EXDEV);
+	ck_assert_int_eq(inroot_walk(root_fd, "tmp//file", O_RDONLY, 0) >= 0, 1);
+	ck_assert_int_eq(inroot_open(root_fd, "", O_RDONLY, 0, NULL), -EINVAL);
+	ck_assert_int_eq(inroot_open(-1, "tmp", O_RDONLY, 0, NULL), -EINVAL);
 }
 END_TEST
 
