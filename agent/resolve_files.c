@@ -15,36 +15,29 @@
 #include <unistd.h>
 
 #include "inroot.h"
+#include "proc.h"
 #include "resolve_files.h"
 
 #define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
-/* The pid `pid` has in its own pid namespace: the last NStgid value. */
-static long ns_pid_of(long pid)
+/* Read and parse /proc/<pid>/status (attach/proc.c's parser).  0 or -errno. */
+static int read_status(long pid, struct proc_status *st)
 {
-	char path[64], line[256];
-	long ns = pid;
-	FILE *f;
+	char path[64], buf[16384];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p, *end;
-
-		if (strncmp(line, "NStgid:", 7) != 0)
-			continue;
-		for (p = line + 7;; p = end) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			ns = v;
-		}
-	}
-	fclose(f);
-	return ns;
+	while (len < sizeof(buf) &&
+	       ((n = read(fd, buf + len, sizeof(buf) - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		len += n > 0 ? (size_t)n : 0;
+	close(fd);
+	return proc_parse_status(buf, len, st);
 }
 
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
@@ -77,30 +70,6 @@ static int check_regular(struct resolve_source *src)
 	return -1;
 }
 
-/* Effective uid and gid of pid (the "Uid:" and "Gid:" lines).  0 or -1. */
-static int proc_ids(long pid, uid_t *uid, gid_t *gid)
-{
-	char path[64], line[256];
-	unsigned long r, e;
-	int got = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	if (!(f = fopen(path, "re")))
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2) {
-			*uid = (uid_t)e;
-			got |= 1;
-		} else if (sscanf(line, "Gid: %lu %lu", &r, &e) == 2) {
-			*gid = (gid_t)e;
-			got |= 2;
-		}
-	}
-	fclose(f);
-	return got == 3 ? 0 : -1;
-}
-
 /*
  * /proc/PID/root is open to the JVM's own user and to CAP_SYS_PTRACE.  Root
  * without that capability (a kubectl debug sidecar with the default profile)
@@ -108,15 +77,15 @@ static int proc_ids(long pid, uid_t *uid, gid_t *gid)
  * gid as filesystem ids for this one open, then take ours back.  The
  * directory fd we get keeps working after that.
  */
-static int open_root(long pid, const char *root, int verbose)
+static int open_root(const struct proc_status *st, const char *root, int verbose)
 {
 	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), err = errno;
-	uid_t uid, old_uid;
-	gid_t gid, old_gid;
+	uid_t uid = st->uid[1], old_uid;
+	gid_t gid = st->gid[1], old_gid;
 
 	if (fd >= 0)
 		return fd;
-	if (err == EACCES && geteuid() == 0 && proc_ids(pid, &uid, &gid) == 0 && uid != 0) {
+	if (err == EACCES && geteuid() == 0 && uid != 0) {
 		old_gid = (gid_t)setfsgid(gid);
 		old_uid = (uid_t)setfsuid(uid);
 		fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -137,18 +106,21 @@ static int open_root(long pid, const char *root, int verbose)
 int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src)
 {
 	char root[64];
-	long nspid = ns_pid_of(pid);
-	int err = 0;
+	struct proc_status st;
+	int err = read_status(pid, &st);
+	long nspid;
 
 	src->fd = -1;
 	src->rootfd = -1;
-	if (nspid < 0) {
+	if (err < 0) {
 		fprintf(stderr, "jsym: no process %ld (cannot read /proc/%ld/status: %s; give the "
-				"pid as seen from here)\n", pid, pid, strerror((int)-nspid));
+				"pid as seen from here)\n", pid, pid, strerror(-err));
 		return -1;
 	}
+	nspid = st.nspid;
+	err = 0;
 	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-	src->rootfd = open_root(pid, root, verbose);
+	src->rootfd = open_root(&st, root, verbose);
 	if (src->rootfd < 0)
 		return -1;
 	while (*dir == '/')
