@@ -74,7 +74,9 @@ struct proc_maps_facts {
  */
 int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf);
 
-/* Attach-relevant JVM options seen in cmdline and environ. */
+#define PROC_MAX_ARGFILES 4
+
+/* Attach-relevant JVM options seen in cmdline, environ and @argfiles. */
 struct proc_jvm_opts {
 	bool disable_attach;      /* -XX:+DisableAttachMechanism (last wins) */
 	bool xrs;                 /* -Xrs: no SIGQUIT handler */
@@ -82,15 +84,29 @@ struct proc_jvm_opts {
 	bool environ_read;        /* proc_parse_environ() saw the environment */
 	char tmpdir[256];         /* TMPDIR= from environ ("" if unset/too long) */
 	char attach_dir[256];     /* OpenJ9 -Dcom.ibm.tools.attach.directory= */
+	int n_argfiles;           /* @argfiles named on the command line */
+	char argfiles[PROC_MAX_ARGFILES][256]; /* their paths (target's view;
+	                             relative ones are from its cwd) */
 };
 
 /*
  * Parse a NUL-separated argv (/proc/<pid>/cmdline).  Options are taken until
  * the main class, -jar FILE, -m/--module, or --: later words belong to the
- * application.  The last element may lack its NUL.  Always 0 (-EINVAL for
+ * application.  @argfile words are recorded in o->argfiles (the caller reads
+ * them inside the target and hands them to proc_parse_argfile()).  The last element may lack its NUL.  Always 0 (-EINVAL for
  * NULL arguments).
  */
 int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o);
+
+/*
+ * Parse the contents of an @argfile the java launcher expands (words split
+ * by blanks and newlines, '…' and "…" quoting with backslash escapes inside
+ * quotes, # comments to the end of the line) and apply its options like
+ * proc_parse_cmdline(), up to a main class or -jar.  An @argfile's options
+ * are applied after the command line's, so "last wins" across the two is
+ * approximate.  Always 0 (-EINVAL for NULL arguments).
+ */
+int proc_parse_argfile(const char *buf, size_t len, struct proc_jvm_opts *o);
 
 /*
  * Parse a NUL-separated environment (/proc/<pid>/environ): JAVA_TOOL_OPTIONS,

@@ -53,10 +53,31 @@ static bool takes_value(struct span w)
 	return false;
 }
 
+/*
+ * Apply one launcher word.  Returns false at the main class, -jar, -m or --
+ * (the rest belongs to the application); *skip_next is set when the word's
+ * value is the next word.
+ */
+static bool launcher_word(struct span w, struct proc_jvm_opts *o, bool *skip_next)
+{
+	*skip_next = false;
+	if (w.p == w.end || *w.p != '-')
+		return false;           /* main class */
+	if (span_equals(w, "-jar") || span_equals(w, "-m") ||
+	    span_equals(w, "--module") || span_equals(w, "--") ||
+	    eat_prefix(&(struct span){ w.p, w.end }, "--module="))
+		return false;
+	if (takes_value(w))
+		*skip_next = true;
+	else
+		apply_opt(w, o);
+	return true;
+}
+
 int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o)
 {
 	struct span all, w;
-	bool first = true;
+	bool first = true, expand = true, skip;
 
 	if (!buf || !o)
 		return -EINVAL;
@@ -67,17 +88,93 @@ int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o)
 			first = false;
 			continue;
 		}
-		if (w.p == w.end || *w.p != '-')
-			break;          /* main class: the rest is the app's */
-		if (span_equals(w, "-jar") || span_equals(w, "-m") ||
-		    span_equals(w, "--module") || span_equals(w, "--") ||
-		    eat_prefix(&(struct span){ w.p, w.end }, "--module="))
-			break;
-		if (takes_value(w)) {
-			next_elem(&all, &w);
+		if (span_equals(w, "--disable-@files")) {
+			expand = false;
 			continue;
 		}
-		apply_opt(w, o);
+		if (expand && w.end - w.p > 1 && w.p[0] == '@' && w.p[1] != '@') {
+			if (o->n_argfiles < PROC_MAX_ARGFILES) {
+				struct span path = { w.p + 1, w.end };
+
+				copy_span(path, o->argfiles[o->n_argfiles],
+					  sizeof(o->argfiles[0]));
+				if (o->argfiles[o->n_argfiles][0])
+					o->n_argfiles++;
+			}
+			continue;
+		}
+		if (!launcher_word(w, o, &skip))
+			break;          /* main class: the rest is the app's */
+		if (skip)
+			next_elem(&all, &w);
+	}
+	return 0;
+}
+
+/*
+ * Next word of an @argfile into word[cap] (truncated words are still
+ * consumed).  Returns false at the end.
+ */
+static bool argfile_word(struct span *s, char *word, size_t cap, size_t *len)
+{
+	char quote = 0;
+	bool in_word = false;
+
+	*len = 0;
+	while (s->p < s->end) {
+		char c = *s->p++;
+
+		if (quote) {
+			if (c == quote) {
+				quote = 0;
+				continue;
+			}
+			if (c == '\\' && s->p < s->end) {
+				c = *s->p++;
+				c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' :
+				    c == 'f' ? '\f' : c;
+			}
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+			if (in_word)
+				break;
+			continue;
+		} else if (c == '#' && !in_word) {
+			while (s->p < s->end && *s->p != '\n' && *s->p != '\r')
+				s->p++;
+			continue;
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+			in_word = true;
+			continue;
+		}
+		in_word = true;
+		if (*len + 1 < cap)
+			word[(*len)++] = c;
+	}
+	word[*len] = '\0';
+	return in_word;
+}
+
+int proc_parse_argfile(const char *buf, size_t len, struct proc_jvm_opts *o)
+{
+	struct span all;
+	char word[1100];
+	size_t n;
+	bool skip = false;
+
+	if (!buf || !o)
+		return -EINVAL;
+	all.p = buf;
+	all.end = buf + len;
+	while (argfile_word(&all, word, sizeof(word), &n)) {
+		struct span w = { word, word + n };
+
+		if (skip) {
+			skip = false;
+			continue;
+		}
+		if (!launcher_word(w, o, &skip))
+			break;
 	}
 	return 0;
 }

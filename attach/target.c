@@ -116,22 +116,65 @@ bool target_stopped(const struct target *t)
 	       (state == 'T' || state == 't');
 }
 
+/*
+ * Read a small regular file of the target: `path` is taken from its root
+ * when absolute, from its cwd otherwise, and never leaves its root.  A FIFO
+ * or device planted there is refused (O_NONBLOCK keeps the open from
+ * hanging).  Returns the length (buffer in *out, to free) or -errno.
+ */
+static ssize_t read_target_file(const struct target *t, const char *path,
+				size_t max, char **out)
+{
+	int dir = path[0] == '/' ? t->root_fd : t->cwd_fd;
+	struct stat st;
+	int fd;
+
+	*out = NULL;
+	if (dir < 0)
+		return -EBADF;
+	fd = inroot_open(dir, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0, NULL);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return read_fd(fd, max, out);
+}
+
+/*
+ * Options in the @argfiles of the command line (DisableAttachMechanism,
+ * -Xrs hide there too).  Read inside the target, as it would see them.
+ */
+static void read_argfiles(struct target *t)
+{
+	for (int i = 0; i < t->opts.n_argfiles; i++) {
+		char *buf;
+		ssize_t n = read_target_file(t, t->opts.argfiles[i], SMALL_FILE * 16,
+					     &buf);
+
+		if (n < 0)
+			continue;
+		proc_parse_argfile(buf, (size_t)n, &t->opts);
+		free(buf);
+	}
+}
+
 /* JDK version from <home>/release, resolved inside the target's root. */
 static void read_release(struct target *t)
 {
-	char home[512], rel[600];
+	char home[512];
 	char *buf;
 	ssize_t n;
-	int fd, rc;
+	int rc;
 
 	if (t->root_fd < 0 || !t->maps.jvm_lib[0] ||
 	    proc_jdk_home(t->maps.jvm_lib, home, sizeof(home)) != 0)
 		return;
-	snprintf(rel, sizeof(rel), "%s/release", home + 1);
-	fd = inroot_open(t->root_fd, rel, O_RDONLY, 0, NULL);
-	if (fd < 0)
+	if (strlen(home) + sizeof("/release") > sizeof(home))
 		return;
-	n = read_fd(fd, SMALL_FILE, &buf);
+	strcat(home, "/release");
+	n = read_target_file(t, home, SMALL_FILE, &buf);
 	if (n < 0)
 		return;
 	rc = proc_parse_release(buf, (size_t)n, t->jdk_version,
@@ -335,6 +378,7 @@ static int open_pid(pid_t pid, unsigned flags, struct target *t,
 	    geteuid() == 0 && t->st.uid[1] != 0)
 		retry_as_owner(t, flags);
 	read_release(t);
+	read_argfiles(t);
 	return 0;
 }
 

@@ -41,6 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof(o));
 	proc_parse_environ(buf, size, &o);
 	proc_parse_cmdline(buf, size, &o);
+	if (o.n_argfiles < 0 || o.n_argfiles > PROC_MAX_ARGFILES)
+		abort();
+	for (int i = 0; i < o.n_argfiles; i++)
+		if (!memchr(o.argfiles[i], '\0', sizeof(o.argfiles[i])))
+			abort();
+	proc_parse_argfile(buf, size, &o);
 	if (!memchr(o.tmpdir, '\0', sizeof(o.tmpdir)) ||
 	    !memchr(o.attach_dir, '\0', sizeof(o.attach_dir)))
 		abort();

@@ -266,6 +266,44 @@ START_TEST(cmdline_jar_and_last_wins)
 }
 END_TEST
 
+START_TEST(cmdline_records_argfiles)
+{
+	static const char s[] = "java\0@opts\0@/etc/jvm.args\0@@literal\0@\0"
+				"--disable-@files\0@later\0Main\0@app";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(s), &o), 0);
+	ck_assert_int_eq(o.n_argfiles, 2);
+	ck_assert_str_eq(o.argfiles[0], "opts");
+	ck_assert_str_eq(o.argfiles[1], "/etc/jvm.args");
+}
+END_TEST
+
+START_TEST(argfile_options)
+{
+	/* quoting, comments, a -cp value that looks like a flag, CRLF */
+	static const char a[] = "# JVM flags\r\n-Xmx64m \"-XX:+Disable\\\nAttach\"\n"
+				"-cp '-Xrs'\t-XX:+DisableAttach'Mechanism' # trailing\n";
+	static const char b[] = "-Xrs\nMain -XX:+DisableAttachMechanism\n";
+	static const char c[] = "-XX:+DisableAttachMechanism \"unterminated";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_argfile(S(a), &o), 0);
+	ck_assert(o.disable_attach);
+	ck_assert(!o.xrs);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_argfile(S(b), &o), 0);
+	ck_assert(o.xrs);
+	ck_assert(!o.disable_attach);   /* after the main class: the app's */
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_argfile(S(c), &o), 0);
+	ck_assert(o.disable_attach);
+	ck_assert_int_eq(proc_parse_argfile(NULL, 0, &o), -EINVAL);
+}
+END_TEST
+
 START_TEST(environ_options_and_tmpdir)
 {
 	static const char s[] = "PATH=/bin\0JAVA_TOOL_OPTIONS=-Xmx1g  -Xrs\t-Dx=y\0"
@@ -364,6 +402,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
 	tcase_add_test(tc, cmdline_flags);
 	tcase_add_test(tc, cmdline_jar_and_last_wins);
+	tcase_add_test(tc, cmdline_records_argfiles);
+	tcase_add_test(tc, argfile_options);
 	tcase_add_test(tc, environ_options_and_tmpdir);
 	tcase_add_test(tc, environ_hostile);
 	tcase_add_test(tc, attach_dir_option);
