@@ -197,7 +197,7 @@ la_case interrupted-attach
 la_jvm_start intr "$home" && {
 	pid=$LA_PID
 	kill -STOP "$pid"
-	for sig in INT TERM; do
+	for sig in INT TERM KILL; do
 		env --default-signal=INT "$JSYM" exec --timeout 30000 "$pid" properties \
 			</dev/null >/dev/null 2>"$LA_TMP/intr.err" &
 		j=$!
@@ -206,6 +206,8 @@ la_jvm_start intr "$home" && {
 		wait "$j"
 		rc=$?
 		echo "  jsym killed by SIG$sig: exit $rc $(head -c 200 "$LA_TMP/intr.err")"
+		# A helper process may do the cleanup just after jsym died: 2 s.
+		for _ in $(seq 20); do trigger_left "$pid" || break; sleep 0.1; done
 		la_check "no trigger left after SIG$sig" eval '! trigger_left '"$pid"
 		rm -f "$LA_TMP/.attach_pid$pid" "/tmp/.attach_pid$pid"
 	done
