@@ -49,22 +49,22 @@ struct exec_result {
 	struct err_text err;
 };
 
-/* The commands and how many arguments each needs at least. */
+/* The commands and how many arguments each takes (max -1: any number). */
 static const struct {
 	const char *name;
-	int min_args;
+	int min_args, max_args;
 	const char *args;       /* for the usage message */
 } commands[] = {
-	{ "load", 1, "LIB [true|false [OPTIONS]]" },
-	{ "properties", 0, "" },
-	{ "agentProperties", 0, "" },
-	{ "threaddump", 0, "[-l]" },
-	{ "jcmd", 1, "CMD [ARGS...]" },
-	{ "printflag", 1, "NAME" },
-	{ "setflag", 2, "NAME VALUE" },
-	{ "dumpheap", 1, "FILE [-live|-all]" },
-	{ "inspectheap", 0, "[-live|-all]" },
-	{ "datadump", 0, "" },
+	{ "load", 1, 3, "LIB [true|false [OPTIONS]]" },
+	{ "properties", 0, 0, "" },
+	{ "agentProperties", 0, 0, "" },
+	{ "threaddump", 0, 1, "[-l]" },
+	{ "jcmd", 1, -1, "CMD [ARGS...]" },
+	{ "printflag", 1, 1, "NAME" },
+	{ "setflag", 2, 2, "NAME VALUE" },
+	{ "dumpheap", 1, 3, "FILE [-live|-all [GZIP_LEVEL]]" },
+	{ "inspectheap", 0, 3, "[-live|-all [FILE [THREADS]]]" },
+	{ "datadump", 0, 0, "" },
 };
 
 /* Index of command c, or -1. */
@@ -194,6 +194,11 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	}
 	if (argc - optind - 2 < commands[c].min_args) {
 		cli_err("missing arguments: jsym exec PID %s %s", env->cmd,
+			commands[c].args);
+		return -EINVAL;
+	}
+	if (commands[c].max_args >= 0 && argc - optind - 2 > commands[c].max_args) {
+		cli_err("too many arguments: jsym exec PID %s %s", env->cmd,
 			commands[c].args);
 		return -EINVAL;
 	}

@@ -35,6 +35,14 @@ la_expect_rc 1
 la_case usage-unknown-command
 la_jsym exec 1 frobnicate
 la_expect_rc 1
+la_case usage-too-many-arguments
+# More arguments than the command takes: a usage error before any attach
+# (pid 1 is never contacted), not a protocol limit or a silently sent word.
+la_jsym exec 1 load a b c d e
+la_expect_rc 1
+la_expect_err 'too many arguments'
+la_jsym exec 1 properties extra
+la_expect_rc 1
 
 # ---------------------------------------------------------------- non-JVM
 la_case non-jvm-sleep
