@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -177,7 +179,16 @@ struct reader {
 	bool have_code;
 	int sink;               /* where the body goes (-1: nowhere) */
 	bool sink_ok;
+	size_t sink_left;       /* bytes the sink may still take */
+	size_t dropped;         /* error text not shown (over ERR_TEXT_MAX) */
 };
+
+/*
+ * A refusal's text goes to stderr, where a hostile or broken JVM could
+ * flood a terminal or a log: show the first 64 KiB and say how much was
+ * left out.  A successful command's output (stdout) is never cut.
+ */
+#define ERR_TEXT_MAX (64 * 1024)
 
 static void body_bytes(struct reader *rd, const struct hs_opts *o,
 		       enum hs_io_mode mode, const char *p, size_t n, char *cap,
@@ -193,8 +204,13 @@ static void body_bytes(struct reader *rd, const struct hs_opts *o,
 		res->captured += k;
 	}
 	res->body_bytes += n;
-	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok)
-		rd->sink_ok = put_out(rd->sink, p, n);
+	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok) {
+		size_t k = n < rd->sink_left ? n : rd->sink_left;
+
+		rd->sink_ok = put_out(rd->sink, p, k);
+		rd->sink_left -= k;
+		rd->dropped += n - k;
+	}
 	(void)o;
 }
 
@@ -251,6 +267,7 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 				break;
 			}
 			rd.sink = res->code == 0 ? o->out_fd : o->err_fd;
+			rd.sink_left = res->code == 0 ? SIZE_MAX : ERR_TEXT_MAX;
 		}
 		if ((size_t)n > off)
 			body_bytes(&rd, o, mode, buf + off, (size_t)n - off, cap,
@@ -259,6 +276,13 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 			break;  /* our reader went away (e.g. `| head`) */
 	}
 	close(rd.fd);
+	if (rd.dropped > 0 && rd.sink >= 0 && rd.sink_ok) {
+		char note[96];
+		int k = snprintf(note, sizeof(note), "\n[jsym: %zu more bytes of the "
+				 "JVM's message not shown]\n", rd.dropped);
+
+		put_out(rd.sink, note, (size_t)k);
+	}
 	if (rc)
 		return rc;
 	if (!rd.have_code && rd.line_len > 0 &&

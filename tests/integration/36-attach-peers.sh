@@ -166,6 +166,11 @@ la_fake_jvm bigerror && {
 	la_expect_rc 3
 	n=$(wc -c <<<"$LA_OUT$LA_ERR")
 	la_log "jsym printed $n bytes of the 4 MiB error text"
+	# the refusal text is capped (64 KiB) and the cut is said
+	la_check "error text capped (printed $n bytes)" test "$n" -lt 100000
+	la_expect_err 'more bytes of the JVM.s message not shown'
+	la_expect_err 'refused properties'
+
 	la_fake_stop "/tmp/.java_pid$LA_PID"
 }
 
