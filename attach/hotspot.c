@@ -146,6 +146,7 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 {
 	int dirs[2] = { t->cwd_fd, tmp_fd };
 	const char *where[2] = { t->cwd_path[0] ? t->cwd_path : "cwd", "/tmp" };
+	const char *isdir = NULL;
 	int err = 0;
 
 	for (int i = 0; i < 2; i++) {
@@ -163,9 +164,16 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 			return fd;
 		}
 		err = fd;
+		if (err == -EISDIR)
+			isdir = where[i];
 		attach_step(log, "cannot create trigger in %s: %s", where[i],
 			    strerror(-err));
 	}
+	if (isdir)
+		return err_set(e, -EISDIR, "cannot create the trigger file %s: a "
+			       "directory of that name is in %s and the JVM only "
+			       "accepts a file there (remove that directory)",
+			       name, isdir);
 	return err_set(e, err ? err : -ENOENT,
 		       "cannot create the trigger file %s in the JVM's cwd or /tmp: "
 		       "%s (the JVM's user must be able to write to one of them)",

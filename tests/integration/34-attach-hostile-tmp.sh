@@ -124,7 +124,7 @@ mkdir "/proc/$ct/root/tmp/.attach_pid1"
 chown 1000:1000 "/proc/$ct/root/tmp/.attach_pid1"
 la_jsym exec --timeout 3000 -v "$ct" properties
 la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-[ "$LA_RC" = 2 ] && la_expect_err 'director'
+[ "$LA_RC" = 2 ] && la_expect_err 'directory of that name.*remove that directory'
 la_check "JVM alive" la_alive "$ct"
 rmdir "/proc/$ct/root/tmp/.attach_pid1" 2>/dev/null
 reset_listener "$ct"
