@@ -381,7 +381,11 @@ static void print_json(const struct exec_env *env, const struct target *t,
 
 	printf("{\"pid\":%d,\"command\":", (int)env->pid);
 	cli_json_str(stdout, env->cmd, strlen(env->cmd));
-	printf(",\"jvm\":\"%s\"", target_kind_name(t));
+	/* a pid that could not be opened is no kind of process at all */
+	if (t->proc_fd >= 0)
+		printf(",\"jvm\":\"%s\"", target_kind_name(t));
+	else
+		printf(",\"jvm\":null");
 	if (rc) {
 		printf(",\"ok\":false,\"error\":");
 		cli_json_str(stdout, res->err.msg, strlen(res->err.msg));

@@ -68,7 +68,8 @@ la_expect_rc 2
 la_check "--json reports the failure as JSON with exit 2 and the error" python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
-sys.exit(0 if d.get("exit") == 2 and "no process" in json.dumps(d) else 1)' <<<"$LA_OUT"
+sys.exit(0 if d.get("exit") == 2 and "no process" in json.dumps(d) and
+         d.get("jvm", "missing") is None else 1)' <<<"$LA_OUT"
 
 # ---------------------------------------------------------------- DisableAttachMechanism
 la_case disable-attach-mechanism
