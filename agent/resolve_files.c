@@ -9,36 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "inroot.h"
-#include "proc.h"
 #include "resolve_files.h"
+#include "target.h"
 
 #define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-
-/* Read and parse /proc/<pid>/status (attach/proc.c's parser).  0 or -errno. */
-static int read_status(long pid, struct proc_status *st)
-{
-	char path[64], buf[16384];
-	size_t len = 0;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len < sizeof(buf) &&
-	       ((n = read(fd, buf + len, sizeof(buf) - len)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		len += n > 0 ? (size_t)n : 0;
-	close(fd);
-	return proc_parse_status(buf, len, st);
-}
 
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
 static int open_rel(const struct resolve_source *src)
@@ -71,56 +50,45 @@ static int check_regular(struct resolve_source *src)
 }
 
 /*
- * /proc/PID/root is open to the JVM's own user and to CAP_SYS_PTRACE.  Root
- * without that capability (a kubectl debug sidecar with the default profile)
- * is refused, but still holds CAP_SETUID/CAP_SETGID: borrow the JVM's uid and
- * gid as filesystem ids for this one open, then take ours back.  The
- * directory fd we get keeps working after that.
+ * The JVM's facts and a dirfd of its root, from attach/target.c: the pid it
+ * has in its own namespace, and /proc/PID/root even for root without
+ * CAP_SYS_PTRACE (a kubectl debug sidecar with the default profile), which
+ * target_open() opens as the JVM's own uid and gid when it must.  Returns
+ * the dirfd (ours to close) or -1 after saying why.
  */
-static int open_root(const struct proc_status *st, const char *root, int verbose)
+static int open_target_root(long pid, const char *root, int verbose, long *nspid)
 {
-	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), err = errno;
-	uid_t uid = st->uid[1], old_uid;
-	gid_t gid = st->gid[1], old_gid;
+	struct target t;
+	struct err_text e;
+	int fd;
 
-	if (fd >= 0)
-		return fd;
-	if (err == EACCES && geteuid() == 0 && uid != 0) {
-		old_gid = (gid_t)setfsgid(gid);
-		old_uid = (uid_t)setfsuid(uid);
-		fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		setfsuid(old_uid);
-		setfsgid(old_gid);
-		if (fd >= 0) {
-			if (verbose)
-				fprintf(stderr, "jsym: %s refused to root without CAP_SYS_PTRACE; "
-						"opened it as the JVM's uid %lu\n", root, (unsigned long)uid);
-			return fd;
-		}
+	if (target_open((pid_t)pid, 0, &t, &e) != 0) {
+		fprintf(stderr, "jsym: %s\n", e.msg);
+		return -1;
 	}
-	fprintf(stderr, "jsym: cannot open %s: %s (run as the JVM's user or as root with "
-			"CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)\n", root, strerror(err));
-	return -1;
+	*nspid = t.st.nspid;
+	fd = t.root_fd;
+	t.root_fd = -1;         /* taken over: target_close leaves it open */
+	if (fd < 0)
+		fprintf(stderr, "jsym: cannot open %s: %s (run as the JVM's user or as root "
+				"with CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)\n",
+			root, strerror(-t.root_err));
+	else if (t.opened_as_owner && verbose)
+		fprintf(stderr, "jsym: %s refused to root without CAP_SYS_PTRACE; opened it "
+				"as the JVM's uid %lu\n", root, (unsigned long)t.st.uid[1]);
+	target_close(&t);
+	return fd;
 }
 
 int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src)
 {
 	char root[64];
-	struct proc_status st;
-	int err = read_status(pid, &st);
-	long nspid;
+	long nspid = 0;
+	int err = 0;
 
 	src->fd = -1;
-	src->rootfd = -1;
-	if (err < 0) {
-		fprintf(stderr, "jsym: no process %ld (cannot read /proc/%ld/status: %s; give the "
-				"pid as seen from here)\n", pid, pid, strerror(-err));
-		return -1;
-	}
-	nspid = st.nspid;
-	err = 0;
 	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-	src->rootfd = open_root(&st, root, verbose);
+	src->rootfd = open_target_root(pid, root, verbose, &nspid);
 	if (src->rootfd < 0)
 		return -1;
 	while (*dir == '/')
