@@ -191,4 +191,5 @@ def main(a):
         sys.exit(2)
 
 
-main(sys.argv[1:])
+if __name__ == '__main__':
+    main(sys.argv[1:])
