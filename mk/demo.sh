@@ -64,9 +64,16 @@ done)
 
 if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o "$work/probe.data" -- true >/dev/null 2>&1; then
 	step "perf record -p $jvm for 3 s: the hottest symbols, Java frames named from the map"
-	perf record -q -e cpu-clock -F 499 -p "$jvm" -o "$work/perf.data" -- sleep 3 >/dev/null 2>&1 || true
-	perf report -i "$work/perf.data" --stdio --sort sym 2>/dev/null |
-		grep -v '^#' | grep -v '^$' | head -n 12 || true
+	perf record -q -e cpu-clock -F 499 -p "$jvm" -o "$work/perf.data" -- sleep 3 \
+		>"$work/perf.log" 2>&1 || true
+	report=$(perf report -i "$work/perf.data" --stdio --sort sym 2>>"$work/perf.log" |
+		grep -v '^#' | grep -v '^$' | head -n 12 || true)
+	if [ -n "$report" ]; then
+		echo "$report"
+	else
+		echo "perf produced no profile this time; what it said:"
+		sed 's/^/  perf: /' "$work/perf.log"
+	fi
 else
 	step "perf cannot sample on this machine; skipped the profile"
 fi
