@@ -17,8 +17,29 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.DEFAULT_GOAL := all
 SHELL := /bin/bash
+
+# Phase 1: install the Debian packages the goals need, then run make again.
+# Flags such as Check's come from pkg-config when a makefile is parsed, so
+# they can only be right in a make that starts after the packages are there
+# (a fresh machine has none of them).  JSYM_DEPS_DONE marks the second make.
+ifeq ($(JSYM_DEPS_DONE),)
+
+GOALS := $(or $(MAKECMDGOALS),all)
+NO_DEPS_GOALS := clean
+DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz \
+	fuzz-short demo,$(GOALS)),test,build))
+
+.PHONY: $(GOALS) jsym-phase2
+$(GOALS): jsym-phase2
+	@:
+jsym-phase2:
+	$(if $(filter-out $(NO_DEPS_GOALS),$(GOALS)),@bash mk/deps.sh $(DEPS_LEVEL))
+	@$(MAKE) --no-print-directory JSYM_DEPS_DONE=1 $(MAKECMDGOALS)
+
+else
+
+.DEFAULT_GOAL := all
 
 V ?= 0
 ifeq ($(V),1)
@@ -53,12 +74,12 @@ CFLAGS_glibc := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0
 CFLAGS_musl :=
 
 # Per-object flag additions, set by fragments: $(<obj>_CFLAGS) is appended.
-glibc-build/obj/%.o: %.c | deps-build
+glibc-build/obj/%.o: %.c
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(CFLAGS_glibc) $($@_CFLAGS) -c -o $@ $<
 
-musl-build/obj/%.o: %.c | deps-build
+musl-build/obj/%.o: %.c
 	$(call msg,MUSLCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) $(COMMON_CFLAGS) $(CFLAGS_musl) $($@_CFLAGS) -c -o $@ $<
@@ -83,19 +104,12 @@ UNIT_LIBS :=
 -include tests/emu/emu.mk
 -include tests/fuzz/fuzz.mk
 
-.PHONY: all glibc musl deps-build deps-test deps-bench clean test unit \
+.PHONY: all glibc musl clean test unit \
 	integration bench fuzz fuzz-short demo
 
 all: glibc musl
 glibc: $(ALL_glibc)
 musl: $(ALL_musl)
-
-deps-build:
-	@bash mk/deps.sh build
-deps-test:
-	@bash mk/deps.sh test
-deps-bench:
-	@bash mk/deps.sh bench
 
 demo: all
 	$(Q)bash mk/demo.sh
@@ -105,3 +119,5 @@ clean:
 	$(Q)find glibc-build musl-build -mindepth 1 -not -name .gitkeep -delete
 
 -include $(shell find glibc-build musl-build -name '*.d' 2>/dev/null)
+
+endif

@@ -16,6 +16,7 @@ level=${1:-build}
 # probe|package  (probe: an absolute path, or a command name looked up in PATH)
 build_reqs=(
 	"gcc|gcc"
+	"/usr/include/string.h|libc6-dev"
 	"make|make"
 	"pkg-config|pkg-config"
 	"musl-gcc|musl-tools"

@@ -25,17 +25,17 @@ $(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(
 
 ALL_glibc += $(UNIT_RUNNER)
 
-unit: deps-build $(UNIT_RUNNER)
+unit: $(UNIT_RUNNER)
 	$(Q)$(UNIT_RUNNER)
 
-integration: deps-test all
+integration: all
 	$(Q)bash tests/run-integration.sh $(T)
 
-test: deps-test all
+test: all
 	$(Q)status=0; \
 	$(UNIT_RUNNER) || status=1; \
 	bash tests/run-integration.sh $(T) || status=1; \
 	exit $$status
 
-bench: deps-bench all
+bench: all
 	$(Q)bash tests/run-bench.sh

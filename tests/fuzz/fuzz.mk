@@ -61,10 +61,10 @@ define run_fuzz
 	done; exit $$status
 endef
 
-fuzz-short: deps-test $(FUZZ_BINS)
+fuzz-short: $(FUZZ_BINS)
 	$(call run_fuzz,$(FUZZ_SHORT_SECONDS))
 
-fuzz: deps-test $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS)
 	$(call run_fuzz,$(FUZZ_SECONDS))
 
 test: fuzz-short
