@@ -2,8 +2,10 @@
 #
 # Every source is compiled twice from the same rules: with gcc into
 # glibc-build/ and with musl-gcc into musl-build/.  Nothing is written into a
-# source directory.  Each module adds its own targets in a fragment
-# (agent/agent.mk, agent/lookup.mk, attach/attach.mk, tests/tests.mk, ...).
+# source directory.  Each folder of the layered tree (docs/architecture.md)
+# has a fragment that lists its sources and sets INC_<folder>: the include
+# paths that folder may use.  A source gets exactly its folder's paths, so
+# including a header from a layer above fails to compile.
 #
 #   make            check build deps (install them as root), build both libcs
 #   make test       unit tests (Check) + integration tests + short fuzz runs
@@ -66,23 +68,24 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wno-unused-parameter -Wformat=2 -Wvla
 CFLAGS ?= -O2 -g
 COMMON_CFLAGS = -std=gnu11 $(WARN) -fPIC -fno-strict-aliasing -D_GNU_SOURCE \
-	-I$(JAVA_INC) -I$(JAVA_INC)/linux -I$(ROOT)/agent -I$(ROOT)/attach \
-	-MMD -MP $(CFLAGS)
-# The glibc build links against old symbol versions (see agent/glibc_compat.h)
+	-I$(JAVA_INC) -I$(JAVA_INC)/linux -MMD -MP $(CFLAGS)
+# The glibc build links against old symbol versions (see agent/jvm/glibc_compat.h)
 # so it loads on glibc >= 2.17; fortified wrappers would pull in newer ones.
 CFLAGS_glibc := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0
 CFLAGS_musl :=
 
 # Per-object flag additions, set by fragments: $(<obj>_CFLAGS) is appended.
+# src_inc(source): the include paths of the source's folder.
+src_inc = $(INC_$(patsubst %/,%,$(dir $(1))))
 glibc-build/obj/%.o: %.c
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(CFLAGS_glibc) $($@_CFLAGS) -c -o $@ $<
+	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(call src_inc,$<) $(CFLAGS_glibc) $($@_CFLAGS) -c -o $@ $<
 
 musl-build/obj/%.o: %.c
 	$(call msg,MUSLCC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC_musl) $(COMMON_CFLAGS) $(CFLAGS_musl) $($@_CFLAGS) -c -o $@ $<
+	$(Q)$(CC_musl) $(COMMON_CFLAGS) $(call src_inc,$<) $(CFLAGS_musl) $($@_CFLAGS) -c -o $@ $<
 
 # obj_of(libc, sources) -> object paths in that libc's tree
 obj_of = $(patsubst %.c,$(1)-build/obj/%.o,$(2))
@@ -96,13 +99,20 @@ ALL_musl :=
 UNIT_SRCS :=
 UNIT_LIBS :=
 
--include agent/agent.mk
--include agent/lookup.mk
--include attach/attach.mk
--include tests/kit/kit.mk
--include tests/tests.mk
--include tests/emu/emu.mk
--include tests/fuzz/fuzz.mk
+# Bottom layers first: a fragment may use the variables of those below it.
+include agent/format/format.mk
+include agent/jvm/agent.mk
+include agent/lookup/lookup.mk
+include attach/base/base.mk
+include attach/target/target.mk
+include attach/hotspot/hotspot.mk
+include attach/openj9/openj9.mk
+include attach/run/run.mk
+include attach/cli/cli.mk
+include tests/tests.mk
+include tests/kit/kit.mk
+include tests/emu/emu.mk
+include tests/fuzz/fuzz.mk
 
 .PHONY: all glibc musl clean test unit \
 	integration bench fuzz fuzz-short demo

@@ -1,6 +1,13 @@
 # tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
 
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
+
+# Tests and test tools may include any layer's headers.
+INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy
+INC_tests/unit := $(INC_TESTS)
+INC_tests/bench := $(INC_TESTS)
+INC_tests/kit := $(INC_TESTS)
+INC_tests/emu := $(INC_TESTS)
 UNIT_RUNNER := glibc-build/tests/unit/check_jsym
 UNIT_SUITES_H := glibc-build/gen/suites.h
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)

@@ -1,5 +1,5 @@
 /*
- * bench_lookup.c - lookups/s of agent/lookup.c against a linear scan like the
+ * bench_lookup.c - lookups/s of agent/lookup/lookup.c against a linear scan like the
  * seed agent's lookup_symbol(), on the same symbols and the same queries, in
  * the same run; plus the time to load a journal of that many entries.
  *

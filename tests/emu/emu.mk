@@ -5,7 +5,7 @@
 #   <libc>-build/tests/emu/libj9vm29.so       dummy, dlopened so maps look like OpenJ9
 #   glibc-build/tests/emu/openj9_client       driver of attach/openj9*.c (enters ipc+net)
 #
-# OPENJ9_SRCS (the client) comes from attach/attach.mk.
+# ATTACH_OPENJ9_SRCS (the client) comes from attach/openj9/openj9.mk.
 
 EMU_SRCS := tests/emu/openj9_emu.c tests/emu/openj9_emu_serve.c
 EMU_DIR = $(1)-build/tests/emu
@@ -31,7 +31,7 @@ endef
 $(foreach l,glibc musl,$(eval $(call emu_rules,$(l))))
 
 glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
-		$(OPENJ9_SRCS) attach/inroot.c attach/steplog.c)
+		$(ATTACH_OPENJ9_SRCS) attach/target/inroot.c $(ATTACH_BASE_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

@@ -13,7 +13,7 @@
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -I$(JAVA_INC) -I$(JAVA_INC)/linux -I$(ROOT)/agent -I$(ROOT)/attach
+	-D_GNU_SOURCE -I$(JAVA_INC) -I$(JAVA_INC)/linux $(INC_TESTS)
 FUZZ_SECONDS ?= 600
 FUZZ_SHORT_SECONDS ?= 20
 FUZZ_DIR := glibc-build/fuzz
@@ -21,20 +21,20 @@ FUZZ_TARGETS :=
 
 # ---- harnesses (others: add your lines here) ----
 FUZZ_TARGETS += proc
-FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/proc.c attach/proc_opts.c
+FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/target/proc.c attach/target/proc_opts.c
 FUZZ_TARGETS += hs_reply
-FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hs_reply.c
+FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the
 # fuzz.mk owner, adjust freely)
 FUZZ_TARGETS += openj9
-FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9_props.c attach/openj9_proto.c
+FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach/openj9/openj9_proto.c
 # journal reader and perf-map parser through the lookup index (lookup engineer)
 FUZZ_TARGETS += journal
 FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += perfmap
 FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += agent_names
-FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/names.c agent/options.c agent/procinfo.c
+FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/jvm/options.c agent/jvm/procinfo.c
 # ---- end of harnesses ----
 
 define fuzz_rule

@@ -1,6 +1,6 @@
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
- * of attach/proc.c (status, stat, maps, cmdline, environ, release, the JDK
+ * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK
  * home derivation).  The buffers are not NUL-terminated, as in real reads.
  */
 #include <signal.h>

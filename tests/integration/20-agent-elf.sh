@@ -38,7 +38,7 @@ too_new() {
 check "glibc build needs nothing newer than GLIBC_2.17" too_new
 # A versioned reference names libc.so.6; before glibc 2.34 these lived in
 # libpthread/libdl/librt, and the dynamic linker fails when libc.so.6 comes
-# first in the JVM's search order (agent/glibc_compat.h).  libc.so.6 always
+# first in the JVM's search order (agent/jvm/glibc_compat.h).  libc.so.6 always
 # had the mutex/cond forwarders, pthread_self and pthread_equal.
 moved_out() {
 	readelf --dyn-syms -W "$g" | awk 'NR > 3 && $7 == "UND" {print $8}' | sed 's/@.*//' |

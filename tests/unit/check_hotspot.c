@@ -28,12 +28,12 @@ START_TEST(sockaddr_length_checked)
 
 	memset(p, 'a', sizeof(p));
 	p[sizeof(sa.sun_path) - 1] = '\0';          /* 107 chars: fits */
-	ck_assert_int_gt(hotspot_sockaddr(p, &sa), 0);
+	ck_assert_int_gt(hs_sockaddr(p, &sa), 0);
 	ck_assert_str_eq(sa.sun_path, p);
 	p[sizeof(sa.sun_path) - 1] = 'a';
 	p[sizeof(sa.sun_path)] = '\0';              /* 108 chars: refused */
-	ck_assert_int_eq(hotspot_sockaddr(p, &sa), -ENAMETOOLONG);
-	ck_assert_int_eq(hotspot_sockaddr("", &sa), -EINVAL);
+	ck_assert_int_eq(hs_sockaddr(p, &sa), -ENAMETOOLONG);
+	ck_assert_int_eq(hs_sockaddr("", &sa), -EINVAL);
 }
 END_TEST
 

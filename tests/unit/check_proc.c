@@ -1,4 +1,4 @@
-/* check_proc.c - /proc parsers (attach/proc.c), including hostile input. */
+/* check_proc.c - /proc parsers (attach/target/proc.c), including hostile input. */
 #include <errno.h>
 #include <check.h>
 #include <signal.h>

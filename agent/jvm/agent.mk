@@ -1,23 +1,23 @@
-# agent/agent.mk - the JVMTI agent libjsym-agent.so, built for glibc and musl
-# from the same sources, plus its musl dlopen probe.
+# agent/jvm/agent.mk - the JVMTI agent libjsym-agent.so, built for glibc and
+# musl from the same sources.  The in-JVM library only: uses agent/format.
 #
 # Variables for other fragments:
 #   AGENT_JOURNAL_SRCS   the journal writer (journal.c + bbuf.c), for tools
 #                        and round-trip tests that write journals
 #   AGENT_LIB_glibc / AGENT_LIB_musl   the two agent libraries
 #
-# The glibc build force-includes agent/glibc_compat.h, which binds every
+# The glibc build force-includes agent/jvm/glibc_compat.h, which binds every
 # libc symbol the agent uses to a version <= GLIBC_2.17, and links libgcc
 # statically; both builds link with -z defs (no undefined non-libc symbol),
 # -fvisibility=hidden (only the JVMTI entry points and jsym_agent_probe are
 # exported).  tests/integration/20-agent-elf.sh checks both.
 
-AGENT_JOURNAL_SRCS := agent/journal.c agent/bbuf.c
+AGENT_JOURNAL_SRCS := agent/jvm/journal.c agent/jvm/bbuf.c
+INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
-AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) agent/names.c agent/options.c agent/codetable.c \
-	agent/perfmap.c agent/outfile.c agent/procinfo.c agent/unfold.c agent/agentlog.c \
-	agent/sink.c agent/sink_io.c
-AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/methodinfo.c agent/agent.c
+AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) $(addprefix agent/jvm/,names.c options.c codetable.c \
+	perfmap.c outfile.c procinfo.c unfold.c agentlog.c sink.c sink_io.c)
+AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)
 
@@ -28,27 +28,27 @@ AGENT_PROBE_musl := musl-build/tests/probe_agent
 # Objects of the agent library get hidden visibility in both trees; the
 # glibc ones are also compiled against old symbol versions.
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibility=hidden \
-	-include $(ROOT)/agent/glibc_compat.h))
+	-include $(ROOT)/agent/jvm/glibc_compat.h))
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
-$(call obj_of,glibc,$(AGENT_SRCS)): agent/glibc_compat.h
+$(call obj_of,glibc,$(AGENT_SRCS)): agent/jvm/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
-AGENT_JVMTI_SRCS := agent/methodinfo.c agent/unfold.c agent/agent.c tests/unit/check_agent_codetable.c
+AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/agent.c tests/unit/check_agent_codetable.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 
 AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed \
-	-Wl,--version-script=$(ROOT)/agent/agent.map
+	-Wl,--version-script=$(ROOT)/agent/jvm/agent.map
 
-$(AGENT_LIB_glibc): $(call obj_of,glibc,$(AGENT_SRCS)) agent/agent.map
+$(AGENT_LIB_glibc): $(call obj_of,glibc,$(AGENT_SRCS)) agent/jvm/agent.map
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) $(AGENT_LDFLAGS) -static-libgcc -o $@ $(filter %.o,$^) -lpthread
 
-$(AGENT_LIB_musl): $(call obj_of,musl,$(AGENT_SRCS)) agent/agent.map
+$(AGENT_LIB_musl): $(call obj_of,musl,$(AGENT_SRCS)) agent/jvm/agent.map
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) $(AGENT_LDFLAGS) -o $@ $(filter %.o,$^)
 
-$(AGENT_PROBE_musl): $(call obj_of,musl,agent/probe_agent.c)
+$(AGENT_PROBE_musl): $(call obj_of,musl,tests/kit/probe_agent.c)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) -o $@ $^

@@ -1,5 +1,5 @@
 /*
- * journal_read.h - read a jsym journal (agent/journal_format.h), incrementally.
+ * journal_read.h - read a jsym journal (agent/format/journal_format.h), incrementally.
  *
  * The journal is written by a JVM we do not trust, and may be read while it is
  * being written.  The reader therefore:

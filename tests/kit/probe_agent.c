@@ -1,10 +1,12 @@
 /*
  * probe_agent.c - dlopen a jsym agent build and call jsym_agent_probe.
- * Built with musl-gcc (agent/agent.mk) so it runs under the musl loader:
+ * Built with musl-gcc (agent/jvm/agent.mk) so it runs under the musl loader:
  *   probe_agent /path/libjsym-agent.so   -> prints "probe 0x4a53594d", exit 0
  */
 #include <dlfcn.h>
 #include <stdio.h>
+
+#include "agent_abi.h"
 
 int main(int argc, char **argv)
 {
@@ -21,7 +23,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "probe_agent: cannot dlopen %s: %s\n", argv[1], dlerror());
 		return 2;
 	}
-	*(void **)&probe = dlsym(h, "jsym_agent_probe");
+	*(void **)&probe = dlsym(h, JSYM_AGENT_PROBE_SYMBOL);
 	if (!probe) {
 		fprintf(stderr, "probe_agent: %s has no jsym_agent_probe: %s\n", argv[1],
 			dlerror());
@@ -29,5 +31,5 @@ int main(int argc, char **argv)
 	}
 	v = probe();
 	printf("probe 0x%08x\n", (unsigned)v);
-	return v == 0x4a53594d ? 0 : 4;
+	return v == JSYM_AGENT_PROBE_VALUE ? 0 : 4;
 }

@@ -1,7 +1,8 @@
 /*
  * hs_io.h - one HotSpot attach connection: connect, send, read to EOF.
  *
- * Internal to hotspot.c (split out to keep files small).  The listener is
+ * Below hotspot.c, which builds requests and decides what to wait for; this
+ * file only moves bytes (it knows nothing of hotspot.c).  The listener is
  * serial and answers one request per connection, so every call opens a new
  * connection.  All waits are bounded by the hs_opts timeouts.
  */
@@ -10,10 +11,27 @@
 
 #include <stddef.h>
 
+#include <sys/un.h>
+
+#include "attach_types.h"
 #include "errtext.h"
-#include "hotspot.h"
 
 struct target;
+
+struct hs_opts {
+	int timeout_ms;         /* socket wait and connect (> 0) */
+	int read_timeout_ms;    /* longest silence while reading; <= 0: none */
+	int out_fd;             /* the JVM's output (-1: discard) */
+	int err_fd;             /* the JVM's text when the command failed */
+	const struct attach_log *log;
+};
+
+/*
+ * Fill a sockaddr_un for path, refusing (never truncating) a path that does
+ * not fit sun_path's 108 bytes.  Returns the address length, -ENAMETOOLONG
+ * or -EINVAL.
+ */
+int hs_sockaddr(const char *path, struct sockaddr_un *sa);
 
 enum hs_io_mode {
 	HS_IO_CAPTURE,          /* keep the body in cap (up to capmax bytes) */
@@ -26,9 +44,6 @@ struct hs_io_result {
 	size_t captured;        /* bytes of body kept in cap */
 	size_t body_bytes;      /* bytes of body read in total */
 };
-
-/* Monotonic milliseconds. */
-long hs_now_ms(void);
 
 /*
  * Connect to the socket named sock (relative to the current directory),

@@ -1,7 +1,7 @@
 /*
- * resolve_cli.h - entry point of `jsym resolve` (agent/resolve_cli.c).
+ * resolve_cli.h - entry point of `jsym resolve` (attach/cli/resolve_cli.c).
  *
- * attach/main.c calls it with argv[0] = "resolve" and the remaining
+ * attach/cli/main.c calls it with argv[0] = "resolve" and the remaining
  * arguments; it prints its own output and errors and returns the exit status:
  * 0 it ran (every address answered, resolved or "??"), 1 usage error,
  * 2 its own failure (symbol files missing or unreadable, out of memory).

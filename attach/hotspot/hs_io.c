@@ -9,23 +9,31 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "target.h"
 
-long hs_now_ms(void)
+int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 {
-	struct timespec ts;
+	size_t n;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (!path || !*path || !sa)
+		return -EINVAL;
+	n = strlen(path);
+	if (n >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path, path, n + 1);
+	return (int)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
 static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
 {
 	struct sockaddr_un sa;
-	long deadline = hs_now_ms() + timeout_ms;
-	int len = hotspot_sockaddr(sock, &sa), fd, err;
+	long deadline = clock_ms() + timeout_ms;
+	int len = hs_sockaddr(sock, &sa), fd, err;
 
 	if (len < 0)
 		return err_set(e, len, "socket path %s does not fit sun_path", sock);
@@ -37,7 +45,7 @@ static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
 		if (err == -EINTR)
 			continue;
 		/* backlog full: the serial listener is busy with someone else */
-		if (err == -EAGAIN && hs_now_ms() < deadline) {
+		if (err == -EAGAIN && clock_ms() < deadline) {
 			poll(NULL, 0, 10);
 			continue;
 		}
@@ -129,10 +137,10 @@ static int send_all(int fd, const char *buf, size_t len, int ms,
 static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
 		      struct err_text *e)
 {
-	long start = hs_now_ms(), stopped_since = 0;
+	long start = clock_ms(), stopped_since = 0;
 
 	for (;;) {
-		long now = hs_now_ms(), slice = 250;
+		long now = clock_ms(), slice = 250;
 
 		if (read_ms > 0 && now - start >= read_ms)
 			return err_set(e, -ETIMEDOUT, "timed out: the JVM sent nothing "
@@ -147,8 +155,8 @@ static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
 			continue;
 		}
 		if (!stopped_since)
-			stopped_since = hs_now_ms();
-		else if (hs_now_ms() - stopped_since >= stop_ms)
+			stopped_since = clock_ms();
+		else if (clock_ms() - stopped_since >= stop_ms)
 			return err_set(e, -ETIMEDOUT, "timed out: the JVM has been "
 				       "stopped (SIGSTOP or a debugger) for %d ms and "
 				       "cannot answer", stop_ms);

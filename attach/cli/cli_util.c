@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cli.h"
-#include "hs_io.h"
 
 void cli_log_init(struct cli_log *l, bool on)
 {
 	l->on = on;
-	l->start_ms = hs_now_ms();
+	l->start_ms = clock_ms();
 }
 
 void cli_step(void *ctx, const char *line)
@@ -22,7 +22,7 @@ void cli_step(void *ctx, const char *line)
 	if (!l || !l->on)
 		return;
 	/* one write per line: the attach child logs to the same stderr */
-	dprintf(STDERR_FILENO, "jsym: [%ld ms] %s\n", hs_now_ms() - l->start_ms,
+	dprintf(STDERR_FILENO, "jsym: [%ld ms] %s\n", clock_ms() - l->start_ms,
 		line);
 }
 

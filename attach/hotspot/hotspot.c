@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "creds.h"
 #include "hotspot.h"
 #include "hs_io.h"
@@ -56,21 +57,6 @@ bool hotspot_may_signal(const struct target *t, char *why, size_t n)
 		return false;
 	}
 	return true;
-}
-
-int hotspot_sockaddr(const char *path, struct sockaddr_un *sa)
-{
-	size_t n;
-
-	if (!path || !*path || !sa)
-		return -EINVAL;
-	n = strlen(path);
-	if (n >= sizeof(sa->sun_path))
-		return -ENAMETOOLONG;
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	memcpy(sa->sun_path, path, n + 1);
-	return (int)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
 static bool is_socket_at(int dirfd, const char *name)
@@ -187,7 +173,7 @@ static int lock_trigger(int fd, long deadline, struct err_text *e)
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return err_set(e, -errno, "cannot lock the trigger file: %s",
 				       strerror(errno));
-		if (hs_now_ms() >= deadline)
+		if (clock_ms() >= deadline)
 			return err_set(e, -ETIMEDOUT, "timed out: another attach to "
 				       "this JVM held its trigger file (retry, or raise "
 				       "--timeout)");
@@ -227,7 +213,7 @@ static int send_sigquit(const struct target *t, const struct attach_log *log,
 static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 		       const struct attach_log *log, struct err_text *e)
 {
-	long start = hs_now_ms(), left;
+	long start = clock_ms(), left;
 	int ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	int rc = 0;
 
@@ -244,7 +230,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 
 		if (is_socket_at(AT_FDCWD, sock)) {
 			attach_step(log, "socket found after %ld ms",
-				    hs_now_ms() - start);
+				    clock_ms() - start);
 			break;
 		}
 		if (!target_alive(t)) {
@@ -252,7 +238,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 				     "waited for its attach socket", (int)t->pid);
 			break;
 		}
-		left = start + timeout_ms - hs_now_ms();
+		left = start + timeout_ms - clock_ms();
 		if (left <= 0 && target_stopped(t)) {
 			rc = err_set(e, -ETIMEDOUT, "timed out after %d ms: the JVM is "
 				     "stopped (SIGSTOP or a debugger) and did not open "
@@ -305,7 +291,7 @@ static int socket_ready(const struct target *t, const char *sock,
 static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 			   const struct hs_opts *o, struct err_text *e)
 {
-	long deadline = hs_now_ms() + o->timeout_ms;
+	long deadline = clock_ms() + o->timeout_ms;
 	char trig[40], why[300];
 	struct stat st;
 	int dir = -1, fd, rc;
@@ -341,8 +327,8 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		guard_trigger(dir, trig);
 		rc = send_sigquit(t, o->log, e);
 		if (rc == 0)
-			rc = wait_socket(t, sock, (int)(deadline > hs_now_ms() ?
-							deadline - hs_now_ms() : 1),
+			rc = wait_socket(t, sock, (int)(deadline > clock_ms() ?
+							deadline - clock_ms() : 1),
 					 o->log, e);
 		if (unlinkat(dir, trig, 0) == 0)
 			attach_step(o->log, "trigger removed");

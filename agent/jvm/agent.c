@@ -25,6 +25,7 @@
 
 #include <jvmti.h>
 
+#include "agent_abi.h"
 #include "agentlog.h"
 #include "journal.h"
 #include "methodinfo.h"
@@ -33,7 +34,6 @@
 #include "unfold.h"
 
 #define EXPORT __attribute__((visibility("default")))
-#define JSYM_PROBE_VALUE 0x4a53594d
 
 enum { RC_OK = 0, RC_OPTIONS = 1, RC_JVMTI = 2, RC_OUTPUT = 3 };
 
@@ -363,5 +363,5 @@ EXPORT int jsym_agent_probe(void);
  * this build loads there and is jsym's agent ("JSYM"). */
 EXPORT int jsym_agent_probe(void)
 {
-	return JSYM_PROBE_VALUE;
+	return JSYM_AGENT_PROBE_VALUE;
 }

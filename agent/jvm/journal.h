@@ -1,5 +1,5 @@
 /*
- * journal.h - writer of jsym's binary symbol journal (agent/journal_format.h,
+ * journal.h - writer of jsym's binary symbol journal (agent/format/journal_format.h,
  * docs/journal-format.md).
  *
  * Two layers:

@@ -5,7 +5,7 @@
  * anything is entered), refuses what must not be touched, then forks one
  * single-threaded child that enters the namespaces, takes the JVM's
  * credentials and speaks the protocol.  The child streams the JVM's output
- * to our stdout itself and sends a struct exec_result back through a pipe;
+ * to our stdout itself and sends a struct run_result back through a pipe;
  * the parent only prints the verdict and picks the exit status.
  */
 #include <errno.h>
@@ -21,13 +21,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "creds.h"
-#include "hotspot.h"
-#include "ns.h"
+#include "run.h"
 #include "target.h"
-#include "openj9.h"
 
-#define MAX_ARGS 64
+#define MAX_ARGS RUN_MAX_ARGS
 #define JOIN_MAX (256 * 1024)
 
 struct exec_env {
@@ -41,12 +38,6 @@ struct exec_env {
 	const char *args[MAX_ARGS];
 	int nargs;
 	char joined[JOIN_MAX];  /* jcmd: the words joined by blanks */
-};
-
-struct exec_result {
-	int rc;                 /* 0: the JVM answered; else -errno */
-	struct attach_reply reply;
-	struct err_text err;
 };
 
 /* The commands and how many arguments each takes (max -1: any number). */
@@ -205,139 +196,8 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	return set_args(env, argc - optind - 2, argv + optind + 2);
 }
 
-static int child_hotspot(const struct exec_env *env, const struct target *t,
-			 int out_fd, const struct attach_log *log,
-			 struct exec_result *res)
-{
-	struct hs_request rq = { env->cmd, env->args, env->nargs, env->protocol };
-	struct hs_opts o = { env->timeout_ms, env->read_timeout_ms, out_fd,
-			     STDERR_FILENO, log };
-	struct creds_saved sv;
-	struct ns_result nr;
-	int rc;
-
-	rc = ns_enter(t, NS_ENTER_MNT, &nr, log, &res->err);
-	if (rc)
-		return rc;
-	/* C5: capabilities are needed up to here; the JVM's ids from now on */
-	rc = creds_become(t->st.uid[1], t->st.gid[1], t->st.groups,
-			  t->st.ngroups, &sv, &res->err);
-	if (rc == -EPERM && geteuid() == 0 && t->jdk_major != 8) {
-		/* JDK 11+ accept root as trigger owner and peer: go on as root;
-		 * a later step that needs the uid names its capability */
-		attach_step(log, "%s; continuing as root, which JDK 11+ accept",
-			    res->err.msg);
-		res->err.msg[0] = '\0';
-	} else if (rc) {
-		return rc;
-	}
-	if (sv.groups_skipped)
-		attach_step(log, "setgroups refused (no CAP_SETGID): keeping our "
-			    "supplementary groups");
-	if (sv.switched)
-		attach_step(log, "acting as uid %u gid %u", (unsigned)geteuid(),
-			    (unsigned)getegid());
-	rc = hotspot_exec(t, &rq, &o, &res->reply, &res->err);
-	creds_restore(&sv);
-	return rc;
-}
-
-static int child_openj9(const struct exec_env *env, const struct target *t,
-			int out_fd, const struct attach_log *log,
-			struct exec_result *res)
-{
-	const char *argv[MAX_ARGS + 1];
-	struct openj9_target ot = {
-		.root_fd = t->root_fd, .nspid = t->st.nspid,
-		.uid = t->st.uid[1], .gid = t->st.gid[1],
-		.tmpdir = t->opts.tmpdir[0] ? t->opts.tmpdir : NULL,
-		.attach_dir = t->opts.attach_dir[0] ? t->opts.attach_dir : NULL,
-		.timeout_ms = env->timeout_ms,
-		/* jsym's --read-timeout 0 means "no limit", OpenJ9's is < 0 */
-		.read_timeout_ms = env->read_timeout_ms ? env->read_timeout_ms : -1,
-		.log = log,
-	};
-	struct ns_result nr;
-	int rc;
-
-	rc = ns_enter(t, NS_ENTER_IPC | NS_ENTER_NET, &nr, log, &res->err);
-	if (rc)
-		return rc;
-	argv[0] = env->cmd;
-	for (int i = 0; i < env->nargs; i++)
-		argv[i + 1] = env->args[i];
-	return openj9_exec(&ot, env->nargs + 1, argv, out_fd, &res->reply,
-			   res->err.msg, sizeof(res->err.msg));
-}
-
-/* Fork the attach child; fill *res from it.  Returns 0 or -errno. */
-static int run_child(const struct exec_env *env, const struct target *t,
-		     int out_fd, const struct attach_log *log,
-		     struct exec_result *res)
-{
-	int p[2], status;
-	pid_t child, parent;
-	ssize_t n;
-
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return err_set(&res->err, -errno, "cannot create a pipe: %s",
-			       strerror(errno));
-	fflush(NULL);
-	parent = getpid();
-	child = fork();
-	if (child < 0) {
-		close(p[0]);
-		close(p[1]);
-		return err_set(&res->err, -errno, "cannot fork: %s", strerror(errno));
-	}
-	if (child == 0) {
-		struct exec_result r;
-
-		/*
-		 * A HotSpot helper must not outlive a killed jsym: it would go
-		 * on waiting with the trigger file in the JVM's directory.
-		 * SIGTERM runs hotspot.c's handler, which removes the trigger.
-		 * An OpenJ9 helper is left to finish: its own bounded timeout
-		 * path deletes replyInfo and cancels the semaphore posts, which
-		 * a signal would skip.
-		 */
-		if (t->maps.kind != PROC_OPENJ9 &&
-		    (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent))
-			_exit(3);
-		close(p[0]);
-		memset(&r, 0, sizeof(r));
-		r.rc = t->maps.kind == PROC_OPENJ9 ?
-		       child_openj9(env, t, out_fd, log, &r) :
-		       child_hotspot(env, t, out_fd, log, &r);
-		if (write(p[1], &r, sizeof(r)) != (ssize_t)sizeof(r))
-			_exit(3);
-		_exit(0);
-	}
-	close(p[1]);
-	do
-		n = read(p[0], res, sizeof(*res));
-	while (n < 0 && errno == EINTR);
-	close(p[0]);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	if (n != (ssize_t)sizeof(*res)) {
-		memset(res, 0, sizeof(*res));
-		if (WIFSIGNALED(status))
-			return err_set(&res->err, -EIO, "the attach helper died of "
-				       "signal %d (a jsym bug: please report it with -v "
-				       "output)", WTERMSIG(status));
-		if (WIFEXITED(status) && WEXITSTATUS(status) > 128)
-			return err_set(&res->err, -EINTR, "interrupted by signal %d "
-				       "(the trigger file was removed)",
-				       WEXITSTATUS(status) - 128);
-		return err_set(&res->err, -EIO, "the attach helper ended without a "
-			       "result (exit %d)", WEXITSTATUS(status));
-	}
-	return res->rc;
-}
-
 static int verdict(const struct exec_env *env, int rc,
-		   const struct exec_result *res)
+		   const struct run_result *res)
 {
 	const struct attach_reply *r = &res->reply;
 
@@ -352,7 +212,7 @@ static int verdict(const struct exec_env *env, int rc,
 }
 
 static void print_human(const struct exec_env *env, int rc,
-			const struct exec_result *res)
+			const struct run_result *res)
 {
 	const struct attach_reply *r = &res->reply;
 
@@ -373,7 +233,7 @@ static void print_human(const struct exec_env *env, int rc,
 }
 
 static void print_json(const struct exec_env *env, const struct target *t,
-		       int rc, const struct exec_result *res, int out_fd)
+		       int rc, const struct run_result *res, int out_fd)
 {
 	const struct attach_reply *r = &res->reply;
 	char *buf = NULL;
@@ -412,7 +272,7 @@ static void print_json(const struct exec_env *env, const struct target *t,
 int cli_exec_main(int argc, char **argv)
 {
 	static struct exec_env env;
-	static struct exec_result res;
+	static struct run_result res;
 	struct cli_log cl;
 	struct attach_log log = { cli_step, &cl };
 	struct target t;
@@ -433,8 +293,15 @@ int cli_exec_main(int argc, char **argv)
 			rc = err_set(&res.err, -errno, "cannot create a memfd: %s",
 				     strerror(errno));
 	}
-	if (rc == 0)
-		rc = run_child(&env, &t, out_fd, &log, &res);
+	if (rc == 0) {
+		struct run_request rq = {
+			.cmd = env.cmd, .args = env.args, .nargs = env.nargs,
+			.protocol = env.protocol, .timeout_ms = env.timeout_ms,
+			.read_timeout_ms = env.read_timeout_ms,
+		};
+
+		rc = run_attach(&t, &rq, out_fd, &log, &res);
+	}
 	if (env.json)
 		print_json(&env, &t, rc, &res, out_fd);
 	else if (rc == 0)

@@ -27,10 +27,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/un.h>
 
 #include "attach_types.h"
 #include "errtext.h"
+#include "hs_io.h"
 
 struct target;
 
@@ -39,14 +39,6 @@ struct hs_request {
 	const char *const *args;
 	int nargs;
 	int protocol;           /* 0 auto, 1 force v1, 2 force v2 */
-};
-
-struct hs_opts {
-	int timeout_ms;         /* socket wait and connect (> 0) */
-	int read_timeout_ms;    /* longest silence while reading; <= 0: none */
-	int out_fd;             /* the JVM's output (-1: discard) */
-	int err_fd;             /* the JVM's text when the command failed */
-	const struct attach_log *log;
 };
 
 /*
@@ -71,11 +63,5 @@ int hotspot_exec(const struct target *t, const struct hs_request *rq,
 		 const struct hs_opts *o, struct attach_reply *r,
 		 struct err_text *e);
 
-/*
- * Fill a sockaddr_un for path, refusing (never truncating) a path that does
- * not fit sun_path's 108 bytes.  Returns the address length, -ENAMETOOLONG
- * or -EINVAL.
- */
-int hotspot_sockaddr(const char *path, struct sockaddr_un *sa);
 
 #endif

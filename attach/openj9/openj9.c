@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "openj9.h"
 
 #define CMD_MAX (64 * 1024)
@@ -50,17 +51,9 @@ struct j9_session {
 	ino_t reply_ino;
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int left_ms(long long deadline)
 {
-	long long l = deadline - now_ms();
+	long long l = deadline - clock_ms();
 
 	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
 }
@@ -83,7 +76,7 @@ static int lock_until(int fd, long long deadline)
 			return 0;
 		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
 			return -errno;
-		if (now_ms() >= deadline)
+		if (clock_ms() >= deadline)
 			return -ETIMEDOUT;
 		sleep_ms(10);
 	}
@@ -249,7 +242,7 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 			continue;
 		/* Other VMs: a short wait, never past our deadline; one we
 		 * cannot lock just gets a post. */
-		until = now_ms() + OTHER_SYNC_WAIT_MS;
+		until = clock_ms() + OTHER_SYNC_WAIT_MS;
 		if (until > s->deadline)
 			until = s->deadline;
 		if (lock_until(fd, until) == 0)
@@ -480,7 +473,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
 	s.read_timeout_ms = t->read_timeout_ms > 0 ? t->read_timeout_ms :
 			    t->read_timeout_ms < 0 ? -1 : s.timeout_ms;
-	s.deadline = now_ms() + s.timeout_ms;
+	s.deadline = clock_ms() + s.timeout_ms;
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), err, errlen);
 	if (s.common < 0) {
 		rc = s.common;

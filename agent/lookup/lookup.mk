@@ -1,12 +1,13 @@
-# agent/lookup.mk - journal reader, perf-map parser, address index, `jsym resolve`.
+# agent/lookup/lookup.mk - the host-side lookup library: journal reader,
+# perf-map parser, address index.  Uses agent/format only.
 #
-#   LOOKUP_SRCS   what the jsym binary links for `jsym resolve` (attach/attach.mk)
-#   libjsym-lookup.a   the reader + index alone, for other tools (glibc and musl)
+#   LOOKUP_LIB_SRCS   what `jsym resolve` (attach/cli) and the fuzzers link
+#   libjsym-lookup.a  the reader + index alone, for other tools (both libcs)
 #   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
-LOOKUP_LIB_SRCS := agent/journal_read.c agent/perfmap_read.c agent/lookup.c \
-	agent/lookup_hash.c agent/lookup_index.c agent/lookup_follow.c
-LOOKUP_SRCS := $(LOOKUP_LIB_SRCS) agent/resolve_cli.c agent/resolve_files.c
+LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
+	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_follow.c
+INC_agent/lookup := -Iagent/lookup $(INC_agent/format)
 UNIT_SRCS += $(LOOKUP_LIB_SRCS)
 
 define lookup_lib_rule

@@ -1,0 +1,41 @@
+/*
+ * main.c - `jsym`: attach to JVMs by host pid, list them, resolve addresses.
+ *
+ * Dispatches to the subcommands; each one parses its own options, prints,
+ * and returns the exit status (cli.h).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#include "resolve_cli.h"
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	/* a JVM that closes early gives EPIPE, not a killed jsym */
+	signal(SIGPIPE, SIG_IGN);
+	if (!cmd) {
+		cli_usage(stderr);
+		return JSYM_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		cli_usage(stdout);
+		return JSYM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("jsym %s\n", JSYM_VERSION);
+		return JSYM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "exec"))
+		return cli_exec_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "list"))
+		return cli_list_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "resolve"))
+		return jsym_resolve_main(argc - 1, argv + 1);
+	cli_err("unknown command '%s' (try jsym --help)", cmd);
+	return JSYM_EXIT_USAGE;
+}
