@@ -1,6 +1,6 @@
 /*
  * hotspot.h - the HotSpot attach client (trigger file, SIGQUIT, Unix socket,
- * protocol v1 and v2).  Facts: PROTOCOLS.md section A.
+ * protocol v1 and v2).  Facts: docs/protocols.md section A.
  *
  * Sequence of hotspot_exec():
  *   open the JVM's /tmp inside its root (root dirfd, never a /proc path)
@@ -17,7 +17,7 @@
  * HOW TO CALL: in a forked single-threaded child (the function fchdir()s into
  * the JVM's /tmp so the socket address is always short), after ns_enter()
  * and after creds_become() to the JVM's euid/egid (the trigger's owner and
- * the socket peer credentials must be the JVM's user, PROTOCOLS A2/A4/C5).
+ * the socket peer credentials must be the JVM's user, docs/protocols.md A2/A4/C5).
  * SIGPIPE needs no handling: sends use MSG_NOSIGNAL; a closed out_fd ends
  * the stream quietly.  While the trigger file exists, SIGINT/SIGTERM/SIGHUP
  * handlers remove it and _exit(128+N) (the child is disposable).

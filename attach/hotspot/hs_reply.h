@@ -3,7 +3,7 @@
  *
  * Pure functions over buffers, no I/O (hotspot.c does the socket work), so
  * every byte rule is unit-tested and fuzzed (tests/fuzz/fuzz_hs_reply.c).
- * Facts: /work/shared/PROTOCOLS.md sections A5-A8 and D.
+ * Facts: docs/protocols.md sections A5-A8 and D.
  */
 #ifndef JSYM_HS_REPLY_H
 #define JSYM_HS_REPLY_H
@@ -48,7 +48,7 @@ int hs_parse_code(const char *line, size_t len, int *code);
 
 /*
  * Summarise a complete reply (result line + body as read to EOF) in r.
- * is_load selects the `load` rules (PROTOCOLS A8): code != 0 fails; code 0
+ * is_load selects the `load` rules (docs/protocols.md A8): code != 0 fails; code 0
  * with a first body line `return code: N` (JDK 10+) or a bare `N` (8u)
  * reports the agent's result; anything else after 0 is a JVM error text
  * (JDK 21+ always answer 0).  Other commands: code != 0 fails, with 101

@@ -1,5 +1,5 @@
 /*
- * openj9.c - one OpenJ9 attach: the sequence of PROTOCOLS.md B6 with the
+ * openj9.c - one OpenJ9 attach: the sequence of docs/protocols.md B6 with the
  * deviations of jattach fixed (fcntl locks, a 2-semaphore set we never
  * create, a loopback-only listener, non-numeric vmIds, the target's TMPDIR).
  *

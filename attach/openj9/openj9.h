@@ -1,7 +1,7 @@
 /*
  * openj9.h - the OpenJ9 attach client (semaphore + replyInfo + TCP).
  *
- * Protocol facts: PROTOCOLS.md section B.  Sequence of one openj9_exec():
+ * Protocol facts: docs/protocols.md section B.  Sequence of one openj9_exec():
  *
  *   find the common dir  -> read every <dir>/attachInfo, match processId
  *   fcntl-lock _attachlock

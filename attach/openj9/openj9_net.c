@@ -1,6 +1,6 @@
 /*
  * openj9_net.c - the attacher's socket side of OpenJ9 attach: attach key,
- * loopback listener, NUL-framed messages (PROTOCOLS.md B7).
+ * loopback listener, NUL-framed messages (docs/protocols.md B7).
  */
 #include <arpa/inet.h>
 #include <errno.h>

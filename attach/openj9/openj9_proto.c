@@ -1,7 +1,7 @@
 /*
  * openj9_proto.c - OpenJ9 attach wire formats without I/O: command
  * translation, reply mapping, replyInfo body, connect check, framing.
- * PROTOCOLS.md B2, B7, B8.
+ * docs/protocols.md B2, B7, B8.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * creds.h - act as the JVM's user, and explain missing privileges.
  *
  * HotSpot accepts a trigger file and a socket peer only from its own euid
- * (or root on JDK 11+) as seen in its user namespace (PROTOCOLS A2, A4, C4),
+ * (or root on JDK 11+) as seen in its user namespace (docs/protocols.md A2, A4, C4),
  * so jsym creates files and connects with the target's host-side euid/egid.
  * The ordering rules of C5 apply: everything that needs capabilities
  * (opening /proc dirfds, setns, chown) happens before creds_become(),

@@ -1,6 +1,6 @@
 # tests/emu/emu.mk - the OpenJ9 JVM emulator and what its tests need.
 #
-#   <libc>-build/tests/emu/openj9_emu         plays an OpenJ9 JVM (PROTOCOLS.md B)
+#   <libc>-build/tests/emu/openj9_emu         plays an OpenJ9 JVM (docs/protocols.md B)
 #   <libc>-build/tests/emu/libtest_agent.so   Agent_OnAttach: log options, return rc=N
 #   <libc>-build/tests/emu/libj9vm29.so       dummy, dlopened so maps look like OpenJ9
 #   glibc-build/tests/emu/openj9_client       driver of attach/openj9*.c (enters ipc+net)

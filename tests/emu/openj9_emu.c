@@ -9,7 +9,7 @@
  * .directory=DIR (the common dir itself) and .displayName=NAME, so a
  * client reading the target's cmdline finds them where it would in a JVM's.
  *
- * Start-up per PROTOCOLS.md B1/B2/B4: common dir 01777 with _controller,
+ * Start-up per docs/protocols.md B1/B2/B4: common dir 01777 with _controller,
  * _attachlock, _notifier (0666); <vmid>/ 01711 with attachNotificationSync
  * (0666) and attachInfo (0600, properties); a SysV set of 2 semaphores keyed
  * by ftok(_notifier, 0xa1), created IPC_EXCL or opened with nsems 2.  Then

@@ -1,7 +1,7 @@
 /*
  * openj9_emu.h - shared state of the OpenJ9 JVM emulator (test tool).
  *
- * The emulator plays the JVM side of PROTOCOLS.md B1-B9 from that text
+ * The emulator plays the JVM side of docs/protocols.md B1-B9 from that text
  * alone; it shares no code with the client in attach/openj9*.c so the two
  * can disagree and the tests notice.
  */

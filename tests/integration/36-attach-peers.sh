@@ -135,7 +135,7 @@ la_fake_jvm noaccept && {
 }
 
 la_case listener-closes
-# What a JVM does to a client whose uid/gid it rejects (PROTOCOLS A4): close
+# What a JVM does to a client whose uid/gid it rejects (docs/protocols.md A4): close
 # without reading.  The message must say so, not just "connection reset".
 la_fake_jvm close && {
 	la_jsym exec --timeout 3000 -v "$LA_PID" properties

@@ -24,7 +24,7 @@ END_TEST
 
 START_TEST(v1_missing_args_are_empty)
 {
-	/* the 16-byte getversion request of PROTOCOLS D */
+	/* the 16-byte getversion request of docs/protocols.md D */
 	static const unsigned char want[] = { 0x31, 0, 'g', 'e', 't', 'v', 'e', 'r',
 					      's', 'i', 'o', 'n', 0, 0, 0, 0 };
 	char buf[64];
@@ -59,7 +59,7 @@ END_TEST
 
 START_TEST(v2_size_field)
 {
-	/* PROTOCOLS D: 2·16·jcmd·VM.version· */
+	/* docs/protocols.md D: 2·16·jcmd·VM.version· */
 	static const char want[] = "2\00016\0jcmd\0VM.version\0";
 	const char *args[] = { "VM.version" };
 	char buf[64];
