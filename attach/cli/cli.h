@@ -18,6 +18,7 @@ enum {
 	JSYM_EXIT_FAIL = 2,     /* jsym's own failure before or during attach */
 	JSYM_EXIT_JVM = 3,      /* the JVM refused or the command failed */
 	JSYM_EXIT_AGENT = 4,    /* Agent_OnAttach returned non-zero */
+	JSYM_EXIT_PARTIAL = 5,  /* several JVMs: some succeeded, some failed */
 };
 
 #ifndef JSYM_VERSION
@@ -63,5 +64,7 @@ int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+/* `jsym attach ...`; detach: `jsym detach ...` (= attach --stop --clean). */
+int cli_attach_main(int argc, char **argv, bool detach);
 
 #endif

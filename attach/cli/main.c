@@ -32,6 +32,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "exec"))
 		return cli_exec_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "attach"))
+		return cli_attach_main(argc - 1, argv + 1, false);
+	if (!strcmp(cmd, "detach"))
+		return cli_attach_main(argc - 1, argv + 1, true);
 	if (!strcmp(cmd, "list"))
 		return cli_list_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "resolve"))

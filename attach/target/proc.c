@@ -241,20 +241,39 @@ static bool has_suffix_n(const char *s, size_t n, const char *suf)
 	return n >= k && memcmp(s + n - k, suf, k) == 0;
 }
 
-static void keep_path(struct proc_maps_facts *mf, struct span path)
+/* Copy path into out (cap bytes); "" when it does not fit. */
+static void keep_span(char *out, size_t cap, struct span path)
 {
 	size_t n = (size_t)(path.end - path.p);
 
-	if (n < sizeof(mf->jvm_lib)) {
-		memcpy(mf->jvm_lib, path.p, n);
-		mf->jvm_lib[n] = '\0';
+	if (n < cap) {
+		memcpy(out, path.p, n);
+		out[n] = '\0';
 	} else {
-		mf->jvm_lib[0] = '\0';
+		out[0] = '\0';
 	}
 }
 
-/* Skip "start-end perms offset dev inode" and the blanks after them. */
-static bool maps_path(struct span line, struct span *path)
+static void keep_path(struct proc_maps_facts *mf, struct span path)
+{
+	keep_span(mf->jvm_lib, sizeof(mf->jvm_lib), path);
+}
+
+/* musl's libc is its loader: ld-musl-*, libc.musl-*, or Debian's
+ * /usr/lib/x86_64-linux-musl/libc.so (what /lib/ld-musl-*.so.1 links to). */
+static bool is_musl_libc(struct span path, const char *b, size_t n)
+{
+	size_t dir = (size_t)(b - path.p);
+
+	if (has_prefix_n(b, n, "ld-musl-") || has_prefix_n(b, n, "libc.musl-"))
+		return true;
+	return n == 7 && memcmp(b, "libc.so", 7) == 0 &&
+	       memmem(path.p, dir, "musl", 4) != NULL;
+}
+
+/* Skip "start-end perms offset dev inode" and the blanks after them; the
+ * path must be absolute ("/memfd:..." counts); " (deleted)" is dropped. */
+static bool maps_path(struct span line, struct span *path, bool *deleted)
 {
 	for (int f = 0; f < 5; f++) {
 		skip_blanks(&line);
@@ -266,7 +285,8 @@ static bool maps_path(struct span line, struct span *path)
 	skip_blanks(&line);
 	if (line.p == line.end || *line.p != '/')
 		return false;
-	if (has_suffix_n(line.p, (size_t)(line.end - line.p), " (deleted)"))
+	*deleted = has_suffix_n(line.p, (size_t)(line.end - line.p), " (deleted)");
+	if (*deleted)
 		line.end -= strlen(" (deleted)");
 	*path = line;
 	return true;
@@ -284,10 +304,17 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 	while (next_line(&all, &line)) {
 		const char *b;
 		size_t n;
+		bool deleted;
 
-		if (!maps_path(line, &path))
+		if (!maps_path(line, &path, &deleted))
 			continue;
 		b = base_name(path, &n);
+		if (!mf->agent[0] && ((n == 16 && memcmp(b, "libjsym-agent.so", 16) == 0) ||
+				      has_prefix_n(path.p, (size_t)(path.end - path.p),
+						   "/memfd:jsym-agent"))) {
+			keep_span(mf->agent, sizeof(mf->agent), path);
+			mf->agent_deleted = deleted;
+		}
 		if (has_prefix_n(b, n, "libj9vm") && has_suffix_n(b, n, ".so")) {
 			if (mf->kind != PROC_OPENJ9)
 				keep_path(mf, path);
@@ -297,9 +324,13 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 				mf->kind = PROC_HOTSPOT;
 				keep_path(mf, path);
 			}
-		} else if (has_prefix_n(b, n, "ld-musl-") ||
-			   has_prefix_n(b, n, "libc.musl-")) {
+		} else if (is_musl_libc(path, b, n)) {
 			mf->libc = PROC_LIBC_MUSL;
+			if (!mf->loader[0])
+				keep_span(mf->loader, sizeof(mf->loader), path);
+		} else if (has_prefix_n(b, n, "ld-linux")) {
+			if (!mf->loader[0])
+				keep_span(mf->loader, sizeof(mf->loader), path);
 		} else if (n == 9 && memcmp(b, "libc.so.6", 9) == 0 &&
 			   mf->libc == PROC_LIBC_UNKNOWN) {
 			mf->libc = PROC_LIBC_GLIBC;

@@ -64,6 +64,16 @@ struct proc_maps_facts {
 	                             libc.musl-* -> musl */
 	char jvm_lib[512];        /* path of libjvm.so / libj9vm*.so, "" if
 	                             unknown or too long */
+	char loader[256];         /* the dynamic loader the process runs
+	                             under: ld-linux-*.so.* (glibc) or musl's
+	                             libc (ld-musl-*, libc.musl-*, or a libc.so
+	                             in a *musl* directory, as Debian's musl
+	                             package installs it); "" if none */
+	char agent[512];          /* a jsym agent already mapped: a file
+	                             named libjsym-agent.so, or a memfd
+	                             "/memfd:jsym-agent..." (" (deleted)"
+	                             dropped); "" if none or too long */
+	bool agent_deleted;       /* that mapping's file was deleted */
 };
 
 /*

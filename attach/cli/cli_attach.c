@@ -1,0 +1,529 @@
+/*
+ * cli_attach.c - `jsym attach PID...|--all`, `jsym attach --stop`, `jsym detach`.
+ *
+ * For each JVM: learn about it (target_open), refuse what must not be
+ * touched (cli_precheck), get the agent into its reach (attach/deploy:
+ * reuse, in place, or copied into its container with the libc picked under
+ * the container's own loader), then `load` it through the HotSpot or
+ * OpenJ9 client (attach/run).  --all runs the same for every JVM visible
+ * from here in a bounded pool of workers and prints one summary.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "deploy.h"
+#include "pool.h"
+#include "run.h"
+#include "target.h"
+
+#define MAX_PIDS 4096
+
+struct attach_env {
+	int timeout_ms;
+	int read_timeout_ms;
+	int jobs;
+	bool verbose, json, all, stop, clean;
+	const char *options;    /* the agent's options, or NULL */
+	const char *agent_dir;
+	struct deploy_builds builds;
+	int npids;
+	pid_t pids[MAX_PIDS];
+};
+
+/* One target's outcome: fixed size, it crosses the pool's pipe. */
+struct attach_outcome {
+	pid_t pid, nspid;
+	unsigned uid;
+	int kind;               /* enum proc_jvm_kind */
+	int jvm_libc;           /* enum proc_libc */
+	int jdk_major;
+	char jdk_version[32];
+	bool container;
+	bool opened;            /* target_open succeeded */
+	bool deployed;          /* dep is meaningful */
+	int rc;                 /* 0, or jsym's -errno */
+	int exit;
+	struct deploy_result dep;
+	struct attach_reply reply;
+	char err[768];
+	char kept[256];
+	int removed;
+};
+
+static bool in_container(const struct target *t)
+{
+	return (t->ns[TNS_PID].known && t->ns[TNS_PID].differs) ||
+	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
+}
+
+/* Text from a target for a terminal: printable ASCII kept, the rest '?'. */
+static const char *safe(const char *s, char *buf, size_t cap)
+{
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < cap; i++)
+		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
+static int load(const struct attach_env *env, const struct target *t,
+		const char *path, const char *opts, const struct attach_log *log,
+		struct attach_outcome *out)
+{
+	const char *args[3] = { path, "true", opts ? opts : "" };
+	struct run_request rq = {
+		.cmd = "load", .args = args, .nargs = opts ? 3 : 2,
+		.timeout_ms = env->timeout_ms, .read_timeout_ms = env->read_timeout_ms,
+	};
+	static struct run_result res;
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC), rc;
+
+	memset(&res, 0, sizeof(res));
+	rc = run_attach(t, &rq, devnull, log, &res);
+	if (devnull >= 0)
+		close(devnull);
+	out->reply = res.reply;
+	if (rc)
+		snprintf(out->err, sizeof(out->err), "%s", res.err.msg[0] ?
+			 res.err.msg : strerror(-rc));
+	return rc;
+}
+
+static int verdict(const struct attach_outcome *o)
+{
+	if (o->rc)
+		return JSYM_EXIT_FAIL;
+	if (o->reply.failed)
+		return JSYM_EXIT_JVM;
+	if (o->reply.agent_code_known && o->reply.agent_code != 0)
+		return JSYM_EXIT_AGENT;
+	return JSYM_EXIT_OK;
+}
+
+static void attach_one(const struct attach_env *env, pid_t pid,
+		       struct attach_outcome *out)
+{
+	static struct cli_log cl;
+	struct attach_log log = { cli_step, &cl };
+	struct deploy_opts dopt = { .timeout_ms = env->timeout_ms };
+	struct err_text e = { "" };
+	struct target t;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->pid = pid;
+	cli_log_init(&cl, env->verbose);
+	rc = target_open(pid, TARGET_FDS, &t, &e);
+	if (rc == 0) {
+		out->opened = true;
+		out->nspid = t.st.nspid;
+		out->uid = (unsigned)t.st.uid[1];
+		out->kind = t.maps.kind;
+		out->jvm_libc = t.maps.libc;
+		out->jdk_major = t.jdk_major;
+		snprintf(out->jdk_version, sizeof(out->jdk_version), "%s", t.jdk_version);
+		out->container = in_container(&t);
+		cli_log_facts(&t, &log);
+		rc = cli_precheck(&t, &e);
+	}
+	if (rc == 0 && env->stop) {
+		if (!t.maps.agent[0] && !env->clean) {
+			rc = err_set(&e, -ENOENT, "no jsym agent runs in this JVM: "
+				     "nothing to stop");
+		} else if (t.maps.agent[0]) {
+			snprintf(out->dep.load_path, sizeof(out->dep.load_path), "%s",
+				 t.maps.agent);
+			out->dep.how = DEPLOY_ALREADY;
+			out->deployed = true;
+			rc = load(env, &t, t.maps.agent, "stop", &log, out);
+		}
+		if (rc == 0 && env->clean) {
+			rc = deploy_clean(&t, &env->builds, out->kept, sizeof(out->kept), &e);
+			if (rc >= 0) {
+				out->removed = rc;
+				rc = 0;
+			}
+		}
+	} else if (rc == 0) {
+		rc = deploy_prepare(&t, &env->builds, &dopt, &out->dep, &log, &e);
+		if (rc == 0) {
+			out->deployed = true;
+			rc = load(env, &t, out->dep.load_path, env->options, &log, out);
+		}
+	}
+	if (rc && !out->err[0])
+		snprintf(out->err, sizeof(out->err), "%s", e.msg[0] ? e.msg : strerror(-rc));
+	out->rc = rc;
+	out->exit = verdict(out);
+	if (out->opened)
+		target_close(&t);
+}
+
+static const char *kind_name(int k)
+{
+	return k == PROC_HOTSPOT ? "HotSpot" : k == PROC_OPENJ9 ? "OpenJ9" : "not a JVM";
+}
+
+static const char *libc_name(int l)
+{
+	return l == PROC_LIBC_GLIBC ? "glibc" : l == PROC_LIBC_MUSL ? "musl" : "unknown";
+}
+
+static void json_text(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	if (s && *s)
+		cli_json_str(stdout, s, strlen(s));
+	else
+		printf("null");
+}
+
+static void print_json(const struct attach_env *env, const struct attach_outcome *o)
+{
+	const struct deploy_probe *p = &o->dep.probe;
+
+	printf("{\"pid\":%d", (int)o->pid);
+	if (o->opened)
+		printf(",\"nspid\":%d,\"uid\":%u,\"jvm\":\"%s\",\"jvm_libc\":\"%s\","
+		       "\"container\":%s,\"jdk_major\":%d", (int)o->nspid, o->uid,
+		       kind_name(o->kind), libc_name(o->jvm_libc),
+		       o->container ? "true" : "false", o->jdk_major);
+	else
+		printf(",\"jvm\":null");
+	json_text("version", o->jdk_version);
+	printf(",\"action\":\"%s\",\"ok\":%s,\"exit\":%d", env->stop ?
+	       (env->clean ? "detach" : "stop") : "attach", o->exit ? "false" : "true",
+	       o->exit);
+	if (o->deployed) {
+		printf(",\"delivery\":\"%s\",\"build\":\"%s\"", deploy_how_name(o->dep.how),
+		       deploy_libc_name(o->dep.libc));
+		json_text("path", o->dep.load_path);
+		json_text("dir", o->dep.dir);
+	}
+	if (p->ran) {
+		printf(",\"probe\":{");
+		printf("\"loader\":");
+		cli_json_str(stdout, p->loader, strlen(p->loader));
+		json_text("libc", p->runtime_libc);
+		for (int l = 0; l < DEPLOY_NLIBC; l++) {
+			if (!p->tried[l])
+				continue;
+			printf(",\"%s\":{\"loads\":%s", deploy_libc_name(l),
+			       p->ok[l] ? "true" : "false");
+			json_text("why", p->why[l]);
+			printf("}");
+		}
+		printf("}");
+	}
+	if (o->rc == 0) {
+		printf(",\"vm_code\":%d", o->reply.vm_code);
+		if (o->reply.agent_code_known)
+			printf(",\"agent_code\":%d", o->reply.agent_code);
+		if (o->reply.failed)
+			json_text("message", o->reply.message);
+	}
+	if (env->clean)
+		printf(",\"removed\":%d", o->removed);
+	json_text("kept", o->kept);
+	json_text("error", o->rc ? o->err : NULL);
+	printf("}");
+}
+
+/* The failure line of one target (stderr). */
+static void print_failure(const struct attach_outcome *o)
+{
+	char buf[800];
+
+	if (o->rc)
+		cli_err("%d: %s", (int)o->pid, safe(o->err, buf, sizeof(buf)));
+	else if (o->reply.failed)
+		cli_err("%d: the JVM refused to load the agent (result %d): %s",
+			(int)o->pid, o->reply.vm_code,
+			safe(o->reply.message, buf, sizeof(buf)));
+	else if (o->reply.agent_code_known && o->reply.agent_code)
+		cli_err("%d: the agent's Agent_OnAttach returned %d (see jsym-%d.log "
+			"in the agent's directory, docs/agent.md)", (int)o->pid,
+			o->reply.agent_code, (int)o->nspid);
+}
+
+static void print_human(const struct attach_env *env, const struct attach_outcome *o)
+{
+	char v[40], path[PATH_MAX];
+
+	if (o->exit) {
+		print_failure(o);
+		return;
+	}
+	safe(o->dep.load_path, path, sizeof(path));
+	if (env->stop) {
+		printf("jsym: %d: agent %s%s", (int)o->pid, o->deployed ?
+		       "stopped" : "not running", env->clean ? "" : "\n");
+		if (env->clean)
+			printf("; removed %d copied file%s%s%s\n", o->removed,
+			       o->removed == 1 ? "" : "s", o->kept[0] ?
+			       "; kept the mapped " : "", o->kept[0] ? o->kept : "");
+		return;
+	}
+	printf("jsym: %d: agent %s (%s %s, %s build, %s%s%s)\n", (int)o->pid,
+	       o->dep.how == DEPLOY_ALREADY ? "refreshed" : "loaded",
+	       kind_name(o->kind), o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
+	       deploy_libc_name(o->dep.libc), deploy_how_name(o->dep.how),
+	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
+	printf("jsym: %d: symbols in /tmp/perf-%d.map%s\n", (int)o->pid, (int)o->nspid,
+	       o->container ? " inside the JVM's container (perf finds it)" : "");
+	if (o->jdk_major >= 21 && o->dep.how != DEPLOY_ALREADY)
+		cli_err("note: JDK %d logs a warning on the JVM's stderr for a "
+			"dynamically loaded agent; start the JVM with "
+			"-XX:+EnableDynamicAgentLoading to silence it", o->jdk_major);
+}
+
+static void usage_err(void)
+{
+	cli_err("usage: jsym attach [-v] [--json] [--options OPTS] [--agent-dir DIR] "
+		"[--timeout MS] (PID... | --all [--jobs N]) | jsym attach --stop [--clean] "
+		"PID... | jsym detach PID...");
+}
+
+static int parse(struct attach_env *env, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'A' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "options", required_argument, NULL, 'o' },
+		{ "agent-dir", required_argument, NULL, 'a' },
+		{ "stop", no_argument, NULL, 'S' },
+		{ "clean", no_argument, NULL, 'C' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "read-timeout", required_argument, NULL, 'r' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	env->timeout_ms = 10000;
+	env->read_timeout_ms = 30000;
+	env->jobs = 4;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "AJ:o:a:SCt:r:vjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'A': env->all = true; break;
+		case 'J':
+			if (cli_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
+				cli_err("--jobs wants 1 to 64, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o': env->options = optarg; break;
+		case 'a': env->agent_dir = optarg; break;
+		case 'S': env->stop = true; break;
+		case 'C': env->clean = true; break;
+		case 't':
+			if (cli_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
+				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'r':
+			if (cli_parse_ms(optarg, &env->read_timeout_ms)) {
+				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'v': env->verbose = true; break;
+		case 'j': env->json = true; break;
+		case 'h':
+			cli_usage(stdout);
+			return 1;
+		default:
+			usage_err();
+			return -EINVAL;
+		}
+	}
+	if (env->clean && !env->stop) {
+		cli_err("--clean goes with --stop (or use jsym detach PID)");
+		return -EINVAL;
+	}
+	if (env->options && (env->stop || strchr(env->options, '\n'))) {
+		cli_err(env->stop ? "--options cannot go with --stop" :
+			"--options must be one line");
+		return -EINVAL;
+	}
+	if (env->all == (optind < argc)) {
+		usage_err();
+		return -EINVAL;
+	}
+	for (; optind < argc; optind++) {
+		if (env->npids == MAX_PIDS) {
+			cli_err("too many pids (at most %d)", MAX_PIDS);
+			return -E2BIG;
+		}
+		if (cli_parse_pid(argv[optind], &env->pids[env->npids])) {
+			cli_err("'%s' is not a pid", argv[optind]);
+			return -EINVAL;
+		}
+		env->npids++;
+	}
+	return 0;
+}
+
+/* Every JVM visible from here (not jsym itself), in /proc order. */
+static int scan_jvms(struct attach_env *env)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid(), pid;
+
+	if (!d) {
+		cli_err("cannot read /proc: %s", strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(d)) != NULL && env->npids < MAX_PIDS) {
+		struct target t;
+
+		if (cli_parse_pid(de->d_name, &pid) || pid == self)
+			continue;
+		if (target_open(pid, 0, &t, NULL) != 0)
+			continue;
+		if (t.maps.kind != PROC_NOT_JVM)
+			env->pids[env->npids++] = pid;
+		target_close(&t);
+	}
+	closedir(d);
+	return 0;
+}
+
+static void pool_job(int idx, void *result, void *ctx)
+{
+	struct attach_env *env = ctx;
+
+	attach_one(env, env->pids[idx], result);
+}
+
+static void pool_progress(int done, int running, int total, void *ctx)
+{
+	(void)ctx;
+	if (isatty(STDERR_FILENO))
+		dprintf(STDERR_FILENO, "\rjsym: %d of %d JVMs done, %d running ",
+			done, total, running);
+	if (done == total && isatty(STDERR_FILENO))
+		dprintf(STDERR_FILENO, "\r%*s\r", 48, "");
+}
+
+static void print_table(const struct attach_env *env,
+			const struct attach_outcome *o, int n)
+{
+	char v[40];
+
+	printf("%-8s %-7s %-8s %-12s %-6s %s\n", "PID", "NSPID", "KIND", "VERSION",
+	       "BUILD", "RESULT");
+	for (int i = 0; i < n; i++) {
+		printf("%-8d %-7d %-8s %-12s %-6s ", (int)o[i].pid, (int)o[i].nspid,
+		       o[i].opened ? kind_name(o[i].kind) : "-",
+		       o[i].jdk_version[0] ? safe(o[i].jdk_version, v, sizeof(v)) : "-",
+		       o[i].deployed ? deploy_libc_name(o[i].dep.libc) : "-");
+		if (o[i].exit == 0)
+			printf("%s (%s)\n", env->stop ? "stopped" : "attached",
+			       deploy_how_name(o[i].dep.how));
+		else
+			printf("failed (exit %d)\n", o[i].exit);
+	}
+}
+
+int cli_attach_main(int argc, char **argv, bool detach)
+{
+	static struct attach_env env;
+	struct attach_outcome *out;
+	struct err_text e = { "" };
+	char *failed;
+	int ok = 0, rc;
+
+	rc = parse(&env, argc, argv);
+	if (rc)
+		return rc > 0 ? JSYM_EXIT_OK : JSYM_EXIT_USAGE;
+	if (detach)
+		env.stop = env.clean = true;
+	if (!env.stop && deploy_find_builds(env.agent_dir, &env.builds, &e) != 0) {
+		cli_err("%s", e.msg);
+		return JSYM_EXIT_FAIL;
+	}
+	if (env.stop)
+		(void)deploy_find_builds(env.agent_dir, &env.builds, &e); /* names only */
+	if (env.all && scan_jvms(&env) != 0)
+		return JSYM_EXIT_FAIL;
+	if (env.all && env.npids == 0) {
+		if (env.json)
+			printf("{\"jvms\":[],\"attached\":0,\"failed\":0,\"exit\":%d}\n",
+			       JSYM_EXIT_FAIL);
+		cli_err("no JVM visible from here (jsym list -v says why a process "
+			"could not be inspected)");
+		return JSYM_EXIT_FAIL;
+	}
+	out = calloc((size_t)env.npids, sizeof(*out));
+	failed = calloc((size_t)env.npids, 1);
+	if (!out || !failed) {
+		cli_err("out of memory");
+		return JSYM_EXIT_FAIL;
+	}
+	if (env.npids == 1)
+		attach_one(&env, env.pids[0], &out[0]);
+	else
+		pool_run(env.npids, env.jobs, pool_job, sizeof(*out), out, failed,
+			 pool_progress, &env);
+	for (int i = 0; i < env.npids; i++) {
+		if (failed[i]) {
+			out[i].pid = env.pids[i];
+			out[i].rc = -EIO;
+			out[i].exit = JSYM_EXIT_FAIL;
+			snprintf(out[i].err, sizeof(out[i].err), "the worker for this JVM "
+				 "ended without a result (a jsym bug: please report it "
+				 "with -v output)");
+		}
+		ok += out[i].exit == 0;
+	}
+	if (env.json && !env.all) {
+		print_json(&env, &out[0]);
+		printf("\n");
+		for (int i = 1; i < env.npids; i++) {
+			print_json(&env, &out[i]);
+			printf("\n");
+		}
+	} else if (env.json) {
+		printf("{\"jvms\":[");
+		for (int i = 0; i < env.npids; i++) {
+			if (i)
+				printf(",");
+			print_json(&env, &out[i]);
+		}
+		printf("],\"attached\":%d,\"failed\":%d,\"exit\":%d}\n", ok,
+		       env.npids - ok, ok == env.npids ? 0 : ok ? JSYM_EXIT_PARTIAL :
+		       JSYM_EXIT_FAIL);
+	} else if (env.all) {
+		print_table(&env, out, env.npids);
+	} else {
+		for (int i = 0; i < env.npids; i++)
+			print_human(&env, &out[i]);
+	}
+	if (env.json || env.all)
+		for (int i = 0; i < env.npids; i++)
+			if (out[i].exit)
+				print_failure(&out[i]);
+	if (env.all)
+		cli_err("%d of %d JVMs %s, %d failed", ok, env.npids, env.stop ?
+			"stopped" : "attached", env.npids - ok);
+	rc = env.npids == 1 ? out[0].exit : ok == env.npids ? JSYM_EXIT_OK :
+	     ok ? JSYM_EXIT_PARTIAL : JSYM_EXIT_FAIL;
+	free(out);
+	free(failed);
+	deploy_builds_free(&env.builds);
+	return rc;
+}

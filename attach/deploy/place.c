@@ -1,0 +1,431 @@
+/*
+ * place.c - copy both agent builds and their probes into the container:
+ * <tmp>/jsym-<hash>-<starttime>/{glibc,musl}/{libjsym-agent.so,jsym-probe}.
+ *
+ * Everything in the container is untrusted.  The temp dir is opened from
+ * the target's root dirfd with RESOLVE_IN_ROOT and must itself be a real
+ * directory (not a symlink), sticky if world-writable.  Below it every step
+ * works on descriptors: mkdirat then openat(O_NOFOLLOW|O_DIRECTORY), files
+ * looked at through O_PATH|O_NOFOLLOW (opening a FIFO or device for reading
+ * could block or act), new files written through O_TMPFILE and linked in
+ * with linkat (which never replaces), ownership set with fchown/fchmod on
+ * the descriptor.  Existing files are reused only when they are regular,
+ * singly linked, owned by the JVM's uid and byte-identical; anything else
+ * planted there is refused with its name, never followed or changed.
+ * Concurrent jsyms take turns on a flock of the directory, and a file the
+ * JVM may already have mapped is never replaced (a new inode under the same
+ * name would make the next `load` map a second agent).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "deploy.h"
+#include "fileio.h"
+#include "inroot.h"
+#include "target.h"
+
+#define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */
+#define RESERVE_PCT 5           /* ... and 5% of the filesystem */
+#define LOCK_POLL_MS 10
+
+struct place {
+	const struct target *t;
+	const struct deploy_builds *b;
+	uid_t uid;
+	gid_t gid;
+	char where[PATH_MAX];   /* the directory, as the JVM names it */
+	struct err_text *e;
+};
+
+const char *deploy_tmpdir(const struct target *t)
+{
+	const char *d = t->opts.tmpdir;
+
+	/* HotSpot itself always uses /tmp (docs/protocols.md A2); the copy
+	 * honours TMPDIR, which LD_PRELOAD lists would split at blanks or ':' */
+	if (d[0] == '/' && strlen(d) < 200 && !strpbrk(d, " \t\n:"))
+		return d;
+	return "/tmp";
+}
+
+void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
+		     char *out, size_t cap)
+{
+	snprintf(out, cap, "jsym-%.12s-%llu", b->hash,
+		 (unsigned long long)t->starttime);
+}
+
+static const char *kind_of(mode_t m)
+{
+	return S_ISLNK(m) ? "a symlink" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISCHR(m) || S_ISBLK(m) ? "a device" : S_ISSOCK(m) ? "a socket" :
+	       S_ISDIR(m) ? "a directory" : "a file";
+}
+
+/* A directory jsym may use: a real directory owned by the JVM's uid (or by
+ * us, between a racing jsym's mkdir and its fchown). */
+static int check_dir(struct place *p, int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return err_set(p->e, -errno, "cannot stat %s in the container: %s",
+			       path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(p->e, -ENOTDIR, "%s in the container is %s, not a "
+			       "directory: refusing to use it (remove it)", path,
+			       kind_of(st.st_mode));
+	if (st.st_uid != p->uid && st.st_uid != geteuid())
+		return err_set(p->e, -EPERM, "%s in the container belongs to uid %u, "
+			       "not to the JVM's uid %u: refusing to use it (another "
+			       "user could swap its files; remove it)", path,
+			       (unsigned)st.st_uid, (unsigned)p->uid);
+	return 0;
+}
+
+/* Open (creating when missing) the directory `name` below dirfd. */
+static int open_dir(struct place *p, int dirfd, const char *name,
+		    const char *path, bool *created)
+{
+	int fd, rc;
+
+	if (created)
+		*created = false;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(dirfd, name, 0700) == 0) {
+			if (created)
+				*created = true;
+		} else if (errno != EEXIST) {
+			return err_set(p->e, -errno, "cannot create %s in the container: %s",
+				       path, strerror(errno));
+		}
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		struct stat st;
+
+		if ((errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return err_set(p->e, -ELOOP, "%s in the container is %s, not a "
+				       "directory: refusing to follow or replace it "
+				       "(remove it)", path, kind_of(st.st_mode));
+		return err_set(p->e, -errno, "cannot open %s in the container: %s",
+			       path, strerror(errno));
+	}
+	rc = check_dir(p, fd, path);
+	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
+		rc = err_set(p->e, -errno, "cannot give %s to uid %u gid %u: %s%s", path,
+			     (unsigned)p->uid, (unsigned)p->gid, strerror(errno),
+			     errno == EPERM ? " (needs CAP_CHOWN)" : "");
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/*
+ * Is `name` below dirfd already exactly f?  1 yes, 0 missing, -errno with
+ * e set for anything planted (never opened for reading unless regular).
+ */
+static int existing_ok(struct place *p, int dirfd, const char *name,
+		       const struct deploy_file *f, const char *path)
+{
+	char self[64];
+	struct stat st;
+	unsigned char *data = NULL;
+	size_t len = 0;
+	int pfd, fd, rc, same;
+
+	pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0 && errno == ENOENT)
+		return 0;
+	if (pfd < 0)
+		return err_set(p->e, -errno, "cannot look at %s in the container: %s",
+			       path, strerror(errno));
+	if (fstat(pfd, &st) != 0) {
+		rc = -errno;
+		close(pfd);
+		return err_set(p->e, rc, "cannot stat %s: %s", path, strerror(-rc));
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != p->uid) {
+		close(pfd);
+		if (!S_ISREG(st.st_mode))
+			return err_set(p->e, -EPERM, "%s in the container is %s: refusing "
+				       "to use it (remove it)", path, kind_of(st.st_mode));
+		if (st.st_nlink != 1)
+			return err_set(p->e, -EPERM, "%s in the container has %lu hard "
+				       "links: refusing to use it (remove it)", path,
+				       (unsigned long)st.st_nlink);
+		return err_set(p->e, -EPERM, "%s in the container belongs to uid %u, "
+			       "not the JVM's %u: refusing to use it (remove it)", path,
+			       (unsigned)st.st_uid, (unsigned)p->uid);
+	}
+	/* reopen the very inode we checked, for reading */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	close(pfd);
+	if (fd < 0)
+		return err_set(p->e, -errno, "cannot read %s: %s", path, strerror(errno));
+	rc = (size_t)st.st_size == f->size ? fd_read_all(fd, f->size, &data, &len) : 0;
+	close(fd);
+	same = rc == 0 && data && len == f->size && memcmp(data, f->data, len) == 0;
+	free(data);
+	if (!same)
+		return err_set(p->e, -EEXIST, "%s in the container differs from jsym's "
+			       "build of the same name (damaged or planted): remove its "
+			       "directory %s and attach again", path, p->where);
+	return 1;
+}
+
+/* Write f as `name` below dirfd: O_TMPFILE + linkat, else an exclusive
+ * temporary name + linkat + unlink. */
+static int write_new(struct place *p, int dirfd, const char *name,
+		     const struct deploy_file *f, const char *path)
+{
+	char tmpname[64], self[64];
+	bool anon = true;
+	int fd, rc;
+
+	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		anon = false;
+		snprintf(tmpname, sizeof(tmpname), ".%s.%d", name, (int)getpid());
+		fd = openat(dirfd, tmpname, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return err_set(p->e, -errno, "cannot create %s in the container: %s",
+			       path, strerror(errno));
+	rc = fd_write_all(fd, f->data, f->size);
+	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
+		rc = -errno;
+	if (rc == 0 && anon) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		if (linkat(AT_FDCWD, self, dirfd, name, AT_SYMLINK_FOLLOW) != 0)
+			rc = -errno;
+	} else if (rc == 0) {
+		/* a hard link never replaces; we hold the directory's lock */
+		if (linkat(dirfd, tmpname, dirfd, name, 0) != 0)
+			rc = -errno;
+	}
+	if (!anon)
+		unlinkat(dirfd, tmpname, 0);
+	close(fd);
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		return err_set(p->e, rc, "the container's %s filled up while jsym "
+			       "copied %s (%zu bytes): nothing was left there", deploy_tmpdir(p->t),
+			       path, f->size);
+	if (rc)
+		return err_set(p->e, rc, "cannot write %s in the container: %s", path,
+			       strerror(-rc));
+	return 0;
+}
+
+static int install(struct place *p, int dirfd, const char *name,
+		   const struct deploy_file *f, const char *path)
+{
+	int rc = existing_ok(p, dirfd, name, f, path);
+
+	if (rc == 0)
+		rc = write_new(p, dirfd, name, f, path);
+	/* lost a race with another jsym: it linked the same bytes first */
+	if (rc == -EEXIST && existing_ok(p, dirfd, name, f, path) == 1)
+		rc = 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* Free space for `need` more bytes, keeping the reserve.  0 or -errno. */
+static int check_space(struct place *p, int tmpfd, const char *tmp, size_t need)
+{
+	struct statvfs v;
+	unsigned long long avail, total, reserve;
+
+	if (fstatvfs(tmpfd, &v) != 0)
+		return err_set(p->e, -errno, "cannot statfs %s in the container: %s",
+			       tmp, strerror(errno));
+	if (v.f_flag & ST_RDONLY)
+		return err_set(p->e, -EROFS, "the container's %s is read-only", tmp);
+	if (v.f_flag & ST_NOEXEC)
+		return err_set(p->e, -EACCES, "the container's %s is mounted noexec: a "
+			       "library there cannot be loaded", tmp);
+	avail = (unsigned long long)v.f_bavail * v.f_frsize;
+	total = (unsigned long long)v.f_blocks * v.f_frsize;
+	reserve = total / 100 * RESERVE_PCT;
+	if (reserve < RESERVE_MIN)
+		reserve = RESERVE_MIN;
+	if (avail < need + reserve)
+		return err_set(p->e, -ENOSPC, "the container's %s has %llu KiB free of "
+			       "%llu KiB; jsym needs %zu KiB for the agents and leaves at "
+			       "least %llu KiB free (a full /tmp gets pods evicted): "
+			       "nothing was written", tmp, avail >> 10, total >> 10,
+			       (need + 1023) >> 10, reserve >> 10);
+	return 0;
+}
+
+static int lock_dir(struct place *p, int fd, int timeout_ms)
+{
+	long until = clock_ms() + timeout_ms;
+
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return err_set(p->e, -errno, "cannot lock %s: %s", p->where,
+				       strerror(errno));
+		if (clock_ms() >= until)
+			return err_set(p->e, -ETIMEDOUT, "%s stayed locked for %d ms (another "
+				       "jsym attaching, or a process in the container "
+				       "holding its lock)", p->where, timeout_ms);
+		usleep(LOCK_POLL_MS * 1000);
+	}
+	return 0;
+}
+
+/* Remove what a failed first placement created (known names only). */
+static void undo(int tmpfd, const char *name)
+{
+	int dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd < 0)
+		return;
+	for (int l = 0; l < DEPLOY_NLIBC; l++) {
+		int sfd = openat(dfd, deploy_libc_name(l), O_RDONLY | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC);
+
+		if (sfd >= 0) {
+			unlinkat(sfd, DEPLOY_AGENT_NAME, 0);
+			unlinkat(sfd, DEPLOY_PROBE_NAME, 0);
+			close(sfd);
+		}
+		unlinkat(dfd, deploy_libc_name(l), AT_REMOVEDIR);
+	}
+	close(dfd);
+	unlinkat(tmpfd, name, AT_REMOVEDIR);
+}
+
+/* Bytes still to write below an existing directory (nothing is created
+ * here); planted files are refused now, before anything is written. */
+static int measure(struct place *p, int dfd, size_t *missing)
+{
+	for (int l = 0; l < DEPLOY_NLIBC; l++) {
+		const struct deploy_file *f[2] = { &p->b->agent[l], &p->b->probe[l] };
+		const char *names[2] = { DEPLOY_AGENT_NAME, DEPLOY_PROBE_NAME };
+		const char *ln = deploy_libc_name(l);
+		char path[PATH_MAX + 64];
+		int sfd, rc = 0;
+
+		sfd = openat(dfd, ln, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sfd < 0 && errno == ENOENT) {
+			*missing += f[0]->size + f[1]->size + 4096;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", p->where, ln);
+		if (sfd < 0)
+			return err_set(p->e, -errno, "%s in the container is not a "
+				       "directory jsym can use (%s): remove it", path,
+				       strerror(errno));
+		rc = check_dir(p, sfd, path);
+		for (int i = 0; i < 2 && rc >= 0; i++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", p->where, ln, names[i]);
+			rc = existing_ok(p, sfd, names[i], f[i], path);
+			if (rc == 0)
+				*missing += f[i]->size;
+		}
+		close(sfd);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int fill(struct place *p, int dfd)
+{
+	int rc = 0;
+
+	for (int l = 0; l < DEPLOY_NLIBC && rc == 0; l++) {
+		const char *ln = deploy_libc_name(l);
+		char path[PATH_MAX + 64];
+		int sfd;
+
+		snprintf(path, sizeof(path), "%s/%s", p->where, ln);
+		sfd = open_dir(p, dfd, ln, path, NULL);
+		if (sfd < 0)
+			return sfd;
+		snprintf(path, sizeof(path), "%s/%s/%s", p->where, ln, DEPLOY_AGENT_NAME);
+		rc = install(p, sfd, DEPLOY_AGENT_NAME, &p->b->agent[l], path);
+		snprintf(path, sizeof(path), "%s/%s/%s", p->where, ln, DEPLOY_PROBE_NAME);
+		if (rc == 0)
+			rc = install(p, sfd, DEPLOY_PROBE_NAME, &p->b->probe[l], path);
+		close(sfd);
+	}
+	return rc;
+}
+
+int deploy_place(const struct target *t, const struct deploy_builds *b,
+		 const struct deploy_opts *o, struct deploy_result *r,
+		 const struct attach_log *log, struct err_text *e)
+{
+	struct place p = { .t = t, .b = b, .uid = t->st.uid[1], .gid = t->st.gid[1], .e = e };
+	const char *tmp = deploy_tmpdir(t);
+	char name[64];
+	size_t need = 0;
+	struct stat st;
+	int tmpfd, dfd = -1, rc;
+
+	deploy_dir_name(t, b, name, sizeof(name));
+	snprintf(p.where, sizeof(p.where), "%s/%s", tmp, name);
+	tmpfd = inroot_open(t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	if (tmpfd < 0) {
+		if (tmpfd == -ELOOP || tmpfd == -ENOTDIR)
+			return err_set(e, tmpfd, "the container's %s is not a directory "
+				       "(a symlink?): refusing to write through it", tmp);
+		return err_set(e, tmpfd, "cannot open the container's %s: %s", tmp,
+			       strerror(-tmpfd));
+	}
+	rc = fstat(tmpfd, &st) == 0 ? 0 : -errno;
+	if (rc == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		rc = err_set(e, -EPERM, "the container's %s is world-writable without "
+			     "the sticky bit: another user could swap jsym's files, "
+			     "refusing", tmp);
+	/* what is missing decides how much space is needed */
+	if (rc == 0) {
+		dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd >= 0) {
+			rc = check_dir(&p, dfd, p.where);
+			if (rc == 0)
+				rc = measure(&p, dfd, &need);
+			close(dfd);
+		} else if (errno == ENOENT) {
+			for (int l = 0; l < DEPLOY_NLIBC; l++)
+				need += b->agent[l].size + b->probe[l].size;
+			need += 3 * 4096;       /* three directories */
+		}
+	}
+	if (rc == 0)
+		rc = check_space(&p, tmpfd, tmp, need);
+	if (rc == 0) {
+		dfd = open_dir(&p, tmpfd, name, p.where, &r->dir_created);
+		rc = dfd < 0 ? dfd : lock_dir(&p, dfd, o->timeout_ms);
+	}
+	if (rc == 0) {
+		attach_step(log, "%s %s (%zu bytes to write)", r->dir_created ?
+			    "created" : "reusing", p.where, need);
+		rc = fill(&p, dfd);
+	}
+	if (dfd >= 0)
+		close(dfd);     /* drops the flock */
+	if (rc && r->dir_created)
+		undo(tmpfd, name);
+	close(tmpfd);
+	if (rc == 0 && snprintf(r->dir, sizeof(r->dir), "%s", p.where) >= (int)sizeof(r->dir))
+		rc = err_set(e, -ENAMETOOLONG, "%s: path too long", p.where);
+	return rc;
+}
