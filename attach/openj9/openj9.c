@@ -151,6 +151,7 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 	char body[64];
 	struct stat st;
 	int n = openj9_reply_info(body, sizeof(body), strtoull(s->key, NULL, 16), port);
+	ssize_t w;
 	int fd, e;
 
 	fd = openat(s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -179,10 +180,17 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 		     "or as uid %u)", (unsigned)t->uid, strerror(e), (unsigned)t->uid);
 		return -e;
 	}
-	if (n < 0 || write(fd, body, (size_t)n) != n) {
-		e = n < 0 ? ENOSPC : errno ? errno : EIO;
+	w = n < 0 ? 0 : write(fd, body, (size_t)n);
+	if (w != n) {
+		/* errno now is write's only when it failed: a short write sets
+		 * none, and what is left there is an earlier call's */
+		e = n < 0 ? ENOSPC : w < 0 ? errno : EIO;
 		close(fd);
-		openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
+		if (w >= 0 && n >= 0)
+			openj9_errf(err, errlen, "cannot write replyInfo: only %zd of %d bytes "
+				    "written (is the target's file system full?)", w, n);
+		else
+			openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
 		return -e;
 	}
 	close(fd);
