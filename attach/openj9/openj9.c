@@ -165,11 +165,17 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 		     e == EACCES ? " (the VM dir is 01711: run as root or as the JVM's user)" : "");
 		return -e;
 	}
-	if (fstat(fd, &st) == 0) {
-		s->reply_made = true;
-		s->reply_dev = st.st_dev;
-		s->reply_ino = st.st_ino;
+	if (fstat(fd, &st) != 0) {
+		e = errno;      /* before unlinkat/close can change it */
+		unlinkat(s->vmdir, "replyInfo", 0);     /* O_EXCL: it is ours */
+		close(fd);
+		openj9_errf(err, errlen, "cannot stat the replyInfo just created in %s/%s: %s",
+			    s->cpath, s->vmid, strerror(e));
+		return -e;
 	}
+	s->reply_made = true;
+	s->reply_dev = st.st_dev;
+	s->reply_ino = st.st_ino;
 	/* The VM accepts replyInfo only if it owns it and nobody else may
 	 * read or write it (B5, B9). */
 	if (fchmod(fd, 0600) < 0 || ((st.st_uid != t->uid || st.st_gid != t->gid) &&
