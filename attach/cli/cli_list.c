@@ -18,6 +18,8 @@
 #include "creds.h"
 #include "target.h"
 
+#define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
+
 static bool in_container(const struct target *t)
 {
 	return (t->ns[TNS_PID].known && t->ns[TNS_PID].differs) ||
@@ -125,6 +127,11 @@ int cli_list_main(int argc, char **argv)
 		if (target_open(pid, 0, &t, NULL) != 0)
 			continue;       /* exited meanwhile */
 		if (t.maps_err) {
+			/* all we know: the kernel refused the maps (PID 1,
+			 * another user's process...), not what the process is */
+			if (verbose)
+				cli_err("process %d: cannot read /proc/%d/maps: %s",
+					(int)pid, (int)pid, strerror(-t.maps_err));
 			hidden++;
 		} else if (t.maps.kind != PROC_NOT_JVM) {
 			compare_ns(&t);
@@ -140,12 +147,11 @@ int cli_list_main(int argc, char **argv)
 	closedir(d);
 	if (json)
 		printf("]\n");
-	if (hidden && verbose) {
-		char hint[256];
-
-		cli_err("%d processes could not be inspected %s", hidden,
-			creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
-	}
+	if (hidden && verbose)
+		cli_err("%d processes could not be inspected, so jsym cannot tell "
+			"whether they are JVMs%s", hidden,
+			creds_have_cap(CAP_SYS_PTRACE_NR) == 1 ? "" :
+			" (the maps of another user's process need CAP_SYS_PTRACE)");
 	if (verbose)
 		cli_err("%d JVMs listed", listed);
 	return JSYM_EXIT_OK;
