@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "creds.h"
 #include "target.h"
+#include "termtext.h"
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
 
@@ -26,12 +27,16 @@ static bool in_container(const struct target *t)
 	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
 }
 
+/* The version and the cgroup are the target's text: escaped (termtext.h). */
 static void print_row(const struct target *t)
 {
+	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];
+
+	term_str(ver, sizeof(ver), t->jdk_version[0] ? t->jdk_version : "-");
+	term_str(cg, sizeof(cg), t->cgroup[0] ? t->cgroup : "yes");
 	printf("%-8d %-7d %-6u %-8s %-12s %-8s %s\n", (int)t->pid,
 	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
-	       t->jdk_version[0] ? t->jdk_version : "-", target_libc_name(t),
-	       in_container(t) ? (t->cgroup[0] ? t->cgroup : "yes") : "-");
+	       ver, target_libc_name(t), in_container(t) ? cg : "-");
 }
 
 static void print_json_row(const struct target *t, bool first)
