@@ -36,7 +36,8 @@
 /* Open the outputs in opts->dir and start recording.  0 or -errno with a
  * one-line reason in why (also written to the log when it opened).  No
  * thread yet: until sink_run_thread, sink_sync and sink_stop flush on the
- * calling thread. */
+ * calling thread.  -EBUSY while the flush thread of an earlier start that
+ * sink_stop gave up on has not ended (it still owns the old files). */
 int sink_start(const struct agent_opts *opts, char *why, size_t whylen);
 
 /*
@@ -60,6 +61,7 @@ void sink_update(const struct agent_opts *opts);
 
 /* Journal an UNLOAD for every live entry, an EPOCH(3), flush, end the
  * flush thread (waits up to 5 s for its last flush), close the files.
+ * A thread that is not done by then closes them itself when it ends.
  * No-op if not running. */
 void sink_stop(void);
 

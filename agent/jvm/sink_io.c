@@ -115,6 +115,27 @@ static void flush_once(void)
 	bbuf_free(&full);
 }
 
+static void close_files(void)
+{
+	if (S.jfd >= 0)
+		close(S.jfd);
+	if (S.mapfd >= 0)
+		close(S.mapfd);
+	if (S.dirfd >= 0)
+		close(S.dirfd);
+	S.jfd = S.mapfd = S.dirfd = -1;
+}
+
+/* Everything a stopped sink leaves behind.  Called with the lock held, when
+ * no flush thread can touch it any more. */
+static void release_outputs(void)
+{
+	close_files();
+	codetable_free(&S.table);
+	bbuf_free(&S.jbuf);
+	bbuf_free(&S.mapbuf);
+}
+
 void sink_flush_loop(void)
 {
 	struct timespec dl;
@@ -138,6 +159,13 @@ void sink_flush_loop(void)
 	flush_once();   /* the records queued by sink_stop */
 	pthread_mutex_lock(&S.lock);
 	S.thread_done = true;
+	if (S.thread_orphaned) {
+		/* sink_stop stopped waiting for us and left the files open:
+		 * nobody else closes them. */
+		release_outputs();
+		S.thread_orphaned = false;
+		S.thread_on = false;
+	}
 	pthread_cond_broadcast(&S.drained);
 	pthread_mutex_unlock(&S.lock);
 }
@@ -244,23 +272,24 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
 				  starttime, JSYM_AGENT_VERSION);
 }
 
-static void close_files(void)
-{
-	if (S.jfd >= 0)
-		close(S.jfd);
-	if (S.mapfd >= 0)
-		close(S.mapfd);
-	if (S.dirfd >= 0)
-		close(S.dirfd);
-	S.jfd = S.mapfd = S.dirfd = -1;
-}
-
 int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 {
 	int rc, pid = (int)getpid();
 
 	if (sink_running())
 		return 0;
+	/* A flush thread that sink_stop gave up on still owns the files and
+	 * may wake up any time: beside it a second one would write the same
+	 * files, and opening new ones would orphan the old fds. */
+	pthread_mutex_lock(&S.lock);
+	rc = S.thread_on;
+	pthread_mutex_unlock(&S.lock);
+	if (rc) {
+		snprintf(why, whylen, "the flush thread of the previous start has not finished "
+			 "(blocked writing to %s?); retry when it has", S.last_dir);
+		agentlog("%s", why);
+		return -EBUSY;
+	}
 	rc = outfile_open_dir(opts->dir);
 	if (rc < 0) {
 		snprintf(why, whylen, "cannot open output directory %s: %s (create it, or pass "
@@ -357,14 +386,15 @@ void sink_stop(void)
 		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
 		 (unsigned long long)st.rewrites, (unsigned long long)st.drops);
 	pthread_mutex_lock(&S.lock);
-	/* A thread that did not finish must find nothing to write to. */
 	if (!S.thread_on || S.thread_done) {
-		close_files();
-		codetable_free(&S.table);
-		bbuf_free(&S.jbuf);
-		bbuf_free(&S.mapbuf);
+		release_outputs();
+		S.thread_on = false;
+	} else {
+		/* It still runs (stuck in a write?) and uses the files and
+		 * buffers: it releases them when it ends (sink_flush_loop).
+		 * thread_on stays set, so sink_start refuses until then. */
+		S.thread_orphaned = true;
 	}
-	S.thread_on = false;
 	S.last_next_id = S.next_id;
 	pthread_mutex_unlock(&S.lock);
 	agentlog_close();

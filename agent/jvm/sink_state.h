@@ -29,6 +29,8 @@ struct sink_state {
 	size_t buf_max;           /* limit of each buffer: SINK_BUF_MAX (tests: less) */
 	bool thread_on;           /* a flush thread runs sink_flush_loop */
 	bool thread_done;         /* ... and has finished its final flush */
+	bool thread_orphaned;     /* sink_stop gave up waiting for it: it
+	                             closes the files itself when it ends */
 	int dirfd, jfd, mapfd;
 	struct bbuf jbuf, mapbuf;
 	struct code_table table;

@@ -14,15 +14,19 @@
 #include "cli.h"
 #include "creds.h"
 #include "target.h"
+#include "termtext.h"
 
 void cli_log_facts(const struct target *t, const struct attach_log *log)
 {
+	char ver[4 * sizeof(t->jdk_version)];
+
+	term_str(ver, sizeof(ver), t->jdk_version);
 	if (t->thread)
 		attach_step(log, "%d is a thread of process %d: attaching to %d",
 			    (int)t->thread, (int)t->pid, (int)t->pid);
 	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
 		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
-		    t->jdk_version[0] ? " " : "", t->jdk_version, (int)t->st.nspid,
+		    ver[0] ? " " : "", ver, (int)t->st.nspid,
 		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
 		    target_libc_name(t),
 		    proc_catches_signal(&t->st, SIGQUIT) ? "yes" : "no",
@@ -91,10 +95,11 @@ int cli_precheck(const struct target *t, struct err_text *e)
 			       creds_hint(why, hint, sizeof(hint)));
 	if (t->maps.kind == PROC_NOT_JVM) {
 		pid_t child = jvm_child(t->pid);
+		char name[4 * sizeof(t->st.name)];
 
 		err_set(e, -ENOEXEC, "process %d (%s) is not a JVM: neither "
 			"libjvm.so nor libj9vm*.so is mapped; nothing was sent to it",
-			(int)t->pid, t->st.name);
+			(int)t->pid, term_str(name, sizeof(name), t->st.name));
 		if (child)
 			err_add(e, 0, " (its child %d is a JVM: jsym exec %d ...)",
 				(int)child, (int)child);

@@ -232,6 +232,7 @@ static void print_human(const struct exec_env *env, int rc,
 	}
 }
 
+/* out_fd: the memfd holding the output, or -1 when none was made. */
 static void print_json(const struct exec_env *env, const struct target *t,
 		       int rc, const struct run_result *res, int out_fd)
 {
@@ -276,11 +277,14 @@ int cli_exec_main(int argc, char **argv)
 	struct cli_log cl;
 	struct attach_log log = { cli_step, &cl };
 	struct target t;
-	int rc, out_fd = STDOUT_FILENO;
+	int rc, out_fd;
 
 	rc = parse(&env, argc, argv);
 	if (rc)
 		return rc > 0 ? JSYM_EXIT_OK : JSYM_EXIT_USAGE;
+	/* --json collects the output in a memfd; until it exists there is
+	 * none (stdout may be a file with earlier contents: never read it) */
+	out_fd = env.json ? -1 : STDOUT_FILENO;
 	cli_log_init(&cl, env.verbose);
 	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
 	if (rc == 0) {

@@ -17,6 +17,9 @@
 #include "cli.h"
 #include "creds.h"
 #include "target.h"
+#include "termtext.h"
+
+#define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
 
 static bool in_container(const struct target *t)
 {
@@ -24,12 +27,16 @@ static bool in_container(const struct target *t)
 	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
 }
 
+/* The version and the cgroup are the target's text: escaped (termtext.h). */
 static void print_row(const struct target *t)
 {
+	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];
+
+	term_str(ver, sizeof(ver), t->jdk_version[0] ? t->jdk_version : "-");
+	term_str(cg, sizeof(cg), t->cgroup[0] ? t->cgroup : "yes");
 	printf("%-8d %-7d %-6u %-8s %-12s %-8s %s\n", (int)t->pid,
 	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
-	       t->jdk_version[0] ? t->jdk_version : "-", target_libc_name(t),
-	       in_container(t) ? (t->cgroup[0] ? t->cgroup : "yes") : "-");
+	       ver, target_libc_name(t), in_container(t) ? cg : "-");
 }
 
 static void print_json_row(const struct target *t, bool first)
@@ -125,6 +132,11 @@ int cli_list_main(int argc, char **argv)
 		if (target_open(pid, 0, &t, NULL) != 0)
 			continue;       /* exited meanwhile */
 		if (t.maps_err) {
+			/* all we know: the kernel refused the maps (PID 1,
+			 * another user's process...), not what the process is */
+			if (verbose)
+				cli_err("process %d: cannot read /proc/%d/maps: %s",
+					(int)pid, (int)pid, strerror(-t.maps_err));
 			hidden++;
 		} else if (t.maps.kind != PROC_NOT_JVM) {
 			compare_ns(&t);
@@ -140,12 +152,11 @@ int cli_list_main(int argc, char **argv)
 	closedir(d);
 	if (json)
 		printf("]\n");
-	if (hidden && verbose) {
-		char hint[256];
-
-		cli_err("%d processes could not be inspected %s", hidden,
-			creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
-	}
+	if (hidden && verbose)
+		cli_err("%d processes could not be inspected, so jsym cannot tell "
+			"whether they are JVMs%s", hidden,
+			creds_have_cap(CAP_SYS_PTRACE_NR) == 1 ? "" :
+			" (the maps of another user's process need CAP_SYS_PTRACE)");
 	if (verbose)
 		cli_err("%d JVMs listed", listed);
 	return JSYM_EXIT_OK;

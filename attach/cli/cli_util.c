@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "cli.h"
+#include "termtext.h"
 
 void cli_log_init(struct cli_log *l, bool on)
 {
@@ -19,22 +20,27 @@ void cli_step(void *ctx, const char *line)
 {
 	struct cli_log *l = ctx;
 
+	char safe[2048];
+
 	if (!l || !l->on)
 		return;
 	/* one write per line: the attach child logs to the same stderr */
 	dprintf(STDERR_FILENO, "jsym: [%ld ms] %s\n", clock_ms() - l->start_ms,
-		line);
+		term_str(safe, sizeof(safe), line));
 }
 
 void cli_err(const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], safe[4096];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	dprintf(STDERR_FILENO, "jsym: %s\n", buf);
+	/* Messages embed target text (comm, paths, the JVM's own message);
+	 * whatever a caller did not escape is escaped here. */
+	dprintf(STDERR_FILENO, "jsym: %s\n", term_escape(safe, sizeof(safe), buf,
+							  strlen(buf), TERM_KEEP_NL));
 }
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -118,6 +124,11 @@ void cli_json_str(FILE *f, const char *s, size_t n)
 
 			if (k == 0) {
 				fputs("\\ufffd", f);   /* keep the JSON valid */
+			} else if (k == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
+				/* a C1 control (U+0080..U+009F, CSI among them) is
+				 * valid JSON, but not for a terminal showing it */
+				fprintf(f, "\\u%04x", u[i + 1]);
+				i++;
 			} else {
 				fwrite(u + i, 1, k, f);
 				i += k - 1;

@@ -142,8 +142,14 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 		if (dirs[i] < 0)
 			continue;
 		fd = open_trigger_in(dirs[i], name);
+		if (fd >= 0 && fstat(fd, &st) != 0) {
+			err = -errno;
+			close(fd);
+			return err_set(e, err, "cannot stat the trigger file %s/%s "
+				       "after opening it: %s", where[i], name,
+				       strerror(-err));
+		}
 		if (fd >= 0) {
-			fstat(fd, &st);
 			attach_step(log, "trigger %s/%s (uid %u)", where[i], name,
 				    (unsigned)st.st_uid);
 			*dir = dirs[i];

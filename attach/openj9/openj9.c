@@ -151,6 +151,7 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 	char body[64];
 	struct stat st;
 	int n = openj9_reply_info(body, sizeof(body), strtoull(s->key, NULL, 16), port);
+	ssize_t w;
 	int fd, e;
 
 	fd = openat(s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -164,11 +165,17 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 		     e == EACCES ? " (the VM dir is 01711: run as root or as the JVM's user)" : "");
 		return -e;
 	}
-	if (fstat(fd, &st) == 0) {
-		s->reply_made = true;
-		s->reply_dev = st.st_dev;
-		s->reply_ino = st.st_ino;
+	if (fstat(fd, &st) != 0) {
+		e = errno;      /* before unlinkat/close can change it */
+		unlinkat(s->vmdir, "replyInfo", 0);     /* O_EXCL: it is ours */
+		close(fd);
+		openj9_errf(err, errlen, "cannot stat the replyInfo just created in %s/%s: %s",
+			    s->cpath, s->vmid, strerror(e));
+		return -e;
 	}
+	s->reply_made = true;
+	s->reply_dev = st.st_dev;
+	s->reply_ino = st.st_ino;
 	/* The VM accepts replyInfo only if it owns it and nobody else may
 	 * read or write it (B5, B9). */
 	if (fchmod(fd, 0600) < 0 || ((st.st_uid != t->uid || st.st_gid != t->gid) &&
@@ -179,10 +186,17 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 		     "or as uid %u)", (unsigned)t->uid, strerror(e), (unsigned)t->uid);
 		return -e;
 	}
-	if (n < 0 || write(fd, body, (size_t)n) != n) {
-		e = n < 0 ? ENOSPC : errno ? errno : EIO;
+	w = n < 0 ? 0 : write(fd, body, (size_t)n);
+	if (w != n) {
+		/* errno now is write's only when it failed: a short write sets
+		 * none, and what is left there is an earlier call's */
+		e = n < 0 ? ENOSPC : w < 0 ? errno : EIO;
 		close(fd);
-		openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
+		if (w >= 0 && n >= 0)
+			openj9_errf(err, errlen, "cannot write replyInfo: only %zd of %d bytes "
+				    "written (is the target's file system full?)", w, n);
+		else
+			openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
 		return -e;
 	}
 	close(fd);

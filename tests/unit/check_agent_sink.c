@@ -5,7 +5,9 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +23,13 @@ extern Suite *agent_sink_suite(void);
 
 static char dir[64];
 static pthread_t flusher;
+static int flushers;   /* threads inside sink_flush_loop */
 
 static void *flusher_main(void *arg)
 {
+	__atomic_add_fetch(&flushers, 1, __ATOMIC_SEQ_CST);
 	sink_flush_loop();
+	__atomic_sub_fetch(&flushers, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -251,6 +256,69 @@ START_TEST(test_bad_dir_fails_with_reason)
 }
 END_TEST
 
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A flush thread that hangs past sink_stop's 5 s (here: blocked writing the
+ * journal into a full pipe) must not get a second flush thread beside it
+ * on a re-attach, and its files must be closed once it finishes.
+ */
+START_TEST(test_reattach_never_runs_two_flush_threads)
+{
+	static char junk[1 << 16];
+	struct agent_opts o;
+	char why[256];
+	pthread_t stuck;
+	int p[2], fds = open_fds(), rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	setup_dir();
+	start_flusher();
+	stuck = flusher;
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+	while (write(p[1], junk, sizeof(junk)) > 0)
+		;
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, 0), 0);
+	ck_assert_int_eq(dup2(p[1], S.jfd), S.jfd);
+	close(p[1]);
+	sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()");
+	sink_stop();    /* gives up on the blocked thread after 5 s */
+	ck_assert(!sink_running());
+
+	ck_assert_int_eq(options_parse("flush_ms=5", &o, why, sizeof(why)), 0);
+	strcpy(o.dir, dir);
+	rc = sink_start(&o, why, sizeof(why));
+	if (rc == 0)
+		sink_run_thread(spawn_pthread, why, sizeof(why));
+	ck_assert_int_le(__atomic_load_n(&flushers, __ATOMIC_SEQ_CST), 1);
+	ck_assert_int_eq(rc, -EBUSY);
+	ck_assert_ptr_nonnull(strstr(why, "flush thread"));
+
+	close(p[0]);    /* its write fails with EPIPE: it finishes */
+	pthread_join(stuck, NULL);
+	ck_assert_int_eq(flushers, 0);
+	ck_assert_int_eq(open_fds(), fds);
+
+	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	start_flusher();
+	ck_assert_int_eq(__atomic_load_n(&flushers, __ATOMIC_SEQ_CST), 1);
+	stop_with_flusher();
+	ck_assert_int_eq(open_fds(), fds);
+	remove_dir();
+}
+END_TEST
+
 Suite *agent_sink_suite(void)
 {
 	Suite *s = suite_create("agent_sink");
@@ -262,6 +330,7 @@ Suite *agent_sink_suite(void)
 	tcase_add_test(tc, test_removed_map_comes_back);
 	tcase_add_test(tc, test_full_buffer_drops_journal_not_map);
 	tcase_add_test(tc, test_bad_dir_fails_with_reason);
+	tcase_add_test(tc, test_reattach_never_runs_two_flush_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

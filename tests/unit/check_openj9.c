@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -323,6 +325,48 @@ START_TEST(find_vm_in_root)
 }
 END_TEST
 
+/*
+ * A short write of replyInfo (here: a 4-byte file size limit) sets no errno:
+ * the error must not name whatever errno an earlier call left (the missing
+ * _attachlock's ENOENT).
+ */
+START_TEST(replyinfo_short_write_names_no_stale_errno)
+{
+	struct openj9_target t = { .uid = getuid(), .gid = getgid(), .nspid = 4711,
+				   .timeout_ms = 2000 };
+	const char *argv[] = { "properties" };
+	struct rlimit old, tiny = { 4, RLIM_INFINITY };
+	struct attach_reply rep;
+	char err[512], cmd[128];
+	int rc;
+
+	strcpy(root, "/tmp/jsym-check-openj9.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mk("tmp");
+	mk("tmp/.com_ibm_tools_attach");
+	mk("tmp/.com_ibm_tools_attach/4711");
+	put_file("tmp/.com_ibm_tools_attach/4711/attachInfo", "processId=4711\n", 0600);
+	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(t.root_fd, 0);
+	memset(&rep, 0, sizeof(rep));
+	err[0] = '\0';
+
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	tiny.rlim_max = old.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+	rc = openj9_exec(&t, 1, argv, -1, &rep, err, sizeof(err));
+	setrlimit(RLIMIT_FSIZE, &old);  /* before Check writes anything */
+
+	ck_assert_msg(rc == -EIO, "rc %d: %s", rc, err);
+	ck_assert_ptr_nonnull(strstr(err, "replyInfo"));
+	ck_assert_ptr_null(strstr(err, strerror(ENOENT)));
+	close(t.root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(notifier_key_is_ftok)
 {
 	char dir[] = "/tmp/jsym-check-ftok.XXXXXX", path[64];
@@ -359,6 +403,7 @@ Suite *openj9_suite(void)
 	tcase_add_test(tc, wire_formats);
 	tcase_add_test(tc, find_vm_in_root);
 	tcase_add_test(tc, notifier_key_is_ftok);
+	tcase_add_test(tc, replyinfo_short_write_names_no_stale_errno);
 	suite_add_tcase(s, tc);
 	return s;
 }
