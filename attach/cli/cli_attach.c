@@ -22,6 +22,7 @@
 #include "pool.h"
 #include "run.h"
 #include "target.h"
+#include "termtext.h"
 
 #define MAX_PIDS 4096
 
@@ -63,15 +64,10 @@ static bool in_container(const struct target *t)
 	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
 }
 
-/* Text from a target for a terminal: printable ASCII kept, the rest '?'. */
+/* Text from a target, escaped for a terminal (termtext.h). */
 static const char *safe(const char *s, char *buf, size_t cap)
 {
-	size_t i = 0;
-
-	for (; s[i] && i + 1 < cap; i++)
-		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	buf[i] = '\0';
-	return buf;
+	return term_str(buf, cap, s);
 }
 
 static int load(const struct attach_env *env, const struct target *t,
