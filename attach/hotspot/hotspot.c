@@ -22,36 +22,36 @@
 #include "ns.h"
 #include "target.h"
 
-bool hotspot_may_signal(const struct target *t, char *why, size_t n)
+bool hotspot_may_signal(const struct target *t, struct err_text *e)
 {
 	if (t->maps_err) {
-		snprintf(why, n, "cannot read /proc/%d/maps to confirm it is a JVM "
+		err_set(e, 0, "cannot read /proc/%d/maps to confirm it is a JVM "
 			 "(%s); jsym never signals an unconfirmed process",
 			 (int)t->pid, strerror(-t->maps_err));
 		return false;
 	}
 	if (t->maps.kind == PROC_OPENJ9) {
-		snprintf(why, n, "%d is an OpenJ9 JVM; SIGQUIT would make it write "
+		err_set(e, 0, "%d is an OpenJ9 JVM; SIGQUIT would make it write "
 			 "a javacore", (int)t->pid);
 		return false;
 	}
 	if (t->maps.kind != PROC_HOTSPOT) {
-		snprintf(why, n, "%d is not a JVM (no libjvm.so mapped); jsym "
+		err_set(e, 0, "%d is not a JVM (no libjvm.so mapped); jsym "
 			 "never signals it", (int)t->pid);
 		return false;
 	}
 	if (t->opts.disable_attach) {
-		snprintf(why, n, "the JVM runs with -XX:+DisableAttachMechanism and "
+		err_set(e, 0, "the JVM runs with -XX:+DisableAttachMechanism and "
 			 "cannot be attached (restart it without that flag)");
 		return false;
 	}
 	if (t->opts.xrs) {
-		snprintf(why, n, "the JVM runs with -Xrs: it has no SIGQUIT handler "
+		err_set(e, 0, "the JVM runs with -Xrs: it has no SIGQUIT handler "
 			 "and the signal would kill it");
 		return false;
 	}
 	if (!proc_catches_signal(&t->st, SIGQUIT)) {
-		snprintf(why, n, "the process does not catch SIGQUIT (SigCgt in "
+		err_set(e, 0, "the process does not catch SIGQUIT (SigCgt in "
 			 "/proc/%d/status): the signal would kill it or do nothing",
 			 (int)t->pid);
 		return false;
@@ -292,7 +292,8 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 			   const struct hs_opts *o, struct err_text *e)
 {
 	long deadline = clock_ms() + o->timeout_ms;
-	char trig[40], why[300];
+	struct err_text why;
+	char trig[40];
 	struct stat st;
 	int dir = -1, fd, rc;
 
@@ -304,10 +305,10 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 					    "needed", sock);
 			return rc < 0 ? rc : 0;
 		}
-		if (!hotspot_may_signal(t, why, sizeof(why)))
+		if (!hotspot_may_signal(t, &why))
 			return err_set(e, -EPERM, "the JVM has no attach socket "
 				       "(/tmp/%s) and jsym will not signal it: %s",
-				       sock, why);
+				       sock, why.msg);
 		snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
 		fd = open_trigger(t, tmp_fd, trig, &dir, o->log, e);
 		if (fd < 0)

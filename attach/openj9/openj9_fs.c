@@ -26,17 +26,16 @@
 #define ATTACHINFO_MAX (64 * 1024)
 
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
-		      char *err, size_t errlen)
+		      struct err_text *e)
 {
 	const char *tmp = "/tmp";
 	int fd, n;
 
 	if (t->attach_dir && t->attach_dir[0]) {
 		if (t->attach_dir[0] != '/') {
-			openj9_errf(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
+			return err_set(e, -EINVAL, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
 				    "(jsym cannot resolve it against the JVM's working directory)",
 				    t->attach_dir);
-			return -EINVAL;
 		}
 		n = snprintf(path, pathlen, "%s", t->attach_dir);
 	} else {
@@ -51,15 +50,13 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		n = snprintf(path, pathlen, "%s%s.com_ibm_tools_attach", tmp,
 			     tmp[strlen(tmp) - 1] == '/' ? "" : "/");
 	}
-	if (n < 0 || (size_t)n >= pathlen) {
-		openj9_errf(err, errlen, "OpenJ9 attach directory path too long");
-		return -ENAMETOOLONG;
-	}
+	if (n < 0 || (size_t)n >= pathlen)
+		return err_set(e, -ENAMETOOLONG, "OpenJ9 attach directory path too long");
 	fd = inroot_open(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0, NULL);
 	if (fd == -ENOTDIR)
 		fd = -ENOENT;
 	if (fd < 0)
-		openj9_errf(err, errlen, "no OpenJ9 attach directory %s in the target: %s%s", path,
+		err_set(e, fd, "no OpenJ9 attach directory %s in the target: %s%s", path,
 			    strerror(-fd), fd == -ENOENT ? " (not an OpenJ9 JVM, or its attach API "
 			    "is disabled)" : "");
 	return fd;
@@ -183,19 +180,19 @@ int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len)
 }
 
 int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
-		   char *err, size_t errlen)
+		   struct err_text *e)
 {
 	char path[4200];
-	int common = openj9_common_dir(t, path, sizeof(path), err, errlen), rc;
+	int common = openj9_common_dir(t, path, sizeof(path), e), rc;
 
 	if (common < 0)
 		return common;
 	rc = openj9_find_in_dir(common, t->nspid, vmid, vmid_len);
 	close(common);
 	if (rc == -ENOENT)
-		openj9_errf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
+		err_set(e, rc, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
 			    "or started with -Dcom.ibm.tools.attach.enable=no)", (int)t->nspid, path);
 	else if (rc < 0)
-		openj9_errf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
+		err_set(e, rc, "cannot read %s: %s", path, strerror(-rc));
 	return rc;
 }
