@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -15,6 +14,7 @@
 
 #include "clock.h"
 #include "creds.h"
+#include "fdio.h"
 #include "hotspot.h"
 #include "hs_io.h"
 #include "hs_reply.h"
@@ -169,16 +169,14 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 /* flock the trigger: one jsym at a time signals a given JVM. */
 static int lock_trigger(int fd, long deadline, struct err_text *e)
 {
-	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return err_set(e, -errno, "cannot lock the trigger file: %s",
-				       strerror(errno));
-		if (clock_ms() >= deadline)
-			return err_set(e, -ETIMEDOUT, "timed out: another attach to "
-				       "this JVM held its trigger file (retry, or raise "
-				       "--timeout)");
-		poll(NULL, 0, 10);
-	}
+	int rc = fdio_lock_until(fd, FDIO_FLOCK, deadline);
+
+	if (rc == -ETIMEDOUT)
+		return err_set(e, rc, "timed out: another attach to this JVM held "
+			       "its trigger file (retry, or raise --timeout)");
+	if (rc)
+		return err_set(e, rc, "cannot lock the trigger file: %s",
+			       strerror(-rc));
 	return 0;
 }
 

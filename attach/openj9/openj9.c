@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fdio.h"
 #include "openj9.h"
 
 #define CMD_MAX (64 * 1024)
@@ -35,7 +36,7 @@
 
 struct j9_session {
 	const struct openj9_target *t;
-	long long deadline;
+	long deadline;                  /* clock_ms() time */
 	int timeout_ms, read_timeout_ms;
 	char cpath[4200];
 	char vmid[256];
@@ -51,9 +52,9 @@ struct j9_session {
 	ino_t reply_ino;
 };
 
-static int left_ms(long long deadline)
+static int left_ms(long deadline)
 {
-	long long l = deadline - clock_ms();
+	long l = deadline - clock_ms();
 
 	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
 }
@@ -64,22 +65,6 @@ static void sleep_ms(int ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-/* POSIX record lock on the whole file, retried until deadline (B3). */
-static int lock_until(int fd, long long deadline)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-
-	for (;;) {
-		if (fcntl(fd, F_SETLK, &fl) == 0)
-			return 0;
-		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
-			return -errno;
-		if (clock_ms() >= deadline)
-			return -ETIMEDOUT;
-		sleep_ms(10);
-	}
 }
 
 static void unlock_close(int *fd)
@@ -201,7 +186,7 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 		return err_set(e, rc, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
 		     strerror(-rc));
 	}
-	rc = lock_until(fd, s->deadline);
+	rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 	if (rc) {
 		close(fd);
 		return err_set(e, rc, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
@@ -219,7 +204,7 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 	}
 	rewinddir(dir);
 	while ((d = readdir(dir)) && s->nposts < OPENJ9_MAX_ENTRIES) {
-		long long until;
+		long until;
 		int vfd;
 
 		if (openj9_skip_entry(d->d_name))
@@ -239,7 +224,7 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 		until = clock_ms() + OTHER_SYNC_WAIT_MS;
 		if (until > s->deadline)
 			until = s->deadline;
-		if (lock_until(fd, until) == 0)
+		if (fdio_lock_until(fd, FDIO_RECORD, until) == 0)
 			s->sync[s->nsync++] = fd;
 		else
 			close(fd);
@@ -367,7 +352,7 @@ static int handshake(struct j9_session *s, struct err_text *e)
 	}
 	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
-		rc = lock_until(fd, s->deadline);
+		rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 		if (rc) {
 			close(fd);
 			return err_set(e, rc, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
@@ -414,19 +399,8 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	}
 	attach_step(s->t->log, "reply of %zu bytes", len);
 	rc = openj9_map_reply(msg, len, is_load, is_diag, rep, &text, &tlen);
-	if (rc == 0 && out_fd >= 0 && text) {
-		size_t off = 0;
-
-		while (off < tlen) {
-			ssize_t w = write(out_fd, text + off, tlen - off);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-	}
+	if (rc == 0 && out_fd >= 0 && text)
+		fdio_write_all(out_fd, text, tlen, 0); /* a closed reader ends it */
 	free(text);
 	free(msg);
 	/* Detach politely; the answer does not change the outcome. */

@@ -157,9 +157,6 @@ int openj9_frame_done(const char *chunk, size_t chunk_len, size_t total, size_t 
  * missing, other -errno; e set on failure. */
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		      struct err_text *e);
-/* Read at most max bytes of the regular file dirfd/name (O_NOFOLLOW,
- * O_NONBLOCK) into buf, *len = bytes read.  Returns 0 or -errno. */
-int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len);
 /* Common-dir entries that are not VMs (and not counted for posts, B6). */
 bool openj9_skip_entry(const char *name);
 /* Find the VM dir advertising nspid in the open common dir (see

@@ -20,8 +20,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "inroot.h"
 #include "openj9.h"
+#include "text.h"
 
 #define ATTACHINFO_MAX (64 * 1024)
 
@@ -62,32 +64,6 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 	return fd;
 }
 
-int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len)
-{
-	struct stat st;
-	size_t got = 0;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	while (got < max) {
-		ssize_t r = read(fd, buf + got, max - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	*len = got;
-	return 0;
-}
-
 bool openj9_skip_entry(const char *name)
 {
 	return strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
@@ -96,19 +72,12 @@ bool openj9_skip_entry(const char *name)
 	       strncmp(name, ".trash_", 7) == 0;
 }
 
-/* Strict decimal: the whole string, no sign, no blanks. */
+/* s is exactly pid in decimal (text_parse_pid: no sign, no blanks). */
 static bool pid_equals(const char *s, pid_t pid)
 {
-	long long v = 0;
+	pid_t v;
 
-	if (!s || !*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 10000000000LL)
-			return false;
-		v = v * 10 + (*s - '0');
-	}
-	return v == (long long)pid;
+	return text_parse_pid(s, &v) == 0 && v == pid;
 }
 
 /* 2 = attachInfo names nspid, 1 = unreadable but the dir is named nspid, 0 = no. */
@@ -116,24 +85,19 @@ static int vm_matches(int common, const char *name, pid_t nspid)
 {
 	struct openj9_props p;
 	char *buf;
-	size_t len;
-	int fd, rc, m = 0;
+	ssize_t len;
+	int fd, m = 0;
 
 	fd = openat(common, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	buf = malloc(ATTACHINFO_MAX);
-	if (!buf) {
-		close(fd);
-		return 0;
-	}
-	rc = openj9_read_small(fd, "attachInfo", buf, ATTACHINFO_MAX, &len);
+	len = fdio_read_file_at(fd, "attachInfo", O_NONBLOCK, 1, ATTACHINFO_MAX, &buf);
 	close(fd);
-	if (rc == 0 && openj9_props_parse(&p, buf, len) == 0) {
+	if (len >= 0 && openj9_props_parse(&p, buf, (size_t)len) == 0) {
 		if (pid_equals(openj9_props_get(&p, "processId"), nspid))
 			m = 2;
 		openj9_props_free(&p);
-	} else if (rc == -EACCES && pid_equals(name, nspid)) {
+	} else if (len == -EACCES && pid_equals(name, nspid)) {
 		m = 1;
 	}
 	free(buf);

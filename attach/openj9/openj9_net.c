@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "openj9.h"
 
 int openj9_random_key(char key[17])
@@ -125,17 +126,5 @@ int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
 
 int openj9_send_msg(int fd, const char *msg)
 {
-	size_t n = strlen(msg) + 1, off = 0; /* the NUL goes too */
-
-	while (off < n) {
-		ssize_t w = send(fd, msg + off, n - off, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		off += (size_t)w;
-	}
-	return 0;
+	return fdio_write_all(fd, msg, strlen(msg) + 1, 0); /* the NUL goes too */
 }
-
