@@ -221,7 +221,7 @@ static void print_human(const struct exec_env *env, int rc,
 		return;
 	}
 	if (r->failed) {
-		if (!strcmp(env->cmd, "load") || r->vm_code == 0 || r->vm_code == 101)
+		if (!strcmp(env->cmd, "load") || r->vm_code == 0 || r->vm_code == ATTACH_HS_NO_PROTOCOL)
 			cli_err("the JVM refused %s (result %d): %s", env->cmd,
 				r->vm_code, r->message);
 		else

@@ -312,7 +312,8 @@ static void warn_if_stopped(const struct resolver *r)
 	struct lookup_stats st;
 
 	lookup_get_stats(r->lk, &st);
-	if (st.source == 1 && st.last_epoch == 3 && st.live == 0 && !r->env->at_ns)
+	if (st.source == LOOKUP_SOURCE_JOURNAL && st.last_epoch == JF_EPOCH_STOPPED &&
+	    st.live == 0 && !r->env->at_ns)
 		fprintf(stderr, "jsym: the agent stopped at %" PRIu64 ".%06" PRIu64
 				" (JVM exit or `stop`) and closed every range in %s: give --at SECONDS "
 				"to resolve as of an earlier time\n",
