@@ -203,6 +203,17 @@ static int send_sigquit(const struct target *t, const struct attach_log *log,
 	return 0;
 }
 
+#define SOCKET_RECHECK_MS 200 /* with inotify: a fallback for missed events */
+#define SOCKET_POLL_MS 20      /* without inotify: how often we look */
+
+/* How long to sleep before looking for the socket again: never past left. */
+static int socket_poll_ms(bool have_inotify, long left)
+{
+	long slice = have_inotify ? SOCKET_RECHECK_MS : SOCKET_POLL_MS;
+
+	return (int)(left < slice ? left : slice);
+}
+
 /*
  * Wait until `sock` is a socket in the current directory (the JVM's /tmp).
  * inotify wakes us when the listener renames its socket into place; the
@@ -253,8 +264,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 				     timeout_ms, sock);
 			break;
 		}
-		if (poll(p, 2, (int)(left < (ino >= 0 ? 200 : 20) ? left :
-				     (ino >= 0 ? 200 : 20))) > 0 && ino >= 0)
+		if (poll(p, 2, socket_poll_ms(ino >= 0, left)) > 0 && ino >= 0)
 			while (read(ino, drain, sizeof(drain)) > 0)
 				;
 	}
@@ -278,6 +288,17 @@ static int socket_ready(const struct target *t, const char *sock,
 			       "stale)", sock, (unsigned)st.st_uid,
 			       (unsigned)t->st.uid[1]);
 	return 1;
+}
+
+/*
+ * What the socket wait may still take of the deadline: at least 1 ms, so
+ * the socket is looked for once even when the trigger lock used it all.
+ */
+static int socket_wait_ms(long deadline)
+{
+	long left = deadline - clock_ms();
+
+	return left > 0 ? (int)left : 1;
 }
 
 /*
@@ -326,9 +347,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		guard_trigger(dir, trig);
 		rc = send_sigquit(t, o->log, e);
 		if (rc == 0)
-			rc = wait_socket(t, sock, (int)(deadline > clock_ms() ?
-							deadline - clock_ms() : 1),
-					 o->log, e);
+			rc = wait_socket(t, sock, socket_wait_ms(deadline), o->log, e);
 		if (unlinkat(dir, trig, 0) == 0)
 			attach_step(o->log, "trigger removed");
 		trigger_dir = -1;

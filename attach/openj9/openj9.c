@@ -33,6 +33,10 @@
 #define SYNC_MAX 256                 /* sync files we lock at most */
 #define OTHER_SYNC_WAIT_MS 200       /* per other VM's sync file */
 #define NOTIFIER_PROJ 0xa1
+#define DEFAULT_TIMEOUT_MS 10000
+#define DETACH_WAIT_MS 1000          /* for the answer to ATTACH_DETACHED */
+#define CANCEL_SETTLE_MS 50          /* per cancelled post, see release_attach */
+#define CANCEL_SETTLE_POSTS 10       /* ... counting at most this many */
 
 struct j9_session {
 	const struct openj9_target *t;
@@ -115,7 +119,8 @@ static void release_attach(struct j9_session *s)
 	if (s->posted)
 		attach_step(s->t->log, "cancelled %d of %d semaphore posts", cancelled, s->posted);
 	if (s->posted > 2)
-		sleep_ms(50 * (s->posted < 10 ? s->posted : 10));
+		sleep_ms(CANCEL_SETTLE_MS * (s->posted < CANCEL_SETTLE_POSTS ? s->posted :
+					     CANCEL_SETTLE_POSTS));
 	s->posted = 0;
 	unlock_close(&s->attachlock);
 	close_fd(&s->lsock[0]);
@@ -405,11 +410,21 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	free(msg);
 	/* Detach politely; the answer does not change the outcome. */
 	if (openj9_send_msg(s->conn, "ATTACH_DETACHED") == 0 &&
-	    openj9_read_msg(s->conn, 4096, s->timeout_ms < 1000 ? s->timeout_ms : 1000, &msg, &len) == 0)
+	    openj9_read_msg(s->conn, 4096, s->timeout_ms < DETACH_WAIT_MS ? s->timeout_ms :
+			    DETACH_WAIT_MS, &msg, &len) == 0)
 		free(msg);
 	if (rc)
 		err_set(e, rc, "out of memory decoding the reply");
 	return rc;
+}
+
+/* The longest silence while reading the reply: t's, else the handshake
+ * timeout; -1 (no limit) when t asks for none. */
+static int reply_timeout_ms(const struct openj9_target *t, int timeout_ms)
+{
+	if (t->read_timeout_ms > 0)
+		return t->read_timeout_ms;
+	return t->read_timeout_ms < 0 ? -1 : timeout_ms;
 }
 
 int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
@@ -430,9 +445,8 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	rc = openj9_translate(argc, argv, cmd, CMD_MAX, &is_load, &is_diag, e);
 	if (rc)
 		goto out;
-	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
-	s.read_timeout_ms = t->read_timeout_ms > 0 ? t->read_timeout_ms :
-			    t->read_timeout_ms < 0 ? -1 : s.timeout_ms;
+	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
+	s.read_timeout_ms = reply_timeout_ms(t, s.timeout_ms);
 	s.deadline = clock_ms() + s.timeout_ms;
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), e);
 	if (s.common < 0) {
