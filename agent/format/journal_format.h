@@ -89,11 +89,16 @@ enum jf_type {
 
 /*
  * EPOCH body:
- *   u64 reason      1 = initial dump after a late attach, 2 = refresh on a
- *                   repeated attach, 3 = agent stopped (no records follow
- *                   until the next EPOCH)
+ *   u64 reason      enum jf_epoch_reason
  */
 #define JF_EPOCH_BODY 8
+
+enum jf_epoch_reason {
+	JF_EPOCH_ATTACHED = 1,  /* initial dump after a late attach */
+	JF_EPOCH_REFRESH = 2,   /* refresh on a repeated attach */
+	JF_EPOCH_STOPPED = 3,   /* agent stopped: no records follow until the
+	                           next EPOCH */
+};
 
 /* ---- little-endian helpers ---------------------------------------------- */
 static inline uint16_t jf_get16(const unsigned char *p)

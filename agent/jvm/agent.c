@@ -280,7 +280,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 			cur = o;
 			sink_update(&o);
 			agentlog("attached again: refreshing (flush_ms=%u)", o.flush_ms);
-			replay(jvmti, 2);
+			replay(jvmti, JF_EPOCH_REFRESH);
 			return RC_OK;
 		}
 		stop_agent("attached again with another dir= or unfold: restarting");
@@ -307,7 +307,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 			sink_stop();
 			goto fail_output;
 		}
-		replay(jvmti, 1);
+		replay(jvmti, JF_EPOCH_ATTACHED);
 	}
 	return RC_OK;
 

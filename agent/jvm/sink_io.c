@@ -355,7 +355,7 @@ void sink_stop(void)
 		if (e->start && journal_put_unload(&S.jbuf, sink_now(), e->id, e->start) < 0)
 			S.st.drops++;
 	}
-	if (journal_put_epoch(&S.jbuf, sink_now(), 3) < 0)
+	if (journal_put_epoch(&S.jbuf, sink_now(), JF_EPOCH_STOPPED) < 0)
 		S.st.drops++;
 	S.running = false;
 	S.quit = true;

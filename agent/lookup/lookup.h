@@ -70,6 +70,12 @@ struct lookup_hit {
 					       all inside sym; NULL when n_inline is 0 */
 };
 
+enum lookup_source {
+	LOOKUP_SOURCE_NONE = 0,
+	LOOKUP_SOURCE_JOURNAL = 1,
+	LOOKUP_SOURCE_MAP = 2,
+};
+
 struct lookup_stats {
 	size_t live;               /* live LOAD/STUB/MAP entries */
 	size_t inlines;            /* live INLINE ranges */
@@ -83,9 +89,10 @@ struct lookup_stats {
 	uint64_t malformed_lines;  /* perf-map lines skipped */
 	uint64_t source_offset;    /* next byte lookup_refresh reads */
 	size_t pending_bytes;      /* perf map: torn last line held back */
-	int source;                /* 0 none, 1 journal, 2 perf map */
+	int source;                /* enum lookup_source */
 	uint64_t resets;           /* times the followed file was started over */
-	uint64_t last_epoch;       /* reason of the last EPOCH record (3: agent stopped) */
+	uint64_t last_epoch;       /* reason of the last EPOCH record
+	                              (enum jf_epoch_reason) */
 	uint64_t last_epoch_ts;    /* its timestamp */
 };
 

@@ -11,14 +11,14 @@ void lk_close_source(struct lookup *lk)
 {
 	jr_close(&lk->jr);
 	pm_close(&lk->pm);
-	lk->st.source = 0;
+	lk->st.source = LOOKUP_SOURCE_NONE;
 }
 
 int lookup_follow_journal(struct lookup *lk, int fd)
 {
 	lk_close_source(lk);
 	jr_open_fd(&lk->jr, fd);
-	lk->st.source = 1;
+	lk->st.source = LOOKUP_SOURCE_JOURNAL;
 	return 0;
 }
 
@@ -26,7 +26,7 @@ int lookup_follow_map(struct lookup *lk, int fd)
 {
 	lk_close_source(lk);
 	pm_open_fd(&lk->pm, fd);
-	lk->st.source = 2;
+	lk->st.source = LOOKUP_SOURCE_MAP;
 	return 0;
 }
 
@@ -89,9 +89,9 @@ static long refresh_map(struct lookup *lk, char *err, size_t errlen)
 
 long lookup_refresh(struct lookup *lk, char *err, size_t errlen)
 {
-	if (lk->st.source == 1)
+	if (lk->st.source == LOOKUP_SOURCE_JOURNAL)
 		return refresh_journal(lk, err, errlen);
-	if (lk->st.source == 2)
+	if (lk->st.source == LOOKUP_SOURCE_MAP)
 		return refresh_map(lk, err, errlen);
 	return -EBADF;
 }
@@ -103,7 +103,7 @@ void lookup_set_until(struct lookup *lk, uint64_t until_ns)
 
 const struct jr_header *lookup_journal_header(const struct lookup *lk)
 {
-	return lk->st.source == 1 && lk->jr.have_header ? &lk->jr.hdr : NULL;
+	return lk->st.source == LOOKUP_SOURCE_JOURNAL && lk->jr.have_header ? &lk->jr.hdr : NULL;
 }
 
 void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st)

@@ -13,6 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* HotSpot's result line for "protocol version not supported" (a v2 request
+ * to a JVM that does not offer v2). */
+#define ATTACH_HS_NO_PROTOCOL 101
+
 /* Outcome of one command the JVM answered (the call itself returned 0). */
 struct attach_reply {
 	int vm_code;            /* the JVM's result: HotSpot's first line (0, -1,

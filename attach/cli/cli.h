@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "text.h"         /* strict numbers, JSON strings (attach/base) */
+
 /* Exit codes (docs/cli.md).  JVM result codes are never exit codes. */
 enum {
 	JSYM_EXIT_OK = 0,       /* success */
@@ -37,13 +39,6 @@ void cli_step(void *ctx, const char *line);
 
 /* "jsym: <text>" on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Strict decimal parsers: 0 or -EINVAL (garbage, sign, out of range). */
-int cli_parse_pid(const char *s, pid_t *pid);
-int cli_parse_ms(const char *s, int *ms);
-
-/* Write s (n bytes) as a JSON string literal, quotes included. */
-void cli_json_str(FILE *f, const char *s, size_t n);
 
 /* The full usage text (main.c); --help prints it to stdout. */
 void cli_usage(FILE *f);

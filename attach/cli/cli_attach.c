@@ -23,6 +23,7 @@
 #include "run.h"
 #include "target.h"
 #include "termtext.h"
+#include "text.h"
 
 #define MAX_PIDS 4096
 
@@ -177,7 +178,7 @@ static void json_text(const char *key, const char *s)
 {
 	printf(",\"%s\":", key);
 	if (s && *s)
-		cli_json_str(stdout, s, strlen(s));
+		text_json_str(stdout, s, strlen(s));
 	else
 		printf("null");
 }
@@ -207,7 +208,7 @@ static void print_json(const struct attach_env *env, const struct attach_outcome
 	if (p->ran) {
 		printf(",\"probe\":{");
 		printf("\"loader\":");
-		cli_json_str(stdout, p->loader, strlen(p->loader));
+		text_json_str(stdout, p->loader, strlen(p->loader));
 		json_text("libc", p->runtime_libc);
 		for (int l = 0; l < DEPLOY_NLIBC; l++) {
 			if (!p->tried[l])
@@ -314,7 +315,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		switch (c) {
 		case 'A': env->all = true; break;
 		case 'J':
-			if (cli_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
+			if (text_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
 				cli_err("--jobs wants 1 to 64, not '%s'", optarg);
 				return -EINVAL;
 			}
@@ -324,13 +325,13 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		case 'S': env->stop = true; break;
 		case 'C': env->clean = true; break;
 		case 't':
-			if (cli_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
+			if (text_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
 				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
 				return -EINVAL;
 			}
 			break;
 		case 'r':
-			if (cli_parse_ms(optarg, &env->read_timeout_ms)) {
+			if (text_parse_ms(optarg, &env->read_timeout_ms)) {
 				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
 				return -EINVAL;
 			}
@@ -363,7 +364,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			cli_err("too many pids (at most %d)", MAX_PIDS);
 			return -E2BIG;
 		}
-		if (cli_parse_pid(argv[optind], &env->pids[env->npids])) {
+		if (text_parse_pid(argv[optind], &env->pids[env->npids])) {
 			cli_err("'%s' is not a pid", argv[optind]);
 			return -EINVAL;
 		}
@@ -386,7 +387,7 @@ static int scan_jvms(struct attach_env *env)
 	while ((de = readdir(d)) != NULL && env->npids < MAX_PIDS) {
 		struct target t;
 
-		if (cli_parse_pid(de->d_name, &pid) || pid == self)
+		if (text_parse_pid(de->d_name, &pid) || pid == self)
 			continue;
 		if (target_open(pid, 0, &t, NULL) != 0)
 			continue;

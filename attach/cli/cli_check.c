@@ -7,14 +7,19 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "attach_types.h"
 #include "cli.h"
 #include "creds.h"
+#include "fdio.h"
 #include "target.h"
 #include "termtext.h"
+#include "text.h"
+
+#define STATUS_MAX 4096 /* /proc/<pid>/status: the ppid is near the top */
 
 void cli_log_facts(const struct target *t, const struct attach_log *log)
 {
@@ -54,21 +59,22 @@ static pid_t jvm_child(pid_t pid)
 	while (d && !found && (de = readdir(d)) != NULL) {
 		struct proc_status st;
 		struct target c;
-		char path[64], buf[4096];
+		char path[64], *buf;
 		pid_t p;
 		ssize_t n;
-		int fd;
+		int rc;
 
-		if (cli_parse_pid(de->d_name, &p) != 0)
+		if (text_parse_pid(de->d_name, &p) != 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)p);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		n = fdio_read_file_at(AT_FDCWD, path, 0, 0, STATUS_MAX, &buf);
+		if (n <= 0) {
+			free(buf);
 			continue;
-		n = read(fd, buf, sizeof(buf));
-		close(fd);
-		if (n <= 0 || proc_parse_status(buf, (size_t)n, &st) != 0 ||
-		    st.ppid != pid)
+		}
+		rc = proc_parse_status(buf, (size_t)n, &st);
+		free(buf);
+		if (rc != 0 || st.ppid != pid)
 			continue;
 		if (target_open(p, 0, &c, NULL) == 0 && !c.maps_err &&
 		    c.maps.kind != PROC_NOT_JVM)

@@ -132,13 +132,13 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+t:r:p:vjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (cli_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
+			if (text_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
 				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
 				return -EINVAL;
 			}
 			break;
 		case 'r':
-			if (cli_parse_ms(optarg, &env->read_timeout_ms)) {
+			if (text_parse_ms(optarg, &env->read_timeout_ms)) {
 				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
 				return -EINVAL;
 			}
@@ -171,7 +171,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 		exec_usage();
 		return -EINVAL;
 	}
-	if (cli_parse_pid(argv[optind], &env->pid)) {
+	if (text_parse_pid(argv[optind], &env->pid)) {
 		cli_err("'%s' is not a pid", argv[optind]);
 		return -EINVAL;
 	}
@@ -221,7 +221,7 @@ static void print_human(const struct exec_env *env, int rc,
 		return;
 	}
 	if (r->failed) {
-		if (!strcmp(env->cmd, "load") || r->vm_code == 0 || r->vm_code == 101)
+		if (!strcmp(env->cmd, "load") || r->vm_code == 0 || r->vm_code == ATTACH_HS_NO_PROTOCOL)
 			cli_err("the JVM refused %s (result %d): %s", env->cmd,
 				r->vm_code, r->message);
 		else
@@ -241,7 +241,7 @@ static void print_json(const struct exec_env *env, const struct target *t,
 	off_t len = out_fd >= 0 ? lseek(out_fd, 0, SEEK_END) : 0;
 
 	printf("{\"pid\":%d,\"command\":", (int)env->pid);
-	cli_json_str(stdout, env->cmd, strlen(env->cmd));
+	text_json_str(stdout, env->cmd, strlen(env->cmd));
 	/* a pid that could not be opened is no kind of process at all */
 	if (t->proc_fd >= 0)
 		printf(",\"jvm\":\"%s\"", target_kind_name(t));
@@ -249,7 +249,7 @@ static void print_json(const struct exec_env *env, const struct target *t,
 		printf(",\"jvm\":null");
 	if (rc) {
 		printf(",\"ok\":false,\"error\":");
-		cli_json_str(stdout, res->err.msg, strlen(res->err.msg));
+		text_json_str(stdout, res->err.msg, strlen(res->err.msg));
 	} else {
 		printf(",\"ok\":%s,\"vm_code\":%d", r->failed ||
 		       (r->agent_code_known && r->agent_code) ? "false" : "true",
@@ -258,13 +258,13 @@ static void print_json(const struct exec_env *env, const struct target *t,
 			printf(",\"agent_code\":%d", r->agent_code);
 		if (r->failed) {
 			printf(",\"message\":");
-			cli_json_str(stdout, r->message, strlen(r->message));
+			text_json_str(stdout, r->message, strlen(r->message));
 		}
 	}
 	if (len > 0 && (buf = malloc((size_t)len)) != NULL &&
 	    pread(out_fd, buf, (size_t)len, 0) == len) {
 		printf(",\"output\":");
-		cli_json_str(stdout, buf, (size_t)len);
+		text_json_str(stdout, buf, (size_t)len);
 	}
 	free(buf);
 	printf(",\"exit\":%d}\n", verdict(env, rc, res));

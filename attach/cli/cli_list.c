@@ -47,13 +47,13 @@ static void print_json_row(const struct target *t, bool first)
 	       target_kind_name(t));
 	printf(",\"version\":");
 	if (t->jdk_version[0])
-		cli_json_str(stdout, t->jdk_version, strlen(t->jdk_version));
+		text_json_str(stdout, t->jdk_version, strlen(t->jdk_version));
 	else
 		printf("null");
 	printf(",\"major\":%d,\"libc\":\"%s\",\"container\":%s,\"cgroup\":",
 	       t->jdk_major, target_libc_name(t),
 	       in_container(t) ? "true" : "false");
-	cli_json_str(stdout, t->cgroup, strlen(t->cgroup));
+	text_json_str(stdout, t->cgroup, strlen(t->cgroup));
 	printf(",\"attach_disabled\":%s,\"xrs\":%s}",
 	       t->opts.disable_attach ? "true" : "false",
 	       t->opts.xrs ? "true" : "false");
@@ -127,7 +127,7 @@ int cli_list_main(int argc, char **argv)
 		pid_t pid;
 
 		if (!isdigit((unsigned char)de->d_name[0]) ||
-		    cli_parse_pid(de->d_name, &pid) || pid == self)
+		    text_parse_pid(de->d_name, &pid) || pid == self)
 			continue;
 		if (target_open(pid, 0, &t, NULL) != 0)
 			continue;       /* exited meanwhile */

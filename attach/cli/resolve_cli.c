@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 #include "perfmap_read.h"
 #include "resolve_cli.h"
 #include "resolve_files.h"
+#include "text.h"
 
 struct resolve_env {
 	long pid;
@@ -77,52 +77,11 @@ static void put_text(const char *s)
 		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at s (1-4), or 0.  Overlong forms,
- * surrogates (the JVM's modified UTF-8 writes them for non-BMP characters)
- * and values above U+10FFFF are not well-formed.
- */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (!n || s[0] > 0xf4)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/* "key":"value" with JSON escapes; bytes that are not UTF-8 become U+FFFD. */
+/* "key":"value", the value escaped by text_json_str. */
 static void put_json_str(const char *key, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-
-	printf("\"%s\":\"", key);
-	while (*s) {
-		int n = utf8_len(s);
-
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if (*s < 0x20 || *s == 0x7f)
-			printf("\\u%04x", *s);
-		else if (n == 0)
-			fputs("\\ufffd", stdout);
-		else
-			fwrite(s, 1, (size_t)n, stdout);
-		s += n ? n : 1;
-	}
-	putchar('"');
+	printf("\"%s\":", key);
+	text_json_str(stdout, str, strlen(str));
 }
 
 static const char *kind_name(int kind)
@@ -353,7 +312,8 @@ static void warn_if_stopped(const struct resolver *r)
 	struct lookup_stats st;
 
 	lookup_get_stats(r->lk, &st);
-	if (st.source == 1 && st.last_epoch == 3 && st.live == 0 && !r->env->at_ns)
+	if (st.source == LOOKUP_SOURCE_JOURNAL && st.last_epoch == JF_EPOCH_STOPPED &&
+	    st.live == 0 && !r->env->at_ns)
 		fprintf(stderr, "jsym: the agent stopped at %" PRIu64 ".%06" PRIu64
 				" (JVM exit or `stop`) and closed every range in %s: give --at SECONDS "
 				"to resolve as of an earlier time\n",
@@ -434,20 +394,19 @@ int jsym_resolve_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct resolve_env env = { .pid = 0, .dir = "/tmp" };
-	char *end;
+	pid_t pid;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:d:j:m:ft:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			errno = 0;
-			env.pid = strtol(optarg, &end, 10);
-			if (errno || *end || env.pid <= 0 || env.pid > INT_MAX) {
+			if (text_parse_pid(optarg, &pid) != 0) {
 				fprintf(stderr, "jsym resolve: bad pid '%s' (a positive number)\n",
 					optarg);
 				return 1;
 			}
+			env.pid = pid;
 			break;
 		case 'd':
 			env.dir = optarg;

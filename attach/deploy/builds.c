@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
-#include "fileio.h"
+#include "fdio.h"
 
 #define BUILD_MAX_BYTES (64u << 20)     /* far above a real build */
 
@@ -55,7 +55,8 @@ static int read_build_file(const char *dir, const char *sub, const char *name,
 			   struct deploy_file *f)
 {
 	struct stat st;
-	int fd, rc;
+	ssize_t rc;
+	int fd;
 
 	if (snprintf(f->path, sizeof(f->path), "%s/%s/%s", dir, sub, name) >=
 	    (int)sizeof(f->path))
@@ -69,9 +70,12 @@ static int read_build_file(const char *dir, const char *sub, const char *name,
 	}
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
-	rc = fd_read_all(fd, BUILD_MAX_BYTES, &f->data, &f->size);
+	rc = (int)fdio_read_regular(fd, BUILD_MAX_BYTES, (char **)&f->data);
 	close(fd);
-	return rc;
+	if (rc < 0)
+		return rc;
+	f->size = (size_t)rc;
+	return f->size == (size_t)st.st_size ? 0 : -EIO;   /* changed or too big */
 }
 
 /* Both libcs' agent and probe from one candidate directory. */

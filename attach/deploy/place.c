@@ -21,20 +21,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "deploy.h"
-#include "fileio.h"
+#include "fdio.h"
 #include "inroot.h"
 #include "target.h"
 
 #define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */
 #define RESERVE_PCT 5           /* ... and 5% of the filesystem */
-#define LOCK_POLL_MS 10
 
 struct place {
 	const struct target *t;
@@ -142,8 +140,8 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 {
 	char self[64];
 	struct stat st;
-	unsigned char *data = NULL;
-	size_t len = 0;
+	char *data = NULL;
+	ssize_t len = -1;
 	int pfd, fd, rc, same;
 
 	pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -176,9 +174,10 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 	close(pfd);
 	if (fd < 0)
 		return err_set(p->e, -errno, "cannot read %s: %s", path, strerror(errno));
-	rc = (size_t)st.st_size == f->size ? fd_read_all(fd, f->size, &data, &len) : 0;
+	if ((size_t)st.st_size == f->size)
+		len = fdio_read_all(fd, f->size + 1, &data);
 	close(fd);
-	same = rc == 0 && data && len == f->size && memcmp(data, f->data, len) == 0;
+	same = len >= 0 && (size_t)len == f->size && memcmp(data, f->data, f->size) == 0;
 	free(data);
 	if (!same)
 		return err_set(p->e, -EEXIST, "%s in the container differs from jsym's "
@@ -206,7 +205,7 @@ static int write_new(struct place *p, int dirfd, const char *name,
 	if (fd < 0)
 		return err_set(p->e, -errno, "cannot create %s in the container: %s",
 			       path, strerror(errno));
-	rc = fd_write_all(fd, f->data, f->size);
+	rc = fdio_write_all(fd, f->data, f->size, 0);
 	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
 		rc = -errno;
 	if (rc == 0 && anon) {
@@ -274,18 +273,14 @@ static int check_space(struct place *p, int tmpfd, const char *tmp, size_t need)
 
 static int lock_dir(struct place *p, int fd, int timeout_ms)
 {
-	long until = clock_ms() + timeout_ms;
+	int rc = fdio_lock_until(fd, FDIO_FLOCK, clock_ms() + timeout_ms);
 
-	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return err_set(p->e, -errno, "cannot lock %s: %s", p->where,
-				       strerror(errno));
-		if (clock_ms() >= until)
-			return err_set(p->e, -ETIMEDOUT, "%s stayed locked for %d ms (another "
-				       "jsym attaching, or a process in the container "
-				       "holding its lock)", p->where, timeout_ms);
-		usleep(LOCK_POLL_MS * 1000);
-	}
+	if (rc == -ETIMEDOUT)
+		return err_set(p->e, rc, "%s stayed locked for %d ms (another jsym "
+			       "attaching, or a process in the container holding its "
+			       "lock)", p->where, timeout_ms);
+	if (rc)
+		return err_set(p->e, rc, "cannot lock %s: %s", p->where, strerror(-rc));
 	return 0;
 }
 

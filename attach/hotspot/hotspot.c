@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -15,6 +14,7 @@
 
 #include "clock.h"
 #include "creds.h"
+#include "fdio.h"
 #include "hotspot.h"
 #include "hs_io.h"
 #include "hs_reply.h"
@@ -22,36 +22,36 @@
 #include "ns.h"
 #include "target.h"
 
-bool hotspot_may_signal(const struct target *t, char *why, size_t n)
+bool hotspot_may_signal(const struct target *t, struct err_text *e)
 {
 	if (t->maps_err) {
-		snprintf(why, n, "cannot read /proc/%d/maps to confirm it is a JVM "
+		err_set(e, 0, "cannot read /proc/%d/maps to confirm it is a JVM "
 			 "(%s); jsym never signals an unconfirmed process",
 			 (int)t->pid, strerror(-t->maps_err));
 		return false;
 	}
 	if (t->maps.kind == PROC_OPENJ9) {
-		snprintf(why, n, "%d is an OpenJ9 JVM; SIGQUIT would make it write "
+		err_set(e, 0, "%d is an OpenJ9 JVM; SIGQUIT would make it write "
 			 "a javacore", (int)t->pid);
 		return false;
 	}
 	if (t->maps.kind != PROC_HOTSPOT) {
-		snprintf(why, n, "%d is not a JVM (no libjvm.so mapped); jsym "
+		err_set(e, 0, "%d is not a JVM (no libjvm.so mapped); jsym "
 			 "never signals it", (int)t->pid);
 		return false;
 	}
 	if (t->opts.disable_attach) {
-		snprintf(why, n, "the JVM runs with -XX:+DisableAttachMechanism and "
+		err_set(e, 0, "the JVM runs with -XX:+DisableAttachMechanism and "
 			 "cannot be attached (restart it without that flag)");
 		return false;
 	}
 	if (t->opts.xrs) {
-		snprintf(why, n, "the JVM runs with -Xrs: it has no SIGQUIT handler "
+		err_set(e, 0, "the JVM runs with -Xrs: it has no SIGQUIT handler "
 			 "and the signal would kill it");
 		return false;
 	}
 	if (!proc_catches_signal(&t->st, SIGQUIT)) {
-		snprintf(why, n, "the process does not catch SIGQUIT (SigCgt in "
+		err_set(e, 0, "the process does not catch SIGQUIT (SigCgt in "
 			 "/proc/%d/status): the signal would kill it or do nothing",
 			 (int)t->pid);
 		return false;
@@ -175,16 +175,14 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 /* flock the trigger: one jsym at a time signals a given JVM. */
 static int lock_trigger(int fd, long deadline, struct err_text *e)
 {
-	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return err_set(e, -errno, "cannot lock the trigger file: %s",
-				       strerror(errno));
-		if (clock_ms() >= deadline)
-			return err_set(e, -ETIMEDOUT, "timed out: another attach to "
-				       "this JVM held its trigger file (retry, or raise "
-				       "--timeout)");
-		poll(NULL, 0, 10);
-	}
+	int rc = fdio_lock_until(fd, FDIO_FLOCK, deadline);
+
+	if (rc == -ETIMEDOUT)
+		return err_set(e, rc, "timed out: another attach to this JVM held "
+			       "its trigger file (retry, or raise --timeout)");
+	if (rc)
+		return err_set(e, rc, "cannot lock the trigger file: %s",
+			       strerror(-rc));
 	return 0;
 }
 
@@ -209,6 +207,17 @@ static int send_sigquit(const struct target *t, const struct attach_log *log,
 	}
 	attach_step(log, "SIGQUIT sent");
 	return 0;
+}
+
+#define SOCKET_RECHECK_MS 200 /* with inotify: a fallback for missed events */
+#define SOCKET_POLL_MS 20      /* without inotify: how often we look */
+
+/* How long to sleep before looking for the socket again: never past left. */
+static int socket_poll_ms(bool have_inotify, long left)
+{
+	long slice = have_inotify ? SOCKET_RECHECK_MS : SOCKET_POLL_MS;
+
+	return (int)(left < slice ? left : slice);
 }
 
 /*
@@ -261,8 +270,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 				     timeout_ms, sock);
 			break;
 		}
-		if (poll(p, 2, (int)(left < (ino >= 0 ? 200 : 20) ? left :
-				     (ino >= 0 ? 200 : 20))) > 0 && ino >= 0)
+		if (poll(p, 2, socket_poll_ms(ino >= 0, left)) > 0 && ino >= 0)
 			while (read(ino, drain, sizeof(drain)) > 0)
 				;
 	}
@@ -289,6 +297,17 @@ static int socket_ready(const struct target *t, const char *sock,
 }
 
 /*
+ * What the socket wait may still take of the deadline: at least 1 ms, so
+ * the socket is looked for once even when the trigger lock used it all.
+ */
+static int socket_wait_ms(long deadline)
+{
+	long left = deadline - clock_ms();
+
+	return left > 0 ? (int)left : 1;
+}
+
+/*
  * Make sure the listener runs; the caller is inside the JVM's /tmp.
  * Concurrent jsyms share one trigger file and take turns with flock: the
  * first signals, the others find the socket (a second SIGQUIT to a JVM
@@ -298,7 +317,8 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 			   const struct hs_opts *o, struct err_text *e)
 {
 	long deadline = clock_ms() + o->timeout_ms;
-	char trig[40], why[300];
+	struct err_text why;
+	char trig[40];
 	struct stat st;
 	int dir = -1, fd, rc;
 
@@ -310,10 +330,10 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 					    "needed", sock);
 			return rc < 0 ? rc : 0;
 		}
-		if (!hotspot_may_signal(t, why, sizeof(why)))
+		if (!hotspot_may_signal(t, &why))
 			return err_set(e, -EPERM, "the JVM has no attach socket "
 				       "(/tmp/%s) and jsym will not signal it: %s",
-				       sock, why);
+				       sock, why.msg);
 		snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
 		fd = open_trigger(t, tmp_fd, trig, &dir, o->log, e);
 		if (fd < 0)
@@ -333,9 +353,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		guard_trigger(dir, trig);
 		rc = send_sigquit(t, o->log, e);
 		if (rc == 0)
-			rc = wait_socket(t, sock, (int)(deadline > clock_ms() ?
-							deadline - clock_ms() : 1),
-					 o->log, e);
+			rc = wait_socket(t, sock, socket_wait_ms(deadline), o->log, e);
 		if (unlinkat(dir, trig, 0) == 0)
 			attach_step(o->log, "trigger removed");
 		trigger_dir = -1;

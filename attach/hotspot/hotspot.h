@@ -46,9 +46,9 @@ struct hs_request {
  * mapped, no libj9vm) that catches SIGQUIT (SigCgt bit 3), without -Xrs
  * (no handler: the signal would kill it) and without
  * -XX:+DisableAttachMechanism (it would only print a thread dump).
- * Returns true, or false with the reason (and remedy) in why.
+ * Returns true, or false with the reason (and remedy) in e (may be NULL).
  */
-bool hotspot_may_signal(const struct target *t, char *why, size_t n);
+bool hotspot_may_signal(const struct target *t, struct err_text *e);
 
 /*
  * Run one command.  Returns 0 when the JVM answered (look at *r: vm_code,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fdio.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "target.h"
@@ -94,38 +95,17 @@ static int check_peer(const struct target *t, int fd, const char *sock,
 	return 0;
 }
 
-/* Wait for fd to be ready; -ETIMEDOUT after ms (ms <= 0: forever). */
-static int wait_fd(int fd, short ev, int ms)
-{
-	struct pollfd p = { fd, ev, 0 };
-	int n;
-
-	do
-		n = poll(&p, 1, ms > 0 ? ms : -1);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	return n == 0 ? -ETIMEDOUT : 0;
-}
-
 static int send_all(int fd, const char *buf, size_t len, int ms,
 		    struct err_text *e)
 {
-	while (len > 0) {
-		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+	int rc = fdio_write_all(fd, buf, len, ms);
 
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (wait_fd(fd, POLLOUT, ms) != 0)
-				return err_set(e, -ETIMEDOUT, "the JVM did not take the "
-					       "request within %d ms", ms);
-			continue;
-		}
-		if (n < 0)
-			return err_set(e, -errno, "cannot send the request: %s (the JVM "
-				       "closed the connection)", strerror(errno));
-		buf += n;
-		len -= (size_t)n;
-	}
+	if (rc == -ETIMEDOUT)
+		return err_set(e, rc, "the JVM did not take the request within "
+			       "%d ms", ms);
+	if (rc)
+		return err_set(e, rc, "cannot send the request: %s (the JVM "
+			       "closed the connection)", strerror(-rc));
 	return 0;
 }
 
@@ -148,7 +128,7 @@ static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
 				       "commands such as dumpheap)", read_ms);
 		if (read_ms > 0 && start + read_ms - now < slice)
 			slice = start + read_ms - now;
-		if (wait_fd(fd, POLLIN, (int)slice) == 0)
+		if (fdio_wait(fd, POLLIN, (int)slice) == 0)
 			return 0;
 		if (!target_stopped(t)) {
 			stopped_since = 0;
@@ -161,22 +141,6 @@ static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
 				       "stopped (SIGSTOP or a debugger) for %d ms and "
 				       "cannot answer", stop_ms);
 	}
-}
-
-/* Write all of buf to fd; false once fd is unusable (e.g. a closed pipe). */
-static bool put_out(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return true;
 }
 
 struct reader {
@@ -215,7 +179,7 @@ static void body_bytes(struct reader *rd, const struct hs_opts *o,
 	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok) {
 		size_t k = n < rd->sink_left ? n : rd->sink_left;
 
-		rd->sink_ok = put_out(rd->sink, p, k);
+		rd->sink_ok = fdio_write_all(rd->sink, p, k, 0) == 0;
 		rd->sink_left -= k;
 		rd->dropped += n - k;
 	}
@@ -289,7 +253,7 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 		int k = snprintf(note, sizeof(note), "\n[jsym: %zu more bytes of the "
 				 "JVM's message not shown]\n", rd.dropped);
 
-		put_out(rd.sink, note, (size_t)k);
+		fdio_write_all(rd.sink, note, (size_t)k, 0);
 	}
 	if (rc)
 		return rc;

@@ -155,7 +155,7 @@ void hs_reply_judge(int code, const char *body, size_t len, bool is_load,
 	if (code != 0) {
 		r->failed = true;
 		keep_message(r, body, len);
-		if (code == 101 && r->message[0] == '\0')
+		if (code == ATTACH_HS_NO_PROTOCOL && r->message[0] == '\0')
 			snprintf(r->message, sizeof(r->message),
 				 "protocol version not supported");
 		return;

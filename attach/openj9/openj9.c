@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fdio.h"
 #include "openj9.h"
 
 #define CMD_MAX (64 * 1024)
@@ -32,10 +33,14 @@
 #define SYNC_MAX 256                 /* sync files we lock at most */
 #define OTHER_SYNC_WAIT_MS 200       /* per other VM's sync file */
 #define NOTIFIER_PROJ 0xa1
+#define DEFAULT_TIMEOUT_MS 10000
+#define DETACH_WAIT_MS 1000          /* for the answer to ATTACH_DETACHED */
+#define CANCEL_SETTLE_MS 50          /* per cancelled post, see release_attach */
+#define CANCEL_SETTLE_POSTS 10       /* ... counting at most this many */
 
 struct j9_session {
 	const struct openj9_target *t;
-	long long deadline;
+	long deadline;                  /* clock_ms() time */
 	int timeout_ms, read_timeout_ms;
 	char cpath[4200];
 	char vmid[256];
@@ -51,9 +56,9 @@ struct j9_session {
 	ino_t reply_ino;
 };
 
-static int left_ms(long long deadline)
+static int left_ms(long deadline)
 {
-	long long l = deadline - clock_ms();
+	long l = deadline - clock_ms();
 
 	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
 }
@@ -64,22 +69,6 @@ static void sleep_ms(int ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-/* POSIX record lock on the whole file, retried until deadline (B3). */
-static int lock_until(int fd, long long deadline)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-
-	for (;;) {
-		if (fcntl(fd, F_SETLK, &fl) == 0)
-			return 0;
-		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
-			return -errno;
-		if (clock_ms() >= deadline)
-			return -ETIMEDOUT;
-		sleep_ms(10);
-	}
 }
 
 static void unlock_close(int *fd)
@@ -130,7 +119,8 @@ static void release_attach(struct j9_session *s)
 	if (s->posted)
 		attach_step(s->t->log, "cancelled %d of %d semaphore posts", cancelled, s->posted);
 	if (s->posted > 2)
-		sleep_ms(50 * (s->posted < 10 ? s->posted : 10));
+		sleep_ms(CANCEL_SETTLE_MS * (s->posted < CANCEL_SETTLE_POSTS ? s->posted :
+					     CANCEL_SETTLE_POSTS));
 	s->posted = 0;
 	unlock_close(&s->attachlock);
 	close_fd(&s->lsock[0]);
@@ -145,33 +135,31 @@ static void release_all(struct j9_session *s)
 	close_fd(&s->common);
 }
 
-static int write_replyinfo(struct j9_session *s, int port, char *err, size_t errlen)
+static int write_replyinfo(struct j9_session *s, int port, struct err_text *e)
 {
 	const struct openj9_target *t = s->t;
 	char body[64];
 	struct stat st;
 	int n = openj9_reply_info(body, sizeof(body), strtoull(s->key, NULL, 16), port);
 	ssize_t w;
-	int fd, e;
+	int fd, err;
 
 	fd = openat(s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    0600);
 	if (fd < 0) {
-		e = errno;
-		openj9_errf(err, errlen, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
-		     strerror(e),
-		     e == EEXIST ? " (another attach is in progress, or a crashed attacher left it: "
+		err = errno;
+		return err_set(e, -err, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
+		     strerror(err),
+		     err == EEXIST ? " (another attach is in progress, or a crashed attacher left it: "
 				   "remove it if no attach is running)" :
-		     e == EACCES ? " (the VM dir is 01711: run as root or as the JVM's user)" : "");
-		return -e;
+		     err == EACCES ? " (the VM dir is 01711: run as root or as the JVM's user)" : "");
 	}
 	if (fstat(fd, &st) != 0) {
-		e = errno;      /* before unlinkat/close can change it */
+		err = errno;    /* before unlinkat/close can change it */
 		unlinkat(s->vmdir, "replyInfo", 0);     /* O_EXCL: it is ours */
 		close(fd);
-		openj9_errf(err, errlen, "cannot stat the replyInfo just created in %s/%s: %s",
-			    s->cpath, s->vmid, strerror(e));
-		return -e;
+		return err_set(e, -err, "cannot stat the replyInfo just created in %s/%s: %s",
+			       s->cpath, s->vmid, strerror(err));
 	}
 	s->reply_made = true;
 	s->reply_dev = st.st_dev;
@@ -180,24 +168,22 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 	 * read or write it (B5, B9). */
 	if (fchmod(fd, 0600) < 0 || ((st.st_uid != t->uid || st.st_gid != t->gid) &&
 				     fchown(fd, t->uid, t->gid) < 0 && st.st_uid != t->uid)) {
-		e = errno;
+		err = errno;
 		close(fd);
-		openj9_errf(err, errlen, "cannot give replyInfo to the JVM's user %u: %s (run jsym as root "
-		     "or as uid %u)", (unsigned)t->uid, strerror(e), (unsigned)t->uid);
-		return -e;
+		return err_set(e, -err, "cannot give replyInfo to the JVM's user %u: %s (run jsym as root "
+		     "or as uid %u)", (unsigned)t->uid, strerror(err), (unsigned)t->uid);
 	}
 	w = n < 0 ? 0 : write(fd, body, (size_t)n);
 	if (w != n) {
 		/* errno now is write's only when it failed: a short write sets
 		 * none, and what is left there is an earlier call's */
-		e = n < 0 ? ENOSPC : w < 0 ? errno : EIO;
+		err = n < 0 ? ENOSPC : w < 0 ? errno : EIO;
 		close(fd);
 		if (w >= 0 && n >= 0)
-			openj9_errf(err, errlen, "cannot write replyInfo: only %zd of %d bytes "
-				    "written (is the target's file system full?)", w, n);
-		else
-			openj9_errf(err, errlen, "cannot write replyInfo: %s", strerror(e));
-		return -e;
+			return err_set(e, -err, "cannot write replyInfo: only %zd of %d "
+				       "bytes written (is the target's file system full?)",
+				       w, n);
+		return err_set(e, -err, "cannot write replyInfo: %s", strerror(err));
 	}
 	close(fd);
 	attach_step(t->log, "wrote %s/%s/replyInfo (port %d)", s->cpath, s->vmid, port);
@@ -205,7 +191,7 @@ static int write_replyinfo(struct j9_session *s, int port, char *err, size_t err
 }
 
 /* Count the VMs to post for (B6) and lock their sync files, target first. */
-static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
+static int lock_sync_files(struct j9_session *s, struct err_text *e)
 {
 	int fd, rc;
 	struct dirent *d;
@@ -215,17 +201,15 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 	fd = openat(s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		openj9_errf(err, errlen, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
+		return err_set(e, rc, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
 		     strerror(-rc));
-		return rc;
 	}
-	rc = lock_until(fd, s->deadline);
+	rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 	if (rc) {
 		close(fd);
-		openj9_errf(err, errlen, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
+		return err_set(e, rc, "cannot lock %s/%s/attachNotificationSync: %s%s", s->cpath,
 		     s->vmid, strerror(-rc),
 		     rc == -ETIMEDOUT ? " (another attacher holds it; retry later)" : "");
-		return rc;
 	}
 	s->sync[s->nsync++] = fd;
 	fd = dup(s->common);
@@ -234,12 +218,11 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		openj9_errf(err, errlen, "cannot list %s: %s", s->cpath, strerror(-rc));
-		return rc;
+		return err_set(e, rc, "cannot list %s: %s", s->cpath, strerror(-rc));
 	}
 	rewinddir(dir);
 	while ((d = readdir(dir)) && s->nposts < OPENJ9_MAX_ENTRIES) {
-		long long until;
+		long until;
 		int vfd;
 
 		if (openj9_skip_entry(d->d_name))
@@ -259,7 +242,7 @@ static int lock_sync_files(struct j9_session *s, char *err, size_t errlen)
 		until = clock_ms() + OTHER_SYNC_WAIT_MS;
 		if (until > s->deadline)
 			until = s->deadline;
-		if (lock_until(fd, until) == 0)
+		if (fdio_lock_until(fd, FDIO_RECORD, until) == 0)
 			s->sync[s->nsync++] = fd;
 		else
 			close(fd);
@@ -290,16 +273,15 @@ int openj9_notifier_key(int common, key_t *key)
 	return 0;
 }
 
-static int post_notifier(struct j9_session *s, char *err, size_t errlen)
+static int post_notifier(struct j9_session *s, struct err_text *e)
 {
 	struct sembuf post = { 0, 1, 0 };
 	key_t key;
 	int rc = openj9_notifier_key(s->common, &key), i;
 
 	if (rc) {
-		openj9_errf(err, errlen, "cannot open %s/_notifier: %s (the OpenJ9 attach directory "
+		return err_set(e, rc, "cannot open %s/_notifier: %s (the OpenJ9 attach directory "
 			    "is incomplete: is the VM's attach API enabled?)", s->cpath, strerror(-rc));
-		return rc;
 	}
 	/* Never IPC_CREAT: a set we create would be one no VM waits on, and
 	 * one with the wrong nsems breaks OpenJ9's own semget (B4). */
@@ -307,25 +289,24 @@ static int post_notifier(struct j9_session *s, char *err, size_t errlen)
 	if (s->semid < 0) {
 		rc = -errno;
 		if (rc == -ENOENT)
-			openj9_errf(err, errlen, "no OpenJ9 attach semaphore (key 0x%08x) in the target's IPC "
+			err_set(e, rc, "no OpenJ9 attach semaphore (key 0x%08x) in the target's IPC "
 			     "namespace: the VM is not listening for attach (attach API disabled or "
 			     "not started yet), or jsym is not in the target's IPC namespace",
 			     (unsigned)key);
 		else if (rc == -EINVAL)
-			openj9_errf(err, errlen, "the OpenJ9 attach semaphore (key 0x%08x) has fewer than 2 "
+			err_set(e, rc, "the OpenJ9 attach semaphore (key 0x%08x) has fewer than 2 "
 			     "members: created by an old jattach; OpenJ9 cannot use it either (remove "
 			     "it with ipcrm in the target's IPC namespace)", (unsigned)key);
 		else
-			openj9_errf(err, errlen, "cannot open the OpenJ9 attach semaphore (key 0x%08x): %s",
+			err_set(e, rc, "cannot open the OpenJ9 attach semaphore (key 0x%08x): %s",
 			     (unsigned)key, strerror(-rc));
 		return rc;
 	}
 	for (i = 0; i < s->nposts; i++) {
 		if (semop(s->semid, &post, 1) < 0) {
 			rc = -errno;
-			openj9_errf(err, errlen, "cannot post the OpenJ9 attach semaphore: %s",
+			return err_set(e, rc, "cannot post the OpenJ9 attach semaphore: %s",
 			     strerror(-rc));
-			return rc;
 		}
 		s->posted++;
 	}
@@ -334,7 +315,7 @@ static int post_notifier(struct j9_session *s, char *err, size_t errlen)
 }
 
 /* Accept connections until one sends our key or the deadline passes. */
-static int accept_vm(struct j9_session *s, char *err, size_t errlen)
+static int accept_vm(struct j9_session *s, struct err_text *e)
 {
 	for (;;) {
 		struct pollfd p[2] = { { .fd = s->lsock[0], .events = POLLIN },
@@ -367,53 +348,47 @@ static int accept_vm(struct j9_session *s, char *err, size_t errlen)
 			close(c);
 		}
 	}
-	openj9_errf(err, errlen, "OpenJ9 VM %s (pid %d) did not connect back within %d ms (the VM may "
+	return err_set(e, -ETIMEDOUT, "OpenJ9 VM %s (pid %d) did not connect back within %d ms (the VM may "
 	     "be busy or not listening; raise the timeout, or check that 127.0.0.1 works in its "
 	     "network namespace)", s->vmid, (int)s->t->nspid, s->timeout_ms);
-	return -ETIMEDOUT;
 }
 
-static int handshake(struct j9_session *s, char *err, size_t errlen)
+static int handshake(struct j9_session *s, struct err_text *e)
 {
 	int rc, port, fd;
 
 	rc = openj9_find_in_dir(s->common, s->t->nspid, s->vmid, sizeof(s->vmid));
 	if (rc) {
-		openj9_errf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
+		return err_set(e, rc, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
 		     "attach API is disabled)", (int)s->t->nspid, s->cpath);
-		return rc;
 	}
 	attach_step(s->t->log, "OpenJ9 VM id %s in %s", s->vmid, s->cpath);
 	s->vmdir = openat(s->common, s->vmid, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (s->vmdir < 0) {
 		rc = -errno;
-		openj9_errf(err, errlen, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
-		return rc;
+		return err_set(e, rc, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
 	}
 	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
-		rc = lock_until(fd, s->deadline);
+		rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 		if (rc) {
 			close(fd);
-			openj9_errf(err, errlen, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
+			return err_set(e, rc, "cannot lock %s/_attachlock: %s%s", s->cpath, strerror(-rc),
 			     rc == -ETIMEDOUT ? " (another attach is running; retry later)" : "");
-			return rc;
 		}
 		s->attachlock = fd;
 	} else {
 		attach_step(s->t->log, "no usable _attachlock (%s), going on unlocked",
 			    strerror(errno));
 	}
-	if ((rc = openj9_random_key(s->key)) < 0) {
-		openj9_errf(err, errlen, "cannot get random bytes for the attach key: %s", strerror(-rc));
-		return rc;
-	}
-	port = openj9_listen_loopback(s->lsock, err, errlen);
+	if ((rc = openj9_random_key(s->key)) < 0)
+		return err_set(e, rc, "cannot get random bytes for the attach key: %s", strerror(-rc));
+	port = openj9_listen_loopback(s->lsock, e);
 	if (port < 0)
 		return port;
-	if ((rc = write_replyinfo(s, port, err, errlen)) ||
-	    (rc = lock_sync_files(s, err, errlen)) || (rc = post_notifier(s, err, errlen)) ||
-	    (rc = accept_vm(s, err, errlen)))
+	if ((rc = write_replyinfo(s, port, e)) ||
+	    (rc = lock_sync_files(s, e)) || (rc = post_notifier(s, e)) ||
+	    (rc = accept_vm(s, e)))
 		return rc;
 	attach_step(s->t->log, "VM connected back with our key");
 	release_attach(s);
@@ -421,7 +396,7 @@ static int handshake(struct j9_session *s, char *err, size_t errlen)
 }
 
 static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is_diag,
-		    int out_fd, struct attach_reply *rep, char *err, size_t errlen)
+		    int out_fd, struct attach_reply *rep, struct err_text *e)
 {
 	char *msg = NULL, *text = NULL;
 	size_t len, tlen;
@@ -431,43 +406,42 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 		rc = openj9_read_msg(s->conn, REPLY_MAX, s->read_timeout_ms, &msg, &len);
 	if (rc) {
 		if (rc == -ETIMEDOUT)
-			openj9_errf(err, errlen, "OpenJ9 VM %s sent no reply for %d ms (raise the read "
+			err_set(e, rc, "OpenJ9 VM %s sent no reply for %d ms (raise the read "
 				    "timeout for slow commands such as heap dumps)", s->vmid,
 				    s->read_timeout_ms);
 		else
-			openj9_errf(err, errlen, "OpenJ9 VM %s: %s", s->vmid,
+			err_set(e, rc, "OpenJ9 VM %s: %s", s->vmid,
 				    rc == -EPIPE ? "closed the connection before replying" :
 				    rc == -EMSGSIZE ? "reply larger than 64 MiB" : strerror(-rc));
 		return rc == -EPIPE ? -EPROTO : rc;
 	}
 	attach_step(s->t->log, "reply of %zu bytes", len);
 	rc = openj9_map_reply(msg, len, is_load, is_diag, rep, &text, &tlen);
-	if (rc == 0 && out_fd >= 0 && text) {
-		size_t off = 0;
-
-		while (off < tlen) {
-			ssize_t w = write(out_fd, text + off, tlen - off);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-	}
+	if (rc == 0 && out_fd >= 0 && text)
+		fdio_write_all(out_fd, text, tlen, 0); /* a closed reader ends it */
 	free(text);
 	free(msg);
 	/* Detach politely; the answer does not change the outcome. */
 	if (openj9_send_msg(s->conn, "ATTACH_DETACHED") == 0 &&
-	    openj9_read_msg(s->conn, 4096, s->timeout_ms < 1000 ? s->timeout_ms : 1000, &msg, &len) == 0)
+	    openj9_read_msg(s->conn, 4096, s->timeout_ms < DETACH_WAIT_MS ? s->timeout_ms :
+			    DETACH_WAIT_MS, &msg, &len) == 0)
 		free(msg);
 	if (rc)
-		openj9_errf(err, errlen, "out of memory decoding the reply");
+		err_set(e, rc, "out of memory decoding the reply");
 	return rc;
 }
 
+/* The longest silence while reading the reply: t's, else the handshake
+ * timeout; -1 (no limit) when t asks for none. */
+static int reply_timeout_ms(const struct openj9_target *t, int timeout_ms)
+{
+	if (t->read_timeout_ms > 0)
+		return t->read_timeout_ms;
+	return t->read_timeout_ms < 0 ? -1 : timeout_ms;
+}
+
 int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
-		int out_fd, struct attach_reply *rep, char *err, size_t errlen)
+		int out_fd, struct attach_reply *rep, struct err_text *e)
 {
 	struct j9_session s = { .t = t, .common = -1, .vmdir = -1, .attachlock = -1,
 				.semid = -1, .lsock = { -1, -1 }, .conn = -1 };
@@ -475,28 +449,27 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	char *cmd;
 	int rc;
 
-	if (err && errlen)
-		err[0] = '\0';
+	if (e)
+		e->msg[0] = '\0';
 	memset(rep, 0, sizeof(*rep));
 	cmd = malloc(CMD_MAX);
 	if (!cmd)
 		return -ENOMEM;
-	rc = openj9_translate(argc, argv, cmd, CMD_MAX, &is_load, &is_diag, err, errlen);
+	rc = openj9_translate(argc, argv, cmd, CMD_MAX, &is_load, &is_diag, e);
 	if (rc)
 		goto out;
-	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : 10000;
-	s.read_timeout_ms = t->read_timeout_ms > 0 ? t->read_timeout_ms :
-			    t->read_timeout_ms < 0 ? -1 : s.timeout_ms;
+	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
+	s.read_timeout_ms = reply_timeout_ms(t, s.timeout_ms);
 	s.deadline = clock_ms() + s.timeout_ms;
-	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), err, errlen);
+	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), e);
 	if (s.common < 0) {
 		rc = s.common;
 		goto out;
 	}
-	rc = handshake(&s, err, errlen);
+	rc = handshake(&s, e);
 	if (rc == 0) {
 		attach_step(t->log, "sending %s", cmd);
-		rc = converse(&s, cmd, is_load, is_diag, out_fd, rep, err, errlen);
+		rc = converse(&s, cmd, is_load, is_diag, out_fd, rep, e);
 	}
 out:
 	release_all(&s);

@@ -28,7 +28,7 @@
  *     user it must already run with euid == t->uid (replyInfo must belong to
  *     the VM's user; the VM dir is 01711).  No seteuid happens here.
  *   - SIGPIPE needs no handling: sends use MSG_NOSIGNAL.
- *   - Nothing is printed; err receives "<what failed>: <cause> (<remedy>)".
+ *   - Nothing is printed; e receives "<what failed>: <cause> (<remedy>)".
  */
 #ifndef JSYM_OPENJ9_H
 #define JSYM_OPENJ9_H
@@ -39,6 +39,7 @@
 #include <sys/types.h>
 
 #include "attach_types.h"
+#include "errtext.h"
 
 struct openj9_target {
 	int root_fd;            /* O_PATH|O_DIRECTORY fd of the target's "/"
@@ -63,11 +64,11 @@ struct openj9_target {
  * When attachInfo is unreadable (mode 0600, other uid) a dir named <nspid>
  * still matches.  Needs no namespace but t->root_fd; takes no lock.
  * Returns 0 and copies the VM's dir name (its vmId) into vmid; -ENOENT when
- * no VM advertises that pid (or no common dir); other -errno with err filled.
- * vmid/err may be NULL.
+ * no VM advertises that pid (or no common dir); other -errno with e set.
+ * vmid/e may be NULL.
  */
 int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
-		   char *err, size_t errlen);
+		   struct err_text *e);
 
 /*
  * Run one jattach-style command against the VM advertising t->nspid.
@@ -95,10 +96,10 @@ int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
  * -ETIMEDOUT no connect-back within timeout_ms or a reply silent for
  * read_timeout_ms, -EOPNOTSUPP command not available on OpenJ9, -EINVAL bad
  * arguments, -EPROTO the VM hung up before replying, -EMSGSIZE reply over
- * 64 MiB, other -errno; err is filled on every failure.
+ * 64 MiB, other -errno; e is set on every failure.
  */
 int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
-		int out_fd, struct attach_reply *rep, char *err, size_t errlen);
+		int out_fd, struct attach_reply *rep, struct err_text *e);
 
 /* ---- pure helpers (no I/O), exported for unit tests and fuzzing ---- */
 
@@ -121,9 +122,9 @@ void openj9_props_free(struct openj9_props *p);
 
 /* Translate argv (see openj9_exec) to the wire command (no trailing NUL) in
  * out.  *is_load / *is_diag tell how to read the reply.  Returns 0, -EINVAL,
- * -EOPNOTSUPP, -ENAMETOOLONG (err filled). */
+ * -EOPNOTSUPP, -ENAMETOOLONG (e set). */
 int openj9_translate(int argc, const char *const argv[], char *out, size_t outlen,
-		     bool *is_load, bool *is_diag, char *err, size_t errlen);
+		     bool *is_load, bool *is_diag, struct err_text *e);
 
 /* Map one reply (without its NUL) to *rep and give the text to print in
  * *text and *text_len (malloc'd, caller frees; NULL for load, whose outcome
@@ -153,12 +154,9 @@ int openj9_frame_done(const char *chunk, size_t chunk_len, size_t total, size_t 
 
 /* Open the common dir (O_RDONLY|O_DIRECTORY) and put its target path in
  * path.  Returns fd, -EINVAL for a relative attach_dir, -ENOENT when it is
- * missing, other -errno; err filled on failure. */
+ * missing, other -errno; e set on failure. */
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
-		      char *err, size_t errlen);
-/* Read at most max bytes of the regular file dirfd/name (O_NOFOLLOW,
- * O_NONBLOCK) into buf, *len = bytes read.  Returns 0 or -errno. */
-int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len);
+		      struct err_text *e);
 /* Common-dir entries that are not VMs (and not counted for posts, B6). */
 bool openj9_skip_entry(const char *name);
 /* Find the VM dir advertising nspid in the open common dir (see
@@ -167,15 +165,12 @@ int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len);
 /* The SysV key of the common dir's _notifier: ftok(path, 0xa1) computed
  * from an fstat of the file opened in the target's root.  0 or -errno. */
 int openj9_notifier_key(int common, key_t *key);
-/* snprintf into err (no-op when err is NULL or errlen 0). */
-void openj9_errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* 16 lowercase hex digits of getrandom (else /dev/urandom).  0 or -errno. */
 int openj9_random_key(char key[17]);
 /* Listen on 127.0.0.1:0 in the current net ns (lsock[0]) and, best effort,
  * on [::1] at the same port (lsock[1], else -1) for VMs that prefer IPv6.
- * Returns the port or -errno (err filled); lsock[0] may need closing. */
-int openj9_listen_loopback(int lsock[2], char *err, size_t errlen);
+ * Returns the port or -errno (e set); lsock[0] may need closing. */
+int openj9_listen_loopback(int lsock[2], struct err_text *e);
 /* Read one message: complete when a read chunk ends in NUL (B7); each chunk
  * restarts the timeout.  *buf malloc'd, NUL-terminated, *len without it.
  * Returns 0, -ETIMEDOUT, -EPIPE (EOF first), -EMSGSIZE (> max), -errno. */

@@ -20,23 +20,24 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "inroot.h"
 #include "openj9.h"
+#include "text.h"
 
 #define ATTACHINFO_MAX (64 * 1024)
 
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
-		      char *err, size_t errlen)
+		      struct err_text *e)
 {
 	const char *tmp = "/tmp";
 	int fd, n;
 
 	if (t->attach_dir && t->attach_dir[0]) {
 		if (t->attach_dir[0] != '/') {
-			openj9_errf(err, errlen, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
+			return err_set(e, -EINVAL, "-Dcom.ibm.tools.attach.directory=%s is not absolute "
 				    "(jsym cannot resolve it against the JVM's working directory)",
 				    t->attach_dir);
-			return -EINVAL;
 		}
 		n = snprintf(path, pathlen, "%s", t->attach_dir);
 	} else {
@@ -51,44 +52,16 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		n = snprintf(path, pathlen, "%s%s.com_ibm_tools_attach", tmp,
 			     tmp[strlen(tmp) - 1] == '/' ? "" : "/");
 	}
-	if (n < 0 || (size_t)n >= pathlen) {
-		openj9_errf(err, errlen, "OpenJ9 attach directory path too long");
-		return -ENAMETOOLONG;
-	}
+	if (n < 0 || (size_t)n >= pathlen)
+		return err_set(e, -ENAMETOOLONG, "OpenJ9 attach directory path too long");
 	fd = inroot_open(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0, NULL);
 	if (fd == -ENOTDIR)
 		fd = -ENOENT;
 	if (fd < 0)
-		openj9_errf(err, errlen, "no OpenJ9 attach directory %s in the target: %s%s", path,
+		err_set(e, fd, "no OpenJ9 attach directory %s in the target: %s%s", path,
 			    strerror(-fd), fd == -ENOENT ? " (not an OpenJ9 JVM, or its attach API "
 			    "is disabled)" : "");
 	return fd;
-}
-
-int openj9_read_small(int dirfd, const char *name, char *buf, size_t max, size_t *len)
-{
-	struct stat st;
-	size_t got = 0;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	while (got < max) {
-		ssize_t r = read(fd, buf + got, max - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	*len = got;
-	return 0;
 }
 
 bool openj9_skip_entry(const char *name)
@@ -99,19 +72,12 @@ bool openj9_skip_entry(const char *name)
 	       strncmp(name, ".trash_", 7) == 0;
 }
 
-/* Strict decimal: the whole string, no sign, no blanks. */
+/* s is exactly pid in decimal (text_parse_pid: no sign, no blanks). */
 static bool pid_equals(const char *s, pid_t pid)
 {
-	long long v = 0;
+	pid_t v;
 
-	if (!s || !*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 10000000000LL)
-			return false;
-		v = v * 10 + (*s - '0');
-	}
-	return v == (long long)pid;
+	return text_parse_pid(s, &v) == 0 && v == pid;
 }
 
 /* 2 = attachInfo names nspid, 1 = unreadable but the dir is named nspid, 0 = no. */
@@ -119,24 +85,19 @@ static int vm_matches(int common, const char *name, pid_t nspid)
 {
 	struct openj9_props p;
 	char *buf;
-	size_t len;
-	int fd, rc, m = 0;
+	ssize_t len;
+	int fd, m = 0;
 
 	fd = openat(common, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	buf = malloc(ATTACHINFO_MAX);
-	if (!buf) {
-		close(fd);
-		return 0;
-	}
-	rc = openj9_read_small(fd, "attachInfo", buf, ATTACHINFO_MAX, &len);
+	len = fdio_read_file_at(fd, "attachInfo", O_NONBLOCK, 1, ATTACHINFO_MAX, &buf);
 	close(fd);
-	if (rc == 0 && openj9_props_parse(&p, buf, len) == 0) {
+	if (len >= 0 && openj9_props_parse(&p, buf, (size_t)len) == 0) {
 		if (pid_equals(openj9_props_get(&p, "processId"), nspid))
 			m = 2;
 		openj9_props_free(&p);
-	} else if (rc == -EACCES && pid_equals(name, nspid)) {
+	} else if (len == -EACCES && pid_equals(name, nspid)) {
 		m = 1;
 	}
 	free(buf);
@@ -183,19 +144,19 @@ int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len)
 }
 
 int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
-		   char *err, size_t errlen)
+		   struct err_text *e)
 {
 	char path[4200];
-	int common = openj9_common_dir(t, path, sizeof(path), err, errlen), rc;
+	int common = openj9_common_dir(t, path, sizeof(path), e), rc;
 
 	if (common < 0)
 		return common;
 	rc = openj9_find_in_dir(common, t->nspid, vmid, vmid_len);
 	close(common);
 	if (rc == -ENOENT)
-		openj9_errf(err, errlen, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
+		err_set(e, rc, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "
 			    "or started with -Dcom.ibm.tools.attach.enable=no)", (int)t->nspid, path);
 	else if (rc < 0)
-		openj9_errf(err, errlen, "cannot read %s: %s", path, strerror(-rc));
+		err_set(e, rc, "cannot read %s: %s", path, strerror(-rc));
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "openj9.h"
 
 int openj9_random_key(char key[17])
@@ -39,22 +40,21 @@ int openj9_random_key(char key[17])
 
 /* Listen on 127.0.0.1:0 (and best effort on [::1] at the same port, for
  * VMs run with java.net.preferIPv6Addresses=true).  Returns the port. */
-int openj9_listen_loopback(int lsock[2], char *err, size_t errlen)
+int openj9_listen_loopback(int lsock[2], struct err_text *e)
 {
 	struct sockaddr_in a4 = { .sin_family = AF_INET };
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
 	socklen_t alen = sizeof(a4);
-	int one = 1, e;
+	int one = 1, err;
 
 	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	lsock[0] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lsock[0] < 0 || bind(lsock[0], (struct sockaddr *)&a4, sizeof(a4)) < 0 ||
 	    listen(lsock[0], 8) < 0 ||
 	    getsockname(lsock[0], (struct sockaddr *)&a4, &alen) < 0) {
-		e = errno;
-		openj9_errf(err, errlen, "cannot listen on 127.0.0.1 in the target's network namespace: %s%s",
-		     strerror(e), e == EADDRNOTAVAIL ? " (its loopback interface is down)" : "");
-		return -e;
+		err = errno;
+		return err_set(e, -err, "cannot listen on 127.0.0.1 in the target's network namespace: %s%s",
+		     strerror(err), err == EADDRNOTAVAIL ? " (its loopback interface is down)" : "");
 	}
 	a6.sin6_port = a4.sin_port;
 	lsock[1] = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -126,17 +126,5 @@ int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
 
 int openj9_send_msg(int fd, const char *msg)
 {
-	size_t n = strlen(msg) + 1, off = 0; /* the NUL goes too */
-
-	while (off < n) {
-		ssize_t w = send(fd, msg + off, n - off, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		off += (size_t)w;
-	}
-	return 0;
+	return fdio_write_all(fd, msg, strlen(msg) + 1, 0); /* the NUL goes too */
 }
-

@@ -4,7 +4,6 @@
  * docs/protocols.md B2, B7, B8.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +12,6 @@
 
 #define PFX_ERR "ATTACH_ERR "
 #define PFX_INIT "AgentInitializationException"
-
-void openj9_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Append s to out at *pos; -ENAMETOOLONG when it does not fit. */
 static int put(char *out, size_t outlen, size_t *pos, const char *s, size_t n)
@@ -70,26 +58,23 @@ static int put_words(char *out, size_t outlen, size_t *pos, int argc,
 }
 
 static int translate_load(int argc, const char *const argv[], char *out, size_t outlen,
-			  size_t *pos, char *err, size_t errlen)
+			  size_t *pos, struct err_text *e)
 {
 	const char *lib, *opts;
 	bool path;
 	int rc;
 
-	if (argc < 2 || !argv[1][0]) {
-		openj9_errf(err, errlen, "load: missing library (usage: load LIB [true|false] [OPTIONS])");
-		return -EINVAL;
-	}
+	if (argc < 2 || !argv[1][0])
+		return err_set(e, -EINVAL, "load: missing library (usage: load LIB [true|false] [OPTIONS])");
 	lib = argv[1];
 	path = lib[0] == '/' || (argc > 2 && strcmp(argv[2], "true") == 0);
 	opts = argc > 3 ? argv[3] : "";
 	/* OpenJ9 takes the name up to the first ',' (B8): a comma would
 	 * silently split the path into name and options. */
 	if (strchr(lib, ',')) {
-		openj9_errf(err, errlen, "load: OpenJ9 cannot load '%s': a ',' in the library path "
+		return err_set(e, -EINVAL, "load: OpenJ9 cannot load '%s': a ',' in the library path "
 			"ends the name on the JVM side (rename or copy the library to a path "
 			"without commas)", lib);
-		return -EINVAL;
 	}
 	rc = put_s(out, outlen, pos, path ? "ATTACH_LOADAGENTPATH(" : "ATTACH_LOADAGENT(");
 	if (!rc)
@@ -105,7 +90,7 @@ static int translate_load(int argc, const char *const argv[], char *out, size_t 
 }
 
 int openj9_translate(int argc, const char *const argv[], char *out, size_t outlen,
-		     bool *is_load, bool *is_diag, char *err, size_t errlen)
+		     bool *is_load, bool *is_diag, struct err_text *e)
 {
 	const char *cmd;
 	size_t pos = 0;
@@ -114,14 +99,12 @@ int openj9_translate(int argc, const char *const argv[], char *out, size_t outle
 	*is_load = *is_diag = false;
 	if (outlen)
 		out[0] = '\0';
-	if (argc < 1 || !argv[0]) {
-		openj9_errf(err, errlen, "no command given");
-		return -EINVAL;
-	}
+	if (argc < 1 || !argv[0])
+		return err_set(e, -EINVAL, "no command given");
 	cmd = argv[0];
 	if (strcmp(cmd, "load") == 0) {
 		*is_load = true;
-		rc = translate_load(argc, argv, out, outlen, &pos, err, errlen);
+		rc = translate_load(argc, argv, out, outlen, &pos, e);
 	} else if (strcmp(cmd, "properties") == 0) {
 		rc = put_s(out, outlen, &pos, "ATTACH_GETSYSTEMPROPERTIES");
 	} else if (strcmp(cmd, "agentProperties") == 0) {
@@ -148,22 +131,18 @@ int openj9_translate(int argc, const char *const argv[], char *out, size_t outle
 		rc = put_s(out, outlen, &pos, "ATTACH_DIAGNOSTICS:");
 		if (!rc)
 			rc = put_words(out, outlen, &pos, argc, argv, 1);
-		if (!rc && pos == strlen("ATTACH_DIAGNOSTICS:")) {
-			openj9_errf(err, errlen, "jcmd: missing command (try: jcmd help)");
-			return -EINVAL;
-		}
+		if (!rc && pos == strlen("ATTACH_DIAGNOSTICS:"))
+			return err_set(e, -EINVAL, "jcmd: missing command (try: jcmd help)");
 	} else if (strcmp(cmd, "printflag") == 0 || strcmp(cmd, "setflag") == 0) {
-		openj9_errf(err, errlen, "%s is not supported by OpenJ9 (it has no -XX flag "
+		return err_set(e, -EOPNOTSUPP, "%s is not supported by OpenJ9 (it has no -XX flag "
 			"interface over attach; use 'jcmd help' to list what it offers)", cmd);
-		return -EOPNOTSUPP;
 	} else {
-		openj9_errf(err, errlen, "command '%s' is not supported by OpenJ9 (supported: load, "
+		return err_set(e, -EOPNOTSUPP, "command '%s' is not supported by OpenJ9 (supported: load, "
 			"properties, agentProperties, threaddump, jcmd, dumpheap, inspectheap, "
 			"datadump)", cmd);
-		return -EOPNOTSUPP;
 	}
 	if (rc == -ENAMETOOLONG)
-		openj9_errf(err, errlen, "%s: command too long for the attach request (limit %zu bytes)",
+		err_set(e, rc, "%s: command too long for the attach request (limit %zu bytes)",
 			cmd, outlen ? outlen - 1 : 0);
 	return rc;
 }

@@ -85,8 +85,7 @@ static int child_openj9(const struct run_request *rq, const struct target *t,
 	argv[0] = rq->cmd;
 	for (int i = 0; i < rq->nargs; i++)
 		argv[i + 1] = rq->args[i];
-	return openj9_exec(&ot, rq->nargs + 1, argv, out_fd, &res->reply,
-			   res->err.msg, sizeof(res->err.msg));
+	return openj9_exec(&ot, rq->nargs + 1, argv, out_fd, &res->reply, &res->err);
 }
 
 int run_attach(const struct target *t, const struct run_request *rq,

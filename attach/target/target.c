@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "creds.h"
+#include "fdio.h"
 #include "inroot.h"
 #include "ns.h"
 #include "target.h"
@@ -26,62 +27,10 @@ const char *target_ns_name(enum target_ns ns)
 	return (unsigned)ns < TNS_COUNT ? ns_names[ns] : "?";
 }
 
-/*
- * Read an open file to EOF into a malloc'd buffer (at most max bytes; a
- * longer file is cut there, which parsers tolerate).  Closes fd.  Returns
- * the length or -errno; *out is NULL on error.
- */
-static ssize_t read_fd(int fd, size_t max, char **out)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = NULL;
-
-	*out = NULL;
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap || !buf) {
-			char *nb;
-
-			if (buf && cap >= max)
-				break;
-			if (buf)
-				cap = cap * 2 > max ? max : cap * 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			int err = -errno;
-
-			if (err == -EINTR)
-				continue;
-			free(buf);
-			close(fd);
-			return err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	*out = buf;
-	return (ssize_t)len;
-}
-
+/* A file of /proc/<pid>: never a symlink, never more than max bytes. */
 static ssize_t read_file_at(int dirfd, const char *name, size_t max, char **out)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-
-	*out = NULL;
-	if (fd < 0)
-		return -errno;
-	return read_fd(fd, max, out);
+	return fdio_read_file_at(dirfd, name, 0, 0, max, out);
 }
 
 static int read_stat(const struct target *t, char *state, uint64_t *start)
@@ -126,7 +75,7 @@ static ssize_t read_target_file(const struct target *t, const char *path,
 				size_t max, char **out)
 {
 	int dir = path[0] == '/' ? t->root_fd : t->cwd_fd;
-	struct stat st;
+	ssize_t n;
 	int fd;
 
 	*out = NULL;
@@ -135,11 +84,9 @@ static ssize_t read_target_file(const struct target *t, const char *path,
 	fd = inroot_open(dir, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0, NULL);
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return read_fd(fd, max, out);
+	n = fdio_read_regular(fd, max, out);
+	close(fd);
+	return n;
 }
 
 /*

@@ -123,15 +123,16 @@ static bool locked_by(int dirfd, const char *name, pid_t owner)
 
 static int check_in_child(const struct openj9_target *t, pid_t parent)
 {
-	char path[4200], err[512];
-	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), bad = 0;
+	struct err_text err;
+	char path[4200];
+	int common = openj9_common_dir(t, path, sizeof(path), &err), bad = 0;
 	struct dirent *e;
 	key_t key;
 	struct stat st;
 	DIR *d;
 
 	if (common < 0) {
-		fprintf(stderr, "openj9_client: check: %s\n", err);
+		fprintf(stderr, "openj9_client: check: %s\n", err.msg);
 		return 5;
 	}
 	if (locked_by(common, "_attachlock", parent)) {
@@ -177,12 +178,13 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 /* -J: what jattach does: ftok(_notifier) and a 1-member set, IPC_CREAT. */
 static int make_jattach_set(const struct openj9_target *t)
 {
-	char path[4200], err[512];
-	int common = openj9_common_dir(t, path, sizeof(path), err, sizeof(err)), id = -1;
+	struct err_text err;
+	char path[4200];
+	int common = openj9_common_dir(t, path, sizeof(path), &err), id = -1;
 	key_t key;
 
 	if (common < 0) {
-		fprintf(stderr, "openj9_client: %s\n", err);
+		fprintf(stderr, "openj9_client: %s\n", err.msg);
 		return 2;
 	}
 	if (openj9_notifier_key(common, &key) == 0)
@@ -219,7 +221,8 @@ int main(int argc, char **argv)
 	struct attach_log log = { step, NULL };
 	struct openj9_target t = { .timeout_ms = 10000 };
 	struct attach_reply rep;
-	char p[64], err[1024] = "", vmid[256], *status, *env, *cmdline, *line;
+	struct err_text err = { "" };
+	char p[64], vmid[256], *status, *env, *cmdline, *line;
 	size_t slen = 0, elen = 0, clen = 0;
 	bool find_only = false, check = false, jattach_set = false;
 	int c, pid, rc, ipc_fd, fds_before, bad = 0;
@@ -286,20 +289,20 @@ int main(int argc, char **argv)
 	if (jattach_set)
 		return make_jattach_set(&t);
 	if (find_only) {
-		rc = openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err));
+		rc = openj9_find_vm(&t, vmid, sizeof(vmid), &err);
 		if (rc == 0)
 			printf("%s\n", vmid);
 		else
-			fprintf(stderr, "openj9_client: %s\n", err);
+			fprintf(stderr, "openj9_client: %s\n", err.msg);
 		return rc == 0 ? 0 : 2;
 	}
 	fds_before = count_fds();
 	rc = openj9_exec(&t, argc - optind - 1, (const char *const *)argv + optind + 1,
-			 STDOUT_FILENO, &rep, err, sizeof(err));
+			 STDOUT_FILENO, &rep, &err);
 	if (check)
 		bad = check_clean(&t, fds_before);
 	if (rc < 0) {
-		fprintf(stderr, "openj9_client: %s\n", err[0] ? err : strerror(-rc));
+		fprintf(stderr, "openj9_client: %s\n", err.msg[0] ? err.msg : strerror(-rc));
 		return bad ? bad : 2;
 	}
 	if (bad)

@@ -27,7 +27,8 @@ FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the
 # fuzz.mk owner, adjust freely)
 FUZZ_TARGETS += openj9
-FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach/openj9/openj9_proto.c
+FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach/openj9/openj9_proto.c \
+	attach/base/errtext.c
 # journal reader and perf-map parser through the lookup index (lookup engineer)
 FUZZ_TARGETS += journal
 FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)

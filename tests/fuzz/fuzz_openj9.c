@@ -66,7 +66,8 @@ static void fuzz_framing(const uint8_t *d, size_t n)
 static void fuzz_translate(const char *s, size_t n)
 {
 	const char *argv[16];
-	char *copy = malloc(n + 1), out[512], err[256];
+	char *copy = malloc(n + 1), out[512];
+	struct err_text err;
 	bool load, diag;
 	int argc = 0;
 	size_t i = 0;
@@ -79,7 +80,7 @@ static void fuzz_translate(const char *s, size_t n)
 		argv[argc++] = copy + i;
 		i += strlen(copy + i) + 1;
 	}
-	if (openj9_translate(argc, argv, out, sizeof(out), &load, &diag, err, sizeof(err)) == 0 &&
+	if (openj9_translate(argc, argv, out, sizeof(out), &load, &diag, &err) == 0 &&
 	    strlen(out) >= sizeof(out))
 		abort();
 	free(copy);

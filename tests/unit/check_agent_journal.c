@@ -69,7 +69,7 @@ START_TEST(test_unload_stub_epoch_bytes)
 
 	ck_assert_int_eq(journal_put_unload(&b, 5, 3, 0xabc0), 0);
 	ck_assert_int_eq(journal_put_stub(&b, 6, 4, 0x1000, 0x20, "Interpreter"), 0);
-	ck_assert_int_eq(journal_put_epoch(&b, 7, 2), 0);
+	ck_assert_int_eq(journal_put_epoch(&b, 7, JF_EPOCH_REFRESH), 0);
 	p = b.data;
 	ck_assert_int_eq(memcmp(p, "\x02\x00\x00\x00\x20\x00\x00\x00\x05\0\0\0\0\0\0\0", 16), 0);
 	ck_assert_uint_eq(jf_get64(p + 16), 3);

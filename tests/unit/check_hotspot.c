@@ -49,29 +49,29 @@ static void jvm_like(struct target *t)
 START_TEST(may_signal_rules)
 {
 	struct target t;
-	char why[300];
+	struct err_text why;
 
 	jvm_like(&t);
-	ck_assert(hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert(hotspot_may_signal(&t, &why));
 	t.opts.xrs = true;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
-	ck_assert_ptr_nonnull(strstr(why, "-Xrs"));
+	ck_assert(!hotspot_may_signal(&t, &why));
+	ck_assert_ptr_nonnull(strstr(why.msg, "-Xrs"));
 	jvm_like(&t);
 	t.opts.disable_attach = true;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
-	ck_assert_ptr_nonnull(strstr(why, "DisableAttachMechanism"));
+	ck_assert(!hotspot_may_signal(&t, &why));
+	ck_assert_ptr_nonnull(strstr(why.msg, "DisableAttachMechanism"));
 	jvm_like(&t);
 	t.st.sigcgt = 0;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert(!hotspot_may_signal(&t, &why));
 	jvm_like(&t);
 	t.maps.kind = PROC_OPENJ9;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert(!hotspot_may_signal(&t, &why));
 	jvm_like(&t);
 	t.maps.kind = PROC_NOT_JVM;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert(!hotspot_may_signal(&t, &why));
 	jvm_like(&t);
 	t.maps_err = -EACCES;
-	ck_assert(!hotspot_may_signal(&t, why, sizeof(why)));
+	ck_assert(!hotspot_may_signal(&t, &why));
 }
 END_TEST
 

@@ -182,7 +182,7 @@ START_TEST(version_101_and_unknown_op)
 
 	ck_assert_int_eq(hs_parse_reply(S("101\n"), false, &r), 0);
 	ck_assert(r.failed);
-	ck_assert_int_eq(r.vm_code, 101);
+	ck_assert_int_eq(r.vm_code, ATTACH_HS_NO_PROTOCOL);
 	ck_assert_ptr_nonnull(strstr(r.message, "protocol version"));
 	ck_assert_int_eq(hs_parse_reply(S("101\nv2 is unsupported or disabled"), false, &r), 0);
 	ck_assert_str_eq(r.message, "v2 is unsupported or disabled");

@@ -42,7 +42,7 @@ static void build_sample(struct bbuf *b)
 	ck_assert_int_eq(journal_put_method(b, JF_INLINE, 11, 1, &m_inl), 0);
 	ck_assert_int_eq(journal_put_stub(b, 12, 2, 0x7f0000002000ULL, 0x40, "Interpreter"), 0);
 	ck_assert_int_eq(journal_put_unload(b, 13, 1, m_busy.code_start), 0);
-	ck_assert_int_eq(journal_put_epoch(b, 14, 1), 0);
+	ck_assert_int_eq(journal_put_epoch(b, 14, JF_EPOCH_ATTACHED), 0);
 }
 
 static int mem_file(const void *data, size_t len)

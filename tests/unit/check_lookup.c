@@ -367,7 +367,7 @@ START_TEST(follow_journal)
 	ck_assert_int_eq(journal_append_load(&w, 0, &m, &b_id), 0);
 	ck_assert_int_eq(journal_append_unload(&w, 0, a_id, m.code_start), 0);
 	ck_assert_int_eq(journal_append_stub(&w, 0, 0x9000, 0x40, "Interpreter", NULL), 0);
-	ck_assert_int_eq(journal_append_epoch(&w, 0, 2), 0);
+	ck_assert_int_eq(journal_append_epoch(&w, 0, JF_EPOCH_REFRESH), 0);
 	ck_assert_int_eq(journal_flush(&w), 0);
 	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 5);
 	ck_assert_str_eq(at(lk, 0x7000), "void Busy.b()");
@@ -437,7 +437,7 @@ START_TEST(until_time)
 	ck_assert_int_eq(journal_open(&w, dup(fd), 1, 0), 0);
 	ck_assert_int_eq(journal_append_load(&w, 10, &m, &id), 0);
 	ck_assert_int_eq(journal_append_unload(&w, 30, id, m.code_start), 0);
-	ck_assert_int_eq(journal_append_epoch(&w, 31, 3), 0);
+	ck_assert_int_eq(journal_append_epoch(&w, 31, JF_EPOCH_STOPPED), 0);
 	ck_assert_int_eq(journal_close(&w), 0);
 	lookup_follow_journal(lk, fd);
 	lookup_set_until(lk, 29);
@@ -448,7 +448,7 @@ START_TEST(until_time)
 	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
 	ck_assert_str_eq(at(lk, 0x7000), "??");
 	lookup_get_stats(lk, &st);
-	ck_assert_uint_eq(st.last_epoch, 3);
+	ck_assert_uint_eq(st.last_epoch, JF_EPOCH_STOPPED);
 	ck_assert_uint_eq(st.last_epoch_ts, 31);
 	lookup_free(lk);
 }

@@ -92,9 +92,9 @@ END_TEST
 
 static int tr(const char *const *argv, int argc, char *out, bool *load, bool *diag)
 {
-	char err[256];
+	struct err_text err;
 
-	return openj9_translate(argc, argv, out, 4096, load, diag, err, sizeof(err));
+	return openj9_translate(argc, argv, out, 4096, load, diag, &err);
 }
 
 START_TEST(translate_commands)
@@ -137,7 +137,8 @@ END_TEST
 
 START_TEST(translate_refusals)
 {
-	char out[4096], small[16], err[256];
+	char out[4096], small[16];
+	struct err_text err;
 	bool load, diag;
 	const char *comma[] = { "load", "/opt/a,b/libx.so", "true", "" };
 	const char *nolib[] = { "load" };
@@ -147,18 +148,15 @@ START_TEST(translate_refusals)
 	const char *unk[] = { "frobnicate" };
 	const char *big[] = { "properties" };
 
-	ck_assert_int_eq(openj9_translate(4, comma, out, sizeof(out), &load, &diag, err,
-					  sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "','"));
+	ck_assert_int_eq(openj9_translate(4, comma, out, sizeof(out), &load, &diag, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "','"));
 	ck_assert_int_eq(tr(nolib, 1, out, &load, &diag), -EINVAL);
 	ck_assert_int_eq(tr(nojcmd, 2, out, &load, &diag), -EINVAL);
-	ck_assert_int_eq(openj9_translate(2, pf, out, sizeof(out), &load, &diag, err,
-					  sizeof(err)), -EOPNOTSUPP);
-	ck_assert_ptr_nonnull(strstr(err, "not supported by OpenJ9"));
+	ck_assert_int_eq(openj9_translate(2, pf, out, sizeof(out), &load, &diag, &err), -EOPNOTSUPP);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not supported by OpenJ9"));
 	ck_assert_int_eq(tr(sf, 3, out, &load, &diag), -EOPNOTSUPP);
 	ck_assert_int_eq(tr(unk, 1, out, &load, &diag), -EOPNOTSUPP);
-	ck_assert_int_eq(openj9_translate(1, big, small, sizeof(small), &load, &diag, err,
-					  sizeof(err)), -ENAMETOOLONG);
+	ck_assert_int_eq(openj9_translate(1, big, small, sizeof(small), &load, &diag, &err), -ENAMETOOLONG);
 }
 END_TEST
 
@@ -278,7 +276,8 @@ static void mk(const char *rel)
 START_TEST(find_vm_in_root)
 {
 	struct openj9_target t = { .uid = 0 };
-	char vmid[64], err[512], link[256];
+	char vmid[64], link[256];
+	struct err_text err;
 
 	strcpy(root, "/tmp/jsym-check-openj9.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(root));
@@ -300,23 +299,23 @@ START_TEST(find_vm_in_root)
 	ck_assert_int_ge(t.root_fd, 0);
 
 	t.nspid = 4711;
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), 0);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), 0);
 	ck_assert_str_eq(vmid, "4711");
 	t.nspid = 1; /* non-numeric vmId; "1\u00002" must not match */
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), 0);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), 0);
 	ck_assert_str_eq(vmid, "myvm");
 	t.nspid = 5;
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), -ENOENT);
 	t.tmpdir = "/alt"; /* the target's TMPDIR */
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), 0);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), 0);
 	ck_assert_str_eq(vmid, "5");
 	t.tmpdir = "/missing"; /* not existing: back to /tmp */
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), -ENOENT);
 	t.tmpdir = NULL;
 	t.attach_dir = "/alt/.com_ibm_tools_attach";
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), 0);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), 0);
 	t.attach_dir = "relative/dir";
-	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), -EINVAL);
 	/* a symlink to "/etc" stays inside the root: no /etc/passwd there */
 	ck_assert_int_lt(inroot_open(t.root_fd, "/escape/passwd", O_RDONLY, 0, NULL), 0);
 	close(t.root_fd);
@@ -337,7 +336,8 @@ START_TEST(replyinfo_short_write_names_no_stale_errno)
 	const char *argv[] = { "properties" };
 	struct rlimit old, tiny = { 4, RLIM_INFINITY };
 	struct attach_reply rep;
-	char err[512], cmd[128];
+	struct err_text err = { "" };
+	char cmd[128];
 	int rc;
 
 	strcpy(root, "/tmp/jsym-check-openj9.XXXXXX");
@@ -349,18 +349,17 @@ START_TEST(replyinfo_short_write_names_no_stale_errno)
 	t.root_fd = open(root, O_PATH | O_DIRECTORY);
 	ck_assert_int_ge(t.root_fd, 0);
 	memset(&rep, 0, sizeof(rep));
-	err[0] = '\0';
 
 	signal(SIGXFSZ, SIG_IGN);
 	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
 	tiny.rlim_max = old.rlim_max;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &tiny), 0);
-	rc = openj9_exec(&t, 1, argv, -1, &rep, err, sizeof(err));
+	rc = openj9_exec(&t, 1, argv, -1, &rep, &err);
 	setrlimit(RLIMIT_FSIZE, &old);  /* before Check writes anything */
 
-	ck_assert_msg(rc == -EIO, "rc %d: %s", rc, err);
-	ck_assert_ptr_nonnull(strstr(err, "replyInfo"));
-	ck_assert_ptr_null(strstr(err, strerror(ENOENT)));
+	ck_assert_msg(rc == -EIO, "rc %d: %s", rc, err.msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, "replyInfo"));
+	ck_assert_ptr_null(strstr(err.msg, strerror(ENOENT)));
 	close(t.root_fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	ck_assert_int_eq(system(cmd), 0);

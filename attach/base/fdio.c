@@ -1,0 +1,177 @@
+/* fdio.c - write all, read a small file, wait for a lock: see fdio.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "fdio.h"
+
+#define READ_FIRST_CHUNK 4096
+#define LOCK_RETRY_MS 10
+
+int fdio_wait(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int n;
+
+	do
+		n = poll(&p, 1, timeout_ms > 0 ? timeout_ms : -1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == 0 ? -ETIMEDOUT : 0;
+}
+
+/* One send(MSG_NOSIGNAL), or one write() once fd turned out not a socket. */
+static ssize_t put_some(int fd, const char *p, size_t n, bool *not_socket)
+{
+	if (!*not_socket) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w >= 0 || errno != ENOTSOCK)
+			return w;
+		*not_socket = true;
+	}
+	return write(fd, p, n);
+}
+
+int fdio_write_all(int fd, const void *buf, size_t len, int timeout_ms)
+{
+	const char *p = buf;
+	bool not_socket = false;
+
+	while (len > 0) {
+		ssize_t n = put_some(fd, p, len, &not_socket);
+		int rc;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			rc = fdio_wait(fd, POLLOUT, timeout_ms);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Grow *buf so that it holds more than len bytes (plus the NUL), up to max. */
+static int grow(char **buf, size_t *cap, size_t len, size_t max)
+{
+	size_t want = *cap ? *cap * 2 : READ_FIRST_CHUNK;
+	char *nb;
+
+	if (want > max)
+		want = max;
+	if (*buf && want <= len)
+		return 0;       /* at max: nothing more to take */
+	nb = realloc(*buf, want + 1);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap = want;
+	return 0;
+}
+
+ssize_t fdio_read_all(int fd, size_t max, char **out)
+{
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+
+	*out = NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			if (grow(&buf, &cap, len, max) != 0) {
+				free(buf);
+				return -ENOMEM;
+			}
+			if (len == cap)
+				break;  /* max bytes read: cut here */
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return (ssize_t)len;
+}
+
+ssize_t fdio_read_regular(int fd, size_t max, char **out)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return fdio_read_all(fd, max, out);
+}
+
+ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,
+			  int regular_only, size_t max, char **out)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags);
+	ssize_t n;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	n = regular_only ? fdio_read_regular(fd, max, out) : fdio_read_all(fd, max, out);
+	close(fd);
+	return n;
+}
+
+/* One non-blocking attempt: 0, or -errno (EAGAIN-like while someone holds it). */
+static int try_lock(int fd, enum fdio_lock kind)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (kind == FDIO_FLOCK)
+		return flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : -errno;
+	return fcntl(fd, F_SETLK, &fl) == 0 ? 0 : -errno;
+}
+
+/* flock says EWOULDBLOCK, a record lock EAGAIN or EACCES (POSIX allows both). */
+static bool held_by_other(int rc)
+{
+	return rc == -EAGAIN || rc == -EWOULDBLOCK || rc == -EACCES || rc == -EINTR;
+}
+
+int fdio_lock_until(int fd, enum fdio_lock kind, long deadline)
+{
+	for (;;) {
+		int rc = try_lock(fd, kind);
+
+		if (rc == 0 || !held_by_other(rc))
+			return rc;
+		if (clock_ms() >= deadline)
+			return -ETIMEDOUT;
+		poll(NULL, 0, LOCK_RETRY_MS);
+	}
+}

@@ -1,0 +1,30 @@
+/*
+ * text.h - strict number parsing and JSON string output for the attach side
+ * and its command line.
+ */
+#ifndef JSYM_TEXT_H
+#define JSYM_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * Strict decimal: the whole of s is digits (no sign, no blanks, no
+ * suffix).  text_parse_pid takes 1..INT_MAX, text_parse_ms 0..24 h.
+ * Returns 0 with the value stored, or -EINVAL (NULL, garbage, out of
+ * range) with *out unchanged.
+ */
+int text_parse_pid(const char *s, pid_t *out);
+int text_parse_ms(const char *s, int *out);
+
+/*
+ * Write s (n bytes, NULs allowed) to f as a JSON string literal, quotes
+ * included: '"' and '\\' escaped, \n and \t as such, other control bytes
+ * as \u00XX, well-formed UTF-8 as is, and every byte that does not start
+ * well-formed UTF-8 (overlong forms, surrogates, above U+10FFFF) as
+ * \ufffd, so the output is valid JSON whatever the input.
+ */
+void text_json_str(FILE *f, const char *s, size_t n);
+
+#endif

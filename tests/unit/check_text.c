@@ -1,0 +1,105 @@
+/* check_text.c - attach/base/text.c: strict numbers, JSON strings. */
+#include <errno.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+extern Suite *text_suite(void);
+
+START_TEST(pids_strict)
+{
+	pid_t p;
+
+	ck_assert_int_eq(text_parse_pid("4242", &p), 0);
+	ck_assert_int_eq(p, 4242);
+	ck_assert_int_eq(text_parse_pid("0", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("-1", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("+1", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid(" 1", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("1x", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("notapid", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("2147483648", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid("99999999999999999999999", &p), -EINVAL);
+	ck_assert_int_eq(text_parse_pid(NULL, &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(milliseconds_strict)
+{
+	int ms;
+
+	ck_assert_int_eq(text_parse_ms("10000", &ms), 0);
+	ck_assert_int_eq(ms, 10000);
+	ck_assert_int_eq(text_parse_ms("0", &ms), 0);
+	ck_assert_int_eq(text_parse_ms("soon", &ms), -EINVAL);
+	ck_assert_int_eq(text_parse_ms("10s", &ms), -EINVAL);
+	ck_assert_int_eq(text_parse_ms("-5", &ms), -EINVAL);
+	ck_assert_int_eq(text_parse_ms("999999999999", &ms), -EINVAL);
+}
+END_TEST
+
+static char *json_of(const char *s, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	text_json_str(f, s, n);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(json_escapes)
+{
+	char *j = json_of("a\"b\\c\nd\te\x01\x7f", 11);
+
+	ck_assert_str_eq(j, "\"a\\\"b\\\\c\\nd\\te\\u0001\\u007f\"");
+	free(j);
+	j = json_of("x\0y", 3);                     /* NULs inside the output */
+	ck_assert_str_eq(j, "\"x\\u0000y\"");
+	free(j);
+	j = json_of("", 0);
+	ck_assert_str_eq(j, "\"\"");
+	free(j);
+}
+END_TEST
+
+START_TEST(json_invalid_utf8_replaced)
+{
+	char *j = json_of("\xc3\xa9-\xff-\xe2\x82", 7);
+
+	/* valid é kept as is, each byte of a stray or cut sequence becomes U+FFFD */
+	ck_assert_str_eq(j, "\"\xc3\xa9-\\ufffd-\\ufffd\\ufffd\"");
+	free(j);
+}
+END_TEST
+
+START_TEST(json_utf8_edges)
+{
+	/* 4-byte U+1F600 kept; a surrogate (modified UTF-8 of the JVM), an
+	 * overlong '/' and U+110000 are not well-formed: U+FFFD per byte */
+	char *j = json_of("\xf0\x9f\x98\x80|\xed\xa0\x80|\xc0\xaf|\xf4\x90\x80\x80", 16);
+
+	ck_assert_str_eq(j, "\"\xf0\x9f\x98\x80|\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd|"
+			 "\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	free(j);
+}
+END_TEST
+
+Suite *text_suite(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, pids_strict);
+	tcase_add_test(tc, milliseconds_strict);
+	tcase_add_test(tc, json_escapes);
+	tcase_add_test(tc, json_invalid_utf8_replaced);
+	tcase_add_test(tc, json_utf8_edges);
+	suite_add_tcase(s, tc);
+	return s;
+}
