@@ -89,6 +89,22 @@ static int check_dir(struct place *p, int fd, const char *path)
 	return 0;
 }
 
+/* The error for a directory openat(O_DIRECTORY|O_NOFOLLOW) refused. */
+static int refuse_open_dir(struct place *p, int dirfd, const char *name,
+			   const char *path)
+{
+	int err = errno;
+	struct stat st;
+
+	if ((err == ELOOP || err == ENOTDIR) &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return err_set(p->e, -ELOOP, "%s in the container is %s, not a "
+			       "directory: refusing to follow or replace it "
+			       "(remove it)", path, kind_of(st.st_mode));
+	return err_set(p->e, -err, "cannot open %s in the container: %s", path,
+		       strerror(err));
+}
+
 /* Open (creating when missing) the directory `name` below dirfd. */
 static int open_dir(struct place *p, int dirfd, const char *name,
 		    const char *path, bool *created)
@@ -108,17 +124,8 @@ static int open_dir(struct place *p, int dirfd, const char *name,
 		}
 		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	if (fd < 0) {
-		struct stat st;
-
-		if ((errno == ELOOP || errno == ENOTDIR) &&
-		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return err_set(p->e, -ELOOP, "%s in the container is %s, not a "
-				       "directory: refusing to follow or replace it "
-				       "(remove it)", path, kind_of(st.st_mode));
-		return err_set(p->e, -errno, "cannot open %s in the container: %s",
-			       path, strerror(errno));
-	}
+	if (fd < 0)
+		return refuse_open_dir(p, dirfd, name, path);
 	rc = check_dir(p, fd, path);
 	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
 		rc = err_set(p->e, -errno, "cannot give %s to uid %u gid %u: %s%s", path,
@@ -324,9 +331,7 @@ static int measure(struct place *p, int dfd, size_t *missing)
 		}
 		snprintf(path, sizeof(path), "%s/%s", p->where, ln);
 		if (sfd < 0)
-			return err_set(p->e, -errno, "%s in the container is not a "
-				       "directory jsym can use (%s): remove it", path,
-				       strerror(errno));
+			return refuse_open_dir(p, dfd, ln, path);
 		rc = check_dir(p, sfd, path);
 		for (int i = 0; i < 2 && rc >= 0; i++) {
 			snprintf(path, sizeof(path), "%s/%s/%s", p->where, ln, names[i]);
@@ -402,7 +407,10 @@ int deploy_place(const struct target *t, const struct deploy_builds *b,
 			for (int l = 0; l < DEPLOY_NLIBC; l++)
 				need += b->agent[l].size + b->probe[l].size;
 			need += 3 * 4096;       /* three directories */
+		} else {
+			rc = refuse_open_dir(&p, tmpfd, name, p.where);
 		}
+		dfd = -1;
 	}
 	if (rc == 0)
 		rc = check_space(&p, tmpfd, tmp, need);
