@@ -30,7 +30,7 @@ ifeq ($(JSYM_DEPS_DONE),)
 GOALS := $(or $(MAKECMDGOALS),all)
 NO_DEPS_GOALS := clean
 DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz \
-	fuzz-short demo,$(GOALS)),test,build))
+	fuzz-short,$(GOALS)),test,$(if $(filter demo,$(GOALS)),demo,build)))
 
 .PHONY: $(GOALS) jsym-phase2
 $(GOALS): jsym-phase2

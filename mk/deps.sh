@@ -2,7 +2,8 @@
 # mk/deps.sh - check (and, as root, install) the Debian packages jsym needs.
 #
 #   mk/deps.sh build   what compiling both builds needs
-#   mk/deps.sh test    build + what the test suites need (containers, JDK, fuzzers)
+#   mk/deps.sh demo    build + what `make demo` (mk/demo.sh) runs: javac, perf
+#   mk/deps.sh test    demo + what the test suites need (containers, fuzzers)
 #   mk/deps.sh bench   test + what the benchmarks need
 #
 # Each requirement is a probe (a file or command that must exist) and the
@@ -24,8 +25,13 @@ build_reqs=(
 	"/usr/include/sys/capability.h|libcap-dev"
 	"/usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h|openjdk-17-jdk-headless"
 )
-test_reqs=(
+# mk/demo.sh compiles and runs the sample JVM and samples it with perf; the
+# rest it uses (grep, seq, mktemp, ...) is in every Debian.
+demo_reqs=(
 	"/usr/lib/jvm/java-17-openjdk-amd64/bin/javac|openjdk-17-jdk-headless"
+	"perf|linux-perf"
+)
+test_reqs=(
 	"debootstrap|debootstrap"
 	"/bin/busybox|busybox-static"
 	"unshare|util-linux"
@@ -34,7 +40,6 @@ test_reqs=(
 	"ip|iproute2"
 	"clang|clang"
 	"/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a|libclang-rt-14-dev"
-	"perf|linux-perf"
 	"readelf|binutils"
 	"python3|python3"
 	"ps|procps"
@@ -48,10 +53,11 @@ bench_reqs=(
 reqs=("${build_reqs[@]}")
 case "$level" in
 build) ;;
-test) reqs+=("${test_reqs[@]}") ;;
-bench) reqs+=("${test_reqs[@]}" "${bench_reqs[@]}") ;;
+demo) reqs+=("${demo_reqs[@]}") ;;
+test) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}") ;;
+bench) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}" "${bench_reqs[@]}") ;;
 *)
-	echo "usage: mk/deps.sh build|test|bench" >&2
+	echo "usage: mk/deps.sh build|demo|test|bench" >&2
 	exit 2
 	;;
 esac

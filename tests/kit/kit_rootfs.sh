@@ -8,7 +8,7 @@
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
 #   .KIND.build.log     output of the last build of KIND
 
-KIT_ROOTFS_KINDS="debian debian-musl alpine alpine-gcompat"
+KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat"
 
 # True if DIR is a complete tree of KIND: marker of this recipe version,
 # plus the files a test relies on (cheap: no JVM is started here; the JRE
@@ -19,6 +19,14 @@ _kit_rootfs_valid() {
 	[ "$(head -n 1 "$dir/.jsym-rootfs")" = "jsym-kit rootfs $kind v$KIT_ROOTFS_VERSION" ] ||
 		return 1
 	case $kind in
+	debian-minbase)
+		# Still the tree of a machine where nothing was installed: a
+		# cache someone installed into is rebuilt, not trusted.
+		for f in etc/debian_version bin/sh usr/bin/apt-get; do
+			[ -e "$dir/$f" ] || return 1
+		done
+		[ ! -e "$dir/usr/bin/make" ] && [ ! -e "$dir/usr/bin/gcc" ] || return 1
+		;;
 	debian | debian-musl)
 		for f in "${KIT_CT_JAVA#/}" usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so \
 			etc/debian_version bin/sh; do
@@ -46,6 +54,7 @@ _kit_rootfs_valid() {
 _kit_rootfs_build() {
 	local kind=$1 dir=$2 base="" tmp start old log
 	case $kind in
+	debian) base=$(kit_rootfs debian-minbase) || return 1 ;;
 	debian-musl) base=$(kit_rootfs debian) || return 1 ;;
 	alpine-gcompat) _kit_make "$KIT_SHIM" || return 1 ;;
 	esac
@@ -79,8 +88,8 @@ _kit_rootfs_build() {
 	kit_log "rootfs $kind built in $(($(date +%s) - start))s"
 }
 
-# kit_rootfs KIND : print the path of the cached tree of KIND (debian,
-# debian-musl, alpine, alpine-gcompat), building it first if it is missing
+# kit_rootfs KIND : print the path of the cached tree of KIND (debian-minbase,
+# debian, debian-musl, alpine, alpine-gcompat), building it first if it is missing
 # or incomplete.  Concurrent callers wait for one build (flock).
 kit_rootfs() {
 	local kind=${1:-} dir

@@ -7,10 +7,12 @@
 # and nothing ever appears in the host's mount table.  DEST is a fresh
 # temporary directory; the caller renames it into the cache only when this
 # script succeeds, so a half-built tree is never taken as valid.  BASE is the
-# finished `debian` tree for KIND=debian-musl.
+# finished tree a derived KIND starts from: `debian-minbase` for debian,
+# `debian` for debian-musl.
 #
 # KINDs:
-#   debian          debootstrap --variant=minbase bookworm + openjdk-17-jre-headless, procps
+#   debian-minbase  debootstrap --variant=minbase bookworm and nothing else
+#   debian          a copy of debian-minbase + openjdk-17-jre-headless, procps
 #   debian-musl     a copy of debian + Debian's musl package
 #   alpine          musl as the only libc, Alpine's layout, busybox-static
 #   alpine-gcompat  alpine + a libc.so.6 shim (needs $KIT_GCOMPAT_SHIM, built by make)
@@ -55,16 +57,37 @@ apt_install() {
 	: >"$dest/etc/resolv.conf"
 }
 
-build_debian() {
+# A fresh minimal Debian 12 machine, before anything of jsym's is installed:
+# what `debootstrap --variant=minbase bookworm` gives, shaped like the
+# `debian:12` image a user starts a container from.  Like that image it has
+# no `make`, no `git`, no `ca-certificates`, no package lists and no resolver
+# configuration of its own (a container runtime binds one in); like it, it
+# has a policy-rc.d that keeps services from starting.  Nothing is added: a
+# scenario that needs `make` installs it the way a user must
+# (tests/integration/05-first-run.sh).
+build_debian_minbase() {
 	local mirror
 	mirror=$(host_mirror)
 	say "debootstrap --variant=minbase bookworm from $mirror (first build takes minutes)"
-	debootstrap --variant=minbase --include=procps bookworm "$dest" "$mirror" >&2
-	# Services must never start inside the build chroot.
+	debootstrap --variant=minbase bookworm "$dest" "$mirror" >&2
+	# Services must never start inside a build chroot or a container.
 	printf '#!/bin/sh\nexit 101\n' >"$dest/usr/sbin/policy-rc.d"
 	chmod 755 "$dest/usr/sbin/policy-rc.d"
-	say "installing openjdk-17-jre-headless"
-	apt_install openjdk-17-jre-headless
+	rm -rf "$dest"/var/lib/apt/lists/* "$dest"/var/cache/apt/archives/*.deb
+	: >"$dest/etc/resolv.conf"
+	if [ ! -x "$dest/usr/bin/apt-get" ] || [ -e "$dest/usr/bin/make" ] || [ -e "$dest/usr/bin/gcc" ]; then
+		say "not a minbase tree: apt-get missing, or make/gcc already there"
+		exit 1
+	fi
+}
+
+# The containers' JVM root: debian-minbase plus a JRE and procps.
+build_debian() {
+	[ -d "$base" ] || { say "missing base tree $base"; exit 1; }
+	say "copying $base"
+	cp -a "$base/." "$dest/"
+	say "installing procps openjdk-17-jre-headless"
+	apt_install procps openjdk-17-jre-headless
 	say "sanity: the container's own JRE runs"
 	in_root /usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xshare:auto -version >&2
 	umount "$dest/proc"
@@ -123,12 +146,13 @@ build_alpine_gcompat() {
 }
 
 case $kind in
+debian-minbase) build_debian_minbase ;;
 debian) build_debian ;;
 debian-musl) build_debian_musl ;;
 alpine) build_alpine ;;
 alpine-gcompat) build_alpine_gcompat ;;
 *)
-	echo "kit: unknown rootfs kind '$kind' (debian, debian-musl, alpine, alpine-gcompat)" >&2
+	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat)" >&2
 	exit 2
 	;;
 esac
