@@ -271,6 +271,9 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 	return 0;
 }
 
+/* How long a failed connection waits for an exiting JVM to be gone. */
+#define EXIT_GRACE_MS 200
+
 /*
  * A JVM that dies mid-attach shows up as a refused connect (its socket file
  * outlives it for a moment), a close without a reply or a reset: all of
@@ -283,7 +286,7 @@ int hs_io_roundtrip(const struct target *t, const char *sock, const char *req, s
 {
 	int rc = roundtrip(t, sock, req, len, o, mode, cap, capmax, res, e);
 
-	if (rc < 0 && !target_alive(t))
+	if (rc < 0 && target_gone_within(t, EXIT_GRACE_MS))
 		rc = err_set(e, -ESRCH, "the JVM (pid %d) exited during the attach, "
 			     "before it replied", (int)t->pid);
 	return rc;

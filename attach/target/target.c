@@ -1,5 +1,6 @@
 /* target.c - collect target facts from /proc (see target.h). */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "creds.h"
 #include "fdio.h"
 #include "inroot.h"
@@ -54,6 +56,26 @@ bool target_alive(const struct target *t)
 	if (read_stat(t, &state, &start) != 0)
 		return false;
 	return start == t->starttime && state != 'Z' && state != 'X';
+}
+
+bool target_gone_within(const struct target *t, int ms)
+{
+	struct pollfd pfd = { t->pidfd, POLLIN, 0 };
+	long until = clock_ms() + ms;
+
+	/* a pidfd turns readable when the process has exited; without one,
+	 * look at its stat every 10 ms */
+	while (target_alive(t)) {
+		long left = until - clock_ms();
+
+		if (left <= 0)
+			return false;
+		if (t->pidfd >= 0)
+			(void)poll(&pfd, 1, (int)left);
+		else
+			usleep(10000);
+	}
+	return true;
 }
 
 bool target_stopped(const struct target *t)

@@ -82,6 +82,13 @@ const char *target_libc_name(const struct target *t);
  */
 bool target_alive(const struct target *t);
 
+/*
+ * True when the process has exited, or does within ms.  A process that is
+ * exiting closes its files (its sockets reset) before it is a zombie, so a
+ * caller that saw a connection die asks this before blaming anything else.
+ */
+bool target_gone_within(const struct target *t, int ms);
+
 /* True when the process is stopped right now (SIGSTOP, a debugger). */
 bool target_stopped(const struct target *t);
 
