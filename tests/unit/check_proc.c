@@ -200,6 +200,47 @@ START_TEST(maps_openj9_musl)
 }
 END_TEST
 
+START_TEST(maps_loader_and_agent)
+{
+	/* Debian's musl package: the loader link resolves to a libc.so in a
+	 * musl directory; a jsym agent already mapped from a copy; a memfd
+	 * agent, deleted, is not taken over the first one */
+	static const char deb_musl[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /opt/jdk/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /usr/lib/x86_64-linux-musl/libc.so\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 /tmp/jsym-0123456789ab-42/musl/libjsym-agent.so\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 00:01 5 /memfd:jsym-agent-musl (deleted)\n";
+	static const char glibc[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /opt/jdk/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 00:01 5 /memfd:jsym-agent-glibc (deleted)\n";
+	/* a libc.so.6 shim on musl (gcompat): musl wins, musl's loader */
+	static const char shim[] =
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /lib/libc.so.6\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 /lib/ld-musl-x86_64.so.1\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 08:01 5 /lib/libc.so\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(deb_musl), &mf), 0);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_MUSL);
+	ck_assert_str_eq(mf.loader, "/usr/lib/x86_64-linux-musl/libc.so");
+	ck_assert_str_eq(mf.agent, "/tmp/jsym-0123456789ab-42/musl/libjsym-agent.so");
+	ck_assert(!mf.agent_deleted);
+
+	ck_assert_int_eq(proc_parse_maps(S(glibc), &mf), 0);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_GLIBC);
+	ck_assert_str_eq(mf.loader, "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+	ck_assert_str_eq(mf.agent, "/memfd:jsym-agent-glibc");
+	ck_assert(mf.agent_deleted);
+
+	ck_assert_int_eq(proc_parse_maps(S(shim), &mf), 0);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_MUSL);
+	ck_assert_str_eq(mf.loader, "/lib/ld-musl-x86_64.so.1");
+	ck_assert_str_eq(mf.agent, "");
+}
+END_TEST
+
 START_TEST(maps_not_jvm_by_name)
 {
 	/* a binary called java, a file named like libjvm.so.bak, a path
@@ -398,6 +439,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, stat_malformed);
 	tcase_add_test(tc, maps_hotspot_glibc);
 	tcase_add_test(tc, maps_openj9_musl);
+	tcase_add_test(tc, maps_loader_and_agent);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
 	tcase_add_test(tc, cmdline_flags);
