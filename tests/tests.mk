@@ -39,3 +39,14 @@ test: all
 
 bench: all
 	$(Q)bash tests/run-bench.sh
+
+# The JVMTI agent the attach scenarios load (tests/integration/testagent.c),
+# built like every other object; lib-attach.bash's la_test_agent copies it.
+TEST_AGENT := glibc-build/tests/integration/libjsymtestagent.so
+
+$(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -shared -o $@ $^
+
+ALL_glibc += $(TEST_AGENT)

@@ -19,7 +19,7 @@ la_init
 t_need_root
 la_need_jvm
 
-agent=$(la_compile_agent) || t_skip "cannot compile testagent.c with gcc"
+agent=$(la_test_agent) || t_skip "test agent not built ($JSYM_BUILD/tests/integration/libjsymtestagent.so): run make"
 # A library without Agent_OnAttach.
 noattach=$LA_TMP/libjsymnoattach.so
 echo 'int jsym_no_onattach;' | gcc -x c -shared -fPIC -o "$noattach" - ||

@@ -19,7 +19,7 @@ t_need_root
 la_need_jvm
 
 
-agent=$(la_compile_agent) || t_skip "cannot compile testagent.c with gcc"
+agent=$(la_test_agent) || t_skip "test agent not built ($JSYM_BUILD/tests/integration/libjsymtestagent.so): run make"
 
 t_case container-start
 # $LA_TMP (with the test agent) is visible in the container at /opt/jsym-t.

@@ -15,7 +15,7 @@ la_need_jvm
 
 home=$(t_jdks | head -n 1 | cut -d" " -f1)
 full=$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$home/release")
-agent=$(la_compile_agent) || t_skip "cannot compile testagent.c with gcc"
+agent=$(la_test_agent) || t_skip "test agent not built ($JSYM_BUILD/tests/integration/libjsymtestagent.so): run make"
 
 t_case musl-host-cold-warm
 la_jvm_start mhost "$home" && {

@@ -281,12 +281,14 @@ la_trigger_left() {
 		[ -e "$LA_TMP/.attach_pid$1" ] || [ -L "$LA_TMP/.attach_pid$1" ]
 }
 
-# la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.
-la_compile_agent() {
-	local so=$LA_TMP/libjsymtestagent.so
-	gcc -O1 -shared -fPIC -Wall -Wextra -Werror -o "$so" \
-		"$JSYM_ROOT/tests/integration/testagent.c" >&2 || return 1
-	chmod 0755 "$so"
+# la_test_agent: the test agent built by make (tests/integration/testagent.c,
+# glibc-build/tests/integration/libjsymtestagent.so), copied into $LA_TMP
+# (mode 0755, loadable by JVMs of any uid; a private copy, as for jsym); print
+# its path; 1 when it is not built.
+la_test_agent() {
+	local built=$JSYM_BUILD/tests/integration/libjsymtestagent.so so=$LA_TMP/libjsymtestagent.so
+	[ -f "$built" ] || return 1
+	cp "$built" "$so" && chmod 0755 "$so" || return 1
 	echo "$so"
 }
 
