@@ -26,8 +26,10 @@ t_jdks() {
 	local d real
 	for d in "${T_JVM_DIR:-/usr/lib/jvm}"/*/; do
 		real=$(readlink -f "$d") || continue
-		[ -x "$real/bin/java" ] && [ -x "$real/bin/jcmd" ] &&
-			[ -f "$real/lib/server/libjvm.so" ] || continue
+		if [ ! -x "$real/bin/java" ] || [ ! -x "$real/bin/jcmd" ] ||
+			[ ! -f "$real/lib/server/libjvm.so" ]; then
+			continue
+		fi
 		grep -qi '^JVM_VARIANT="openj9"' "$real/release" 2>/dev/null && continue
 		echo "$real $(t_jdk_major "$real")"
 	done | sort -u | sort -k2,2n -k1,1

@@ -29,7 +29,7 @@ t_collect() {
 # t_run [--as LABEL] CMD...: run CMD (stdin /dev/null), t_collect its results.
 # LABEL names it in the log (default: CMD itself).  Always returns 0.
 t_run() {
-	local label= rc
+	local label='' rc
 	if [ "${1:-}" = --as ]; then
 		label=$2
 		shift 2
