@@ -8,6 +8,7 @@ INC_tests/unit := $(INC_TESTS)
 INC_tests/bench := $(INC_TESTS)
 INC_tests/kit := $(INC_TESTS)
 INC_tests/emu := $(INC_TESTS)
+INC_tests/integration := $(INC_TESTS)
 UNIT_RUNNER := glibc-build/tests/unit/check_jsym
 UNIT_SUITES_H := glibc-build/gen/suites.h
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -46,3 +47,14 @@ test: all
 
 bench: all
 	$(Q)bash tests/run-bench.sh
+
+# The JVMTI agent the attach scenarios load (tests/integration/testagent.c),
+# built like every other object; lib-attach.bash's la_test_agent copies it.
+TEST_AGENT := glibc-build/tests/integration/libjsymtestagent.so
+
+$(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -shared -o $@ $^
+
+ALL_glibc += $(TEST_AGENT)

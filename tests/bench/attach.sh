@@ -9,9 +9,11 @@
 # `jcmd PID VM.system_properties` (baseline) in the same run, printed as
 # ratios `jsym/jcmd warm: 0.05x`.  Never asserts speed.
 #   ATTACH_BENCH_COLD=N (default 5), ATTACH_BENCH_WARM=N (default 20)
+source "$JSYM_ROOT/tests/lib/lib.sh"
 source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 # A benchmark that cannot run says why and lets the others go on.
-la_skip() {
+t_skip() {
+	T_FINISHED=1
 	echo "attach bench skipped: $*"
 	exit 0
 }
@@ -47,9 +49,7 @@ median() {
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 
-while read -r home <&3; do
-	[ -n "$home" ] || continue
-	v=$(la_jdk_feature "$home")
+while read -r home v <&3; do
 	jcmd=$home/bin/jcmd
 	[ -x "$jcmd" ] || { echo "JDK $v: no jcmd, skipped"; continue; }
 	jsym_cold=() jcmd_cold=() jsym_warm=() jcmd_warm=()
@@ -74,4 +74,4 @@ while read -r home <&3; do
 	echo "  warm: jsym $(ms "$jsw") (n=${#jsym_warm[@]}), jcmd $(ms "$jcw") (n=${#jcmd_warm[@]})"
 	echo "  jsym/jcmd cold: $(ratio "$jsc" "$jcc")"
 	echo "  jsym/jcmd warm: $(ratio "$jsw" "$jcw")"
-done 3< <(la_jdks)
+done 3< <(t_jdks)

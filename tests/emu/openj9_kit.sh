@@ -6,51 +6,30 @@
 # mount with a private /tmp, own ipc, net and pid namespaces) as uid 1000,
 # with the build tree bound read-only at /opt/jsym.  The attacher runs on
 # the host as root: `jsym exec` (j9_jsym) and the client driver with its
-# in-process leak check (j9_client, `openj9_client -C`).
+# in-process leak check (j9_client, `openj9_client -C`).  Checks, cases and
+# the summary are tests/lib's (t_check, t_expect_rc, t_case, t_finish...).
 #
 #   j9_init                      root + kit + built artifacts, or skip (77)
 #   j9_start NAME [kit opts] -- [emu args]   start; sets J9_PID, waits for "ready"
-#   j9_jsym ARGS...  j9_client ARGS...       run; J9_RC, J9_OUT, J9_ERR
-#   j9_check DESC CMD...         one assertion; failures are counted
-#   j9_expect_rc N  j9_expect_err REGEX  j9_expect_out REGEX
+#   j9_jsym ARGS...  j9_client ARGS...       run; T_RC, T_OUT, T_ERR (t_run)
 #   j9_emu_log PID               the emulator's log
 #   j9_clean PID COMMONDIR       nothing of the attacher left (files, sem, locks)
-#   j9_finish                    exit 0 or 1 with a summary
 
-source "$JSYM_ROOT/tests/kit/kit.sh"
+source "$JSYM_ROOT/tests/lib/lib.sh"
 
-J9_FAILS=0
-J9_CHECKS=0
 J9_EMU=/opt/jsym/tests/emu/openj9_emu
 J9_AGENT=/opt/jsym/tests/emu/libtest_agent.so
 
 j9_init() {
 	local f
-	kit_need_root
+	t_need_root "namespaces, pivot_root"
 	for f in jsym tests/emu/openj9_emu tests/emu/libtest_agent.so tests/emu/libj9vm29.so \
 		tests/emu/openj9_client kit/jsym-kit; do
 		if [ ! -x "$JSYM_BUILD/$f" ] && [ ! -f "$JSYM_BUILD/$f" ]; then
-			echo "skip: $JSYM_BUILD/$f not built (run make first)"
-			exit 77
+			t_skip "$JSYM_BUILD/$f not built (run make first)"
 		fi
 	done
-	J9_ROOTFS=$(kit_rootfs debian) || kit_fail "no debian rootfs"
-}
-
-j9_case() {
-	echo "== $*"
-}
-
-j9_check() {
-	local desc=$1
-	shift
-	J9_CHECKS=$((J9_CHECKS + 1))
-	if "$@"; then
-		echo "ok   $desc"
-	else
-		echo "FAIL $desc"
-		J9_FAILS=$((J9_FAILS + 1))
-	fi
+	J9_ROOTFS=$(kit_rootfs debian) || t_abort "no debian rootfs"
 }
 
 # j9_start NAME [kit_start options] -- [emulator args]
@@ -64,47 +43,21 @@ j9_start() {
 	shift
 	J9_PID=$(kit_start "$name" "${J9_ROOTFS_OVERRIDE:-$J9_ROOTFS}" --net --uid 1000 --gid 1000 \
 		--bind "${J9_BIND:-$JSYM_BUILD}:/opt/jsym:ro" "${kopts[@]}" -- \
-		"$J9_EMU" "$@" --log /tmp/emu.log) || kit_fail "cannot start $name"
+		"$J9_EMU" "$@" --log /tmp/emu.log) || t_abort "cannot start $name"
 	for ((i = 0; i < 200; i++)); do
 		grep -q '^ready' "/proc/$J9_PID/root/tmp/emu.log" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	cat "/proc/$J9_PID/root/tmp/emu.log" 2>/dev/null
-	kit_fail "emulator $name (pid $J9_PID) not ready after 10 s"
-}
-
-_j9_run() {
-	local out err
-	out=$(mktemp "$KIT_DIR/out.XXXXXX")
-	err=$(mktemp "$KIT_DIR/err.XXXXXX")
-	"$@" >"$out" 2>"$err" </dev/null
-	J9_RC=$?
-	J9_OUT=$(cat "$out")
-	J9_ERR=$(cat "$err")
-	rm -f "$out" "$err"
-	echo "\$ ${*#"$JSYM_BUILD"/} -> $J9_RC"
-	[ -n "$J9_ERR" ] && sed 's/^/  err: /' <<<"$J9_ERR" | head -n 20
-	return 0
+	t_abort "emulator $name (pid $J9_PID) not ready after 10 s"
 }
 
 j9_jsym() {
-	_j9_run timeout 60 "$JSYM_BUILD/jsym" exec "$@"
+	t_run --as "jsym exec $*" timeout 60 "$JSYM_BUILD/jsym" exec "$@"
 }
 
 j9_client() {
-	_j9_run timeout 60 "$JSYM_BUILD/tests/emu/openj9_client" -C "$@"
-}
-
-j9_expect_rc() {
-	j9_check "exit status $1" test "$J9_RC" = "$1"
-}
-
-j9_expect_err() {
-	j9_check "stderr matches /$1/" grep -qE -- "$1" <<<"$J9_ERR"
-}
-
-j9_expect_out() {
-	j9_check "stdout matches /$1/" grep -qE -- "$1" <<<"$J9_OUT"
+	t_run --as "openj9_client -C $*" timeout 60 "$JSYM_BUILD/tests/emu/openj9_client" -C "$@"
 }
 
 j9_emu_log() {
@@ -135,18 +88,12 @@ j9_clean() {
 	extra=$(cd "$common" 2>/dev/null && find . -mindepth 1 \( -type d -printf '%P/\n' \) -o -printf '%P\n' |
 		grep -vE '^(_attachlock|_controller|_notifier|[^/]+/|[^/]+/attachInfo|[^/]+/attachNotificationSync)$' |
 		grep -vE "$allow")
-	j9_check "nothing but the VMs' files in $2 (${extra//$'\n'/ })" test -z "$extra"
-	j9_check "no replyInfo left" test -z "$(find "$common" -name replyInfo 2>/dev/null)"
+	t_check "nothing but the VMs' files in $2 (${extra//$'\n'/ })" test -z "$extra"
+	t_check "no replyInfo left" test -z "$(find "$common" -name replyInfo 2>/dev/null)"
 	v=$(j9_semval "$pid")
-	j9_check "semaphore #0 back to 0 (is ${v:-?})" test "$v" = 0
+	t_check "semaphore #0 back to 0 (is ${v:-?})" test "$v" = 0
 	for f in "$common/_attachlock" "$common"/*/attachNotificationSync; do
 		[ -e "$f" ] || continue
-		j9_check "no lock left on ${f#"$common"/}" eval '! _j9_locked "$f"'
+		t_check "no lock left on ${f#"$common"/}" eval '! _j9_locked "$f"'
 	done
-}
-
-j9_finish() {
-	echo "checks: $J9_CHECKS, failed: $J9_FAILS"
-	[ "$J9_FAILS" = 0 ] && exit 0
-	exit 1
 }

@@ -11,21 +11,19 @@
 # not run here: its integration part needs the kit inside a container.
 # Slow by nature: every package jsym needs comes from Debian's archive.
 set -euo pipefail
-source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/kit/kit.sh"
-kit_need_root
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+t_need_root
 if ! command -v git >/dev/null; then
-	echo "skip: no git on the host (the scenario clones \$JSYM_ROOT)"
-	exit 77
+	t_skip "no git on the host (the scenario clones \$JSYM_ROOT)"
 fi
 if ! head=$(git -C "$JSYM_ROOT" rev-parse --verify -q HEAD); then
-	echo "skip: $JSYM_ROOT has no git commit to clone"
-	exit 77
+	t_skip "$JSYM_ROOT has no git commit to clone"
 fi
-[ -s /etc/resolv.conf ] || kit_fail "the host has no /etc/resolv.conf to give the containers' apt"
+[ -s /etc/resolv.conf ] || t_abort "the host has no /etc/resolv.conf to give the containers' apt"
 if [ -n "$(git -C "$JSYM_ROOT" status --porcelain --untracked-files=no)" ]; then
-	kit_log "note: $JSYM_ROOT has uncommitted changes; they are not tested, HEAD is"
+	t_log "note: $JSYM_ROOT has uncommitted changes; they are not tested, HEAD is"
 fi
-kit_log "testing commit $(git -C "$JSYM_ROOT" log -1 --format='%h %s' "$head" | cut -c1-100)"
+t_log "testing commit $(git -C "$JSYM_ROOT" log -1 --format='%h %s' "$head" | cut -c1-100)"
 
 rootfs=$(kit_rootfs debian-minbase)
 
@@ -45,11 +43,11 @@ first_run() {
 	pid=$(kit_start "$goal" "$rootfs" --bind "$src:/root/jsym" \
 		--bind /etc/resolv.conf:/etc/resolv.conf:ro --bind "$debs:/var/cache/apt/archives" \
 		-- sleep infinity)
-	kit_log "$goal: fresh machine, host pid $pid"
+	t_log "$goal: fresh machine, host pid $pid"
 	# Really nothing there yet: every tool the build needs comes from make.
 	for tool in make gcc cc pkg-config musl-gcc javac java perf; do
 		if kit_exec "$pid" -- sh -c "command -v $tool" >/dev/null; then
-			kit_fail "$goal: $tool is already in the debian-minbase tree"
+			t_abort "$goal: $tool is already in the debian-minbase tree"
 		fi
 	done
 	# The user's own step: make, to type the README's command (git, to
@@ -57,9 +55,9 @@ first_run() {
 	kit_exec "$pid" --env DEBIAN_FRONTEND=noninteractive -- sh -c \
 		'apt-get update -qq && apt-get install -y -qq --no-install-recommends make' \
 		>"$KIT_DIR/$goal.make.out" 2>&1 ||
-		kit_fail "$goal: apt-get install make failed: $(tail -n 20 "$KIT_DIR/$goal.make.out")"
+		t_abort "$goal: apt-get install make failed: $(tail -n 20 "$KIT_DIR/$goal.make.out")"
 
-	kit_log "$goal: running 'make $goal' once (output prefixed '$goal| ')"
+	t_log "$goal: running 'make $goal' once (output prefixed '$goal| ')"
 	start=$(date +%s)
 	set +e
 	kit_exec "$pid" --env HOME=/root -- bash -c "cd /root/jsym && make $goal" 2>&1 |
@@ -67,13 +65,13 @@ first_run() {
 	rc=${PIPESTATUS[0]}
 	set -e
 	first_run_secs=$(($(date +%s) - start))
-	kit_log "$goal: 'make $goal' exited $rc after ${first_run_secs}s"
+	t_log "$goal: 'make $goal' exited $rc after ${first_run_secs}s"
 	[ "$rc" -eq 0 ] ||
-		kit_fail "first 'make $goal' on a fresh machine exited $rc; its last lines:
+		t_abort "first 'make $goal' on a fresh machine exited $rc; its last lines:
 $(grep -v '^Selecting\|^Preparing\|^Unpacking\|^Setting up\|^Processing' "$out" | tail -n 25)"
 	# mk/deps.sh did the installing, in this very run.
 	grep -q '^jsym: installing missing Debian packages: ' "$out" ||
-		kit_fail "$goal: mk/deps.sh installed nothing: not a first run"
+		t_abort "$goal: mk/deps.sh installed nothing: not a first run"
 	kit_stop "$goal"
 }
 
@@ -81,30 +79,31 @@ first_run unit
 unit_secs=$first_run_secs
 out=$(cat "$KIT_DIR/unit.out")
 summary=$(grep -E '^[0-9]+%: Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' <<<"$out") ||
-	kit_fail "unit: no Check summary line in the output"
+	t_abort "unit: no Check summary line in the output"
 [[ $summary =~ ^100%:\ Checks:\ [1-9][0-9]*,\ Failures:\ 0,\ Errors:\ 0$ ]] ||
-	kit_fail "unit: Check's summary is not a clean run: $summary"
+	t_abort "unit: Check's summary is not a clean run: $summary"
 
 first_run demo
 out=$(cat "$KIT_DIR/demo.out")
 installed=$(grep -m1 '^jsym: installing missing Debian packages: ' <<<"$out")
-kit_assert_contains "$installed" linux-perf "demo: its deps level (perf)"
+t_contains "$installed" linux-perf "demo: its deps level (perf)"
 # The demo level is build + JDK + perf: not the test level's container and
 # fuzzing tools, which would only make a first demo slower.
 case " $installed " in
-*" clang "* | *" debootstrap "*) kit_fail "demo: installed the test level: $installed" ;;
+*" clang "* | *" debootstrap "*) t_abort "demo: installed the test level: $installed" ;;
 esac
-kit_assert_contains "$out" "done: JVM result 0, agent result known" "demo: jsym exec loaded the agent"
+t_contains "$out" "done: JVM result 0, agent result known" "demo: jsym exec loaded the agent"
 ranges=$(sed -n 's/.*the perf map the agent keeps .*: \([0-9]*\) live ranges.*/\1/p' <<<"$out")
-[ "${ranges:-0}" -gt 0 ] || kit_fail "demo: no live ranges in the agent's perf map"
+[ "${ranges:-0}" -gt 0 ] || t_abort "demo: no live ranges in the agent's perf map"
 # Three addresses taken from the map; a method whose code was freed since
 # (a C1 version replaced by C2) may come back `??`, so one named is enough.
 answers=$(sed -n '/^.*== resolve addresses with jsym resolve/,/^$/p' <<<"$out" | grep -E '^0x[0-9a-f]+ ' || true)
 named=$(grep -cE '^0x[0-9a-f]+  .*(Arith|Strs)\.[A-Za-z0-9_$]+\(.*\)\+0x[0-9a-f]+  \[class ' <<<"$answers" || true)
 [ "$(grep -c . <<<"$answers")" -eq 3 ] && [ "$named" -ge 1 ] ||
-	kit_fail "demo: jsym resolve named $named Workload methods; its answers: $answers"
-kit_assert_contains "$out" "demo done: the JVM is stopped" "demo: its last line"
+	t_abort "demo: jsym resolve named $named Workload methods; its answers: $answers"
+t_contains "$out" "demo done: the JVM is stopped" "demo: its last line"
 if grep -q 'perf cannot sample on this machine' <<<"$out"; then
-	kit_log "demo: perf could not sample in the container (the demo said so and went on)"
+	t_log "demo: perf could not sample in the container (the demo said so and went on)"
 fi
-kit_log "pass: first 'make unit' (${unit_secs}s): $summary; first 'make demo' (${first_run_secs}s): agent attached, $ranges live ranges, $named of 3 addresses named"
+t_log "pass: first 'make unit' (${unit_secs}s): $summary; first 'make demo' (${first_run_secs}s): agent attached, $ranges live ranges, $named of 3 addresses named"
+t_finish

@@ -3,11 +3,11 @@
 # PID 1 of a `debian` container, uid:gid 1000:1000 without a passwd entry,
 # on the container's own JRE; the host JDK's jcmd reaches it; its /tmp and
 # root are its own.  Then the same workload runs on the host on every JDK
-# kit_jdks finds, each checked with its own jcmd.
+# t_jdks finds, each checked with its own jcmd.
 set -euo pipefail
-source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/kit/kit.sh"
-kit_need_root
-[ -x "$KIT_HOST_JDK/bin/jcmd" ] || { echo "skip: no host JDK at $KIT_HOST_JDK"; exit 77; }
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+t_need_root "namespaces, pivot_root"
+[ -x "$KIT_HOST_JDK/bin/jcmd" ] || t_skip "no host JDK at $KIT_HOST_JDK"
 
 classes=$(kit_java_build)
 rootfs=$(kit_rootfs debian)
@@ -18,27 +18,27 @@ kit_on_exit "rm -f '$hostmark'"
 
 pid=$(kit_start wl "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
 	-- "$KIT_CT_JAVA" -Xmx128m -cp /opt/jsym-java Workload 0)
-kit_log "workload container: host pid $pid"
-kit_wait_jvm "$pid" 60 || kit_fail "workload JVM did not come up: $(cat "$KIT_DIR/wl.log")"
+t_log "workload container: host pid $pid"
+kit_wait_jvm "$pid" 60 || t_abort "workload JVM did not come up: $(cat "$KIT_DIR/wl.log")"
 
 # PID 1 of its own pid namespace, running as 1000:1000.
 nspid=$(awk '/^NSpid:/ {print $NF}' "/proc/$pid/status")
-kit_assert_eq "$nspid" 1 "NSpid of the workload"
-kit_assert_eq "$(awk '/^Uid:/ {print $2 ":" $3}' "/proc/$pid/status")" "1000:1000" "uid"
-kit_assert_eq "$(awk '/^Gid:/ {print $2 ":" $3}' "/proc/$pid/status")" "1000:1000" "gid"
-grep -q '^1000:' "$rootfs/etc/passwd" && kit_fail "uid 1000 unexpectedly has a passwd entry"
-kit_assert_contains "$(tr '\0' ' ' <"/proc/$pid/cmdline")" "Workload" "PID 1 is the JVM"
-kit_assert_contains "$(cat "$KIT_DIR/wl.log")" "workload: started" "workload output"
+t_eq "$nspid" 1 "NSpid of the workload"
+t_eq "$(awk '/^Uid:/ {print $2 ":" $3}' "/proc/$pid/status")" "1000:1000" "uid"
+t_eq "$(awk '/^Gid:/ {print $2 ":" $3}' "/proc/$pid/status")" "1000:1000" "gid"
+grep -q '^1000:' "$rootfs/etc/passwd" && t_abort "uid 1000 unexpectedly has a passwd entry"
+t_contains "$(tr '\0' ' ' <"/proc/$pid/cmdline")" "Workload" "PID 1 is the JVM"
+t_contains "$(cat "$KIT_DIR/wl.log")" "workload: started" "workload output"
 
 # Its own JRE: libjvm.so comes from the rootfs, not the host.
 jvm_lib=$(awk '/libjvm\.so/ {print $6; exit}' "/proc/$pid/maps")
-kit_assert_eq "$(stat -L -c %i "/proc/$pid/root$jvm_lib")" \
+t_eq "$(stat -L -c %i "/proc/$pid/root$jvm_lib")" \
 	"$(stat -c %i "$rootfs$jvm_lib")" "libjvm.so is the container's"
 
 # The host JDK's jcmd attaches across the namespaces.
-out=$("$KIT_HOST_JDK/bin/jcmd" "$pid" VM.version 2>&1) || kit_fail "host jcmd failed: $out"
-kit_assert_contains "$out" "OpenJDK 64-Bit Server VM" "jcmd VM.version"
-kit_assert_contains "$out" "JDK 17" "jcmd VM.version"
+out=$("$KIT_HOST_JDK/bin/jcmd" "$pid" VM.version 2>&1) || t_abort "host jcmd failed: $out"
+t_contains "$out" "OpenJDK 64-Bit Server VM" "jcmd VM.version"
+t_contains "$out" "JDK 17" "jcmd VM.version"
 
 # The workload keeps both compilers busy: many distinct methods of its own
 # classes compiled, a good part of them by C2 (level 4).  Polled, not timed.
@@ -51,57 +51,58 @@ for ((i = 0; i < 60; i++)); do
 	sleep 1
 done
 [ "$all" -ge 30 ] && [ "$c2" -ge 10 ] ||
-	kit_fail "workload compiled only $all of its methods ($c2 by C2) after 60 s"
-kit_log "workload: $all methods compiled, $c2 by C2"
+	t_abort "workload compiled only $all of its methods ($c2 by C2) after 60 s"
+t_log "workload: $all methods compiled, $c2 by C2"
 
 # After pivot_root, joining the mount namespace lands in the container's root.
-kit_assert_eq "$(kit_exec "$pid" -- cat /etc/debian_version)" \
+t_eq "$(kit_exec "$pid" -- cat /etc/debian_version)" \
 	"$(cat "$rootfs/etc/debian_version")" "debian_version via kit_exec"
-kit_assert_eq "$(kit_exec "$pid" -- cat /proc/1/comm)" java "PID 1 seen from inside"
-kit_assert_eq "$(kit_exec "$pid" --uid 1000 --gid 1000 -- id -u)" 1000 "kit_exec --uid"
+t_eq "$(kit_exec "$pid" -- cat /proc/1/comm)" java "PID 1 seen from inside"
+t_eq "$(kit_exec "$pid" --uid 1000 --gid 1000 -- id -u)" 1000 "kit_exec --uid"
 
 # A private /tmp: the host's file is invisible, the device/inode differ.
 if kit_exec "$pid" -- test -e "/tmp/$(basename "$hostmark")"; then
-	kit_fail "host /tmp file visible in the container"
+	t_abort "host /tmp file visible in the container"
 fi
 [ "$(stat -L -c %d:%i "/proc/$pid/root/tmp")" != "$(stat -c %d:%i /tmp)" ] ||
-	kit_fail "container /tmp is the host's /tmp"
-kit_assert_eq "$(kit_exec "$pid" -- stat -c %a /tmp)" 1777 "mode of /tmp"
+	t_abort "container /tmp is the host's /tmp"
+t_eq "$(kit_exec "$pid" -- stat -c %a /tmp)" 1777 "mode of /tmp"
 # The JVM's attach socket lives in the container's /tmp.
-kit_exec "$pid" -- test -S /tmp/.java_pid1 || kit_fail "no /tmp/.java_pid1 in the container"
+kit_exec "$pid" -- test -S /tmp/.java_pid1 || t_abort "no /tmp/.java_pid1 in the container"
 
 # Writes go to the overlay, never to the cached tree.
 kit_exec "$pid" -- sh -c 'echo x > /etc/jsym-kit-write-test'
-[ ! -e "$rootfs/etc/jsym-kit-write-test" ] || kit_fail "container write reached the cached rootfs"
+[ ! -e "$rootfs/etc/jsym-kit-write-test" ] || t_abort "container write reached the cached rootfs"
 
 # Nothing of the container is mounted in the host's namespace.
 if findmnt -rn -o TARGET,SOURCE | grep -q jsym; then
-	kit_fail "kit mounts visible on the host: $(findmnt -rn | grep jsym)"
+	t_abort "kit mounts visible on the host: $(findmnt -rn | grep jsym)"
 fi
 
 kit_stop wl
-[ ! -e "/proc/$pid" ] || kit_fail "workload pid $pid still exists after kit_stop"
+[ ! -e "/proc/$pid" ] || t_abort "workload pid $pid still exists after kit_stop"
 
 # The same workload on the host on every HotSpot JDK, each with its own jcmd.
 njdk=0
-while read -r jdk; do
-	[ -x "$jdk/bin/jcmd" ] || { kit_log "no jcmd in $jdk (a JRE?), not checked"; continue; }
+while read -r jdk major <&3; do
+	[ -x "$jdk/bin/jcmd" ] || { t_log "no jcmd in $jdk (a JRE?), not checked"; continue; }
 	# Runs until stopped, so a slow jcmd on a loaded machine cannot miss it.
 	"$jdk/bin/java" -Xmx128m -cp "$classes" Workload 0 >"$KIT_DIR/host.log" 2>&1 &
 	hpid=$!
 	kit_on_exit "kill -KILL $hpid 2>/dev/null; wait $hpid 2>/dev/null"
-	kit_wait_jvm "$hpid" 60 || kit_fail "workload on $jdk did not start: $(cat "$KIT_DIR/host.log")"
-	out=$("$jdk/bin/jcmd" "$hpid" VM.version 2>&1) || kit_fail "$jdk jcmd failed: $out"
-	kit_assert_contains "$out" "Server VM" "$jdk jcmd VM.version"
-	kit_assert_contains "$(cat "$KIT_DIR/host.log")" "workload: started" "workload on $jdk"
+	kit_wait_jvm "$hpid" 60 || t_abort "workload on $jdk did not start: $(cat "$KIT_DIR/host.log")"
+	out=$("$jdk/bin/jcmd" "$hpid" VM.version 2>&1) || t_abort "$jdk jcmd failed: $out"
+	t_contains "$out" "Server VM" "$jdk jcmd VM.version"
+	t_contains "$(cat "$KIT_DIR/host.log")" "workload: started" "workload on $jdk"
 	kill -TERM "$hpid"
 	wait "$hpid" || true
 	# A short run ends by itself, with its final line.
 	out2=$("$jdk/bin/java" -Xmx128m -cp "$classes" Workload 1 2>&1) ||
-		kit_fail "a 1 s workload on $jdk failed: $out2"
-	kit_assert_contains "$out2" "workload: done" "1 s workload on $jdk"
-	kit_log "$jdk: $(echo "$out" | grep -m1 'VM version')"
+		t_abort "a 1 s workload on $jdk failed: $out2"
+	t_contains "$out2" "workload: done" "1 s workload on $jdk"
+	t_log "$jdk (JDK $major): $(echo "$out" | grep -m1 'VM version')"
 	njdk=$((njdk + 1))
-done < <(kit_jdks)
-[ $njdk -ge 1 ] || kit_fail "kit_jdks found no HotSpot JDK with jcmd"
-kit_log "pass: container workload + $njdk host JDKs"
+done 3< <(t_jdks)
+[ $njdk -ge 1 ] || t_abort "t_jdks found no HotSpot JDK with jcmd"
+t_log "pass: container workload + $njdk host JDKs"
+t_finish

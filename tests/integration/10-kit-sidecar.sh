@@ -4,8 +4,8 @@
 # own, root with exactly Docker's default capabilities (no CAP_SYS_ADMIN, no
 # CAP_SYS_PTRACE) unless told otherwise, the same set in all five sets.
 set -euo pipefail
-source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/kit/kit.sh"
-kit_need_root
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+t_need_root "namespaces, pivot_root"
 
 # Docker's default set as a mask: chown(0) dac_override(1) fowner(3)
 # fsetid(4) kill(5) setgid(6) setuid(7) setpcap(8) net_bind_service(10)
@@ -19,49 +19,49 @@ kit_exec "$pid" -- sh -c 'echo target-only > /tmp/jsym-target-file'
 # Capabilities: all five sets equal Docker's default.
 caps=$(kit_sidecar "$pid" -- grep '^Cap' /proc/self/status)
 for set in CapInh CapPrm CapEff CapBnd CapAmb; do
-	kit_assert_eq "$(echo "$caps" | awk -v s="$set:" '$1 == s {print $2}')" "$docker_caps" \
+	t_eq "$(echo "$caps" | awk -v s="$set:" '$1 == s {print $2}')" "$docker_caps" \
 		"sidecar $set"
 done
-(( (0x${docker_caps} >> 21) & 1 )) && kit_fail "the default set has CAP_SYS_ADMIN"
+(( (0x${docker_caps} >> 21) & 1 )) && t_abort "the default set has CAP_SYS_ADMIN"
 
 # --caps adds sys_ptrace on request.
 caps=$(kit_sidecar "$pid" --caps chown,dac_override,fowner,fsetid,kill,setgid,setuid,setpcap,net_bind_service,net_raw,sys_chroot,mknod,audit_write,setfcap,sys_ptrace \
 	-- grep '^Cap' /proc/self/status)
 for set in CapInh CapPrm CapEff CapBnd CapAmb; do
-	kit_assert_eq "$(echo "$caps" | awk -v s="$set:" '$1 == s {print $2}')" "$ptrace_caps" \
+	t_eq "$(echo "$caps" | awk -v s="$set:" '$1 == s {print $2}')" "$ptrace_caps" \
 		"sidecar --caps ...,sys_ptrace $set"
 done
 caps=$(kit_sidecar "$pid" --caps +sys_ptrace -- grep '^CapEff' /proc/self/status)
-kit_assert_eq "${caps##*[[:space:]]}" "$ptrace_caps" "sidecar --caps +sys_ptrace"
+t_eq "${caps##*[[:space:]]}" "$ptrace_caps" "sidecar --caps +sys_ptrace"
 caps=$(kit_sidecar "$pid" --caps none -- grep '^CapBnd' /proc/self/status)
-kit_assert_eq "${caps##*[[:space:]]}" 0000000000000000 "sidecar --caps none"
+t_eq "${caps##*[[:space:]]}" 0000000000000000 "sidecar --caps none"
 
 # The target's PID 1 is visible in the sidecar's fresh /proc.
-kit_assert_eq "$(kit_sidecar "$pid" -- cat /proc/1/comm)" sleep "target PID 1 seen by the sidecar"
+t_eq "$(kit_sidecar "$pid" -- cat /proc/1/comm)" sleep "target PID 1 seen by the sidecar"
 # Same pid, net and ipc namespaces as the target, its own mount namespace.
 for ns in pid net ipc; do
-	kit_assert_eq "$(kit_sidecar "$pid" -- readlink /proc/self/ns/$ns)" \
+	t_eq "$(kit_sidecar "$pid" -- readlink /proc/self/ns/$ns)" \
 		"$(readlink "/proc/$pid/ns/$ns")" "sidecar $ns namespace"
 done
 [ "$(kit_sidecar "$pid" -- readlink /proc/self/ns/mnt)" != "$(readlink "/proc/$pid/ns/mnt")" ] ||
-	kit_fail "sidecar shares the target's mount namespace"
+	t_abort "sidecar shares the target's mount namespace"
 
 # Its / is not the target's: another overlay, and the target's /tmp file is
 # reachable only through /proc/1/root (which needs CAP_SYS_PTRACE).
 [ "$(kit_sidecar "$pid" -- stat -c %d:%i /)" != "$(stat -L -c %d:%i "/proc/$pid/root/")" ] ||
-	kit_fail "sidecar / is the target's /"
+	t_abort "sidecar / is the target's /"
 if kit_sidecar "$pid" -- test -e /tmp/jsym-target-file; then
-	kit_fail "the target's /tmp file is visible in the sidecar's /tmp"
+	t_abort "the target's /tmp file is visible in the sidecar's /tmp"
 fi
 if kit_sidecar "$pid" -- cat /proc/1/root/tmp/jsym-target-file 2>/dev/null; then
-	kit_fail "/proc/1/root readable without CAP_SYS_PTRACE"
+	t_abort "/proc/1/root readable without CAP_SYS_PTRACE"
 fi
-kit_assert_eq "$(kit_sidecar "$pid" --caps sys_ptrace,dac_override -- cat /proc/1/root/tmp/jsym-target-file)" \
+t_eq "$(kit_sidecar "$pid" --caps sys_ptrace,dac_override -- cat /proc/1/root/tmp/jsym-target-file)" \
 	target-only "/proc/1/root with CAP_SYS_PTRACE"
 
 # No CAP_SYS_ADMIN: mounting fails.
 if kit_sidecar "$pid" -- mount -t tmpfs none /mnt 2>/dev/null; then
-	kit_fail "sidecar could mount without CAP_SYS_ADMIN"
+	t_abort "sidecar could mount without CAP_SYS_ADMIN"
 fi
 
 # Exit status passes through; another rootfs works as the sidecar image.
@@ -69,5 +69,6 @@ set +e
 kit_sidecar "$pid" --rootfs alpine -- sh -c 'exit 7'
 rc=$?
 set -e
-kit_assert_eq "$rc" 7 "sidecar exit status"
-kit_log "pass: sidecar namespaces, root and capabilities"
+t_eq "$rc" 7 "sidecar exit status"
+t_log "pass: sidecar namespaces, root and capabilities"
+t_finish

@@ -8,20 +8,12 @@
 #  - the musl build dlopens under the musl loader and its probe returns
 #    0x4a53594d (musl-build/tests/probe_agent, a musl program)
 set -u
-: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
-: "${JSYM_MUSL_BUILD:=$JSYM_ROOT/musl-build}"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 g=$JSYM_BUILD/libjsym-agent.so
 m=$JSYM_MUSL_BUILD/libjsym-agent.so
 probe=$JSYM_MUSL_BUILD/tests/probe_agent
-command -v readelf >/dev/null || { echo "skip: needs readelf (binutils)"; exit 77; }
-[ -f "$g" ] && [ -f "$m" ] && [ -x "$probe" ] || { echo "skip: agent not built (run make)"; exit 77; }
-fails=0
-check() {
-	local desc=$1
-	shift
-	if "$@"; then echo "ok:   $desc"; else echo "FAIL: $desc"; fails=$((fails + 1)); fi
-}
+command -v readelf >/dev/null || t_skip "needs readelf (binutils)"
+[ -f "$g" ] && [ -f "$m" ] && [ -x "$probe" ] || t_skip "agent not built (run make)"
 
 exports() {
 	readelf --dyn-syms -W "$1" | awk 'NR > 3 && $7 != "UND" && $8 != "" {print $8}' | sort | tr '\n' ' '
@@ -35,7 +27,7 @@ echo "newest version needed: $newest"
 too_new() {
 	readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | awk -F. '$2 > 17 {bad=1; print "  needs " $0} END {exit bad}'
 }
-check "glibc build needs nothing newer than GLIBC_2.17" too_new
+t_check "glibc build needs nothing newer than GLIBC_2.17" too_new
 # A versioned reference names libc.so.6; before glibc 2.34 these lived in
 # libpthread/libdl/librt, and the dynamic linker fails when libc.so.6 comes
 # first in the JVM's search order (agent/jvm/glibc_compat.h).  libc.so.6 always
@@ -47,16 +39,16 @@ moved_out() {
 		sed 's/^/  pre-2.34 this is not in libc.so.6: /' | grep . && return 1
 	return 0
 }
-check "glibc build uses no function that lived outside libc.so.6 before glibc 2.34" moved_out
+t_check "glibc build uses no function that lived outside libc.so.6 before glibc 2.34" moved_out
 echo "--- readelf -d (NEEDED)"
 readelf -d "$g" | grep NEEDED
 readelf -d "$m" | grep NEEDED
-check "glibc build NEEDED only libc/libpthread/libdl" \
+t_check "glibc build NEEDED only libc/libpthread/libdl" \
 	bash -c "! readelf -d '$g' | grep NEEDED | grep -vE '\[(libc\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-x86-64\.so\.2)\]'"
-check "musl build NEEDED only libc.so" \
+t_check "musl build NEEDED only libc.so" \
 	bash -c "[ \"\$(readelf -d '$m' | grep NEEDED | grep -o '\[.*\]')\" = '[libc.so]' ]"
-check "glibc build exports exactly the 4 entry points" [ "$(exports "$g")" = "$want" ]
-check "musl build exports exactly the 4 entry points" [ "$(exports "$m")" = "$want" ]
+t_check "glibc build exports exactly the 4 entry points" [ "$(exports "$g")" = "$want" ]
+t_check "musl build exports exactly the 4 entry points" [ "$(exports "$m")" = "$want" ]
 undefined_nonlibc() { # only symbols libc provides may be undefined (-z defs at link time)
 	readelf --dyn-syms -W "$1" | awk 'NR > 3 && $7 == "UND" && $8 != "" {print $8}' |
 		sed 's/@.*//' | grep -vE '^(_ITM_|__gmon_start__|__cxa_finalize)' >"$2"
@@ -66,18 +58,16 @@ undefined_nonlibc() { # only symbols libc provides may be undefined (-z defs at 
 			{ echo "  $s not in $3"; return 1; }
 	done <"$2"
 }
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-check "glibc build: every undefined symbol is in libc.so.6" \
+tmp=$KIT_DIR/undefined
+t_check "glibc build: every undefined symbol is in libc.so.6" \
 	undefined_nonlibc "$g" "$tmp" /lib/x86_64-linux-gnu/libc.so.6
 if [ -e /usr/lib/x86_64-linux-musl/libc.so ]; then
-	check "musl build: every undefined symbol is in musl's libc.so" \
+	t_check "musl build: every undefined symbol is in musl's libc.so" \
 		undefined_nonlibc "$m" "$tmp" /usr/lib/x86_64-linux-musl/libc.so
 fi
 echo "--- musl loader: $probe $m"
 out=$("$probe" "$m" 2>&1)
 echo "$out"
-check "musl dlopen + jsym_agent_probe() == 0x4a53594d" [ "$out" = "probe 0x4a53594d" ]
-check "probe_agent is a musl program" bash -c "readelf -l '$probe' | grep -q 'ld-musl-x86_64'"
-echo "$fails failed"
-[ $fails -eq 0 ]
+t_check "musl dlopen + jsym_agent_probe() == 0x4a53594d" [ "$out" = "probe 0x4a53594d" ]
+t_check "probe_agent is a musl program" bash -c "readelf -l '$probe' | grep -q 'ld-musl-x86_64'"
+t_finish

@@ -11,9 +11,10 @@
 #  E an unknown option: return code 1 and the reason in the log
 #  F hostile output dir: a planted symlink map is refused and left alone, a
 #    FIFO journal makes the load fail (code 3) without hanging the JVM
-source "$(dirname "$0")/agent_lib.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
-[ -n "$(ag_jdks)" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+[ -n "$(t_jdks)" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
 
 files_ok() { # DIR PID
@@ -41,8 +42,7 @@ log_has() { # FILE ERE
 	grep -Eq "$2" "$1" || { echo "log $1 lacks /$2/:" >&2; cat "$1" >&2; return 1; }
 }
 
-for home in $(ag_jdks); do
-	v=$(ag_feature "$home")
+while read -r home v <&3; do
 	echo "=== JDK $v: $home"
 
 	echo "--- A: startup load"
@@ -53,27 +53,25 @@ for home in $(ag_jdks); do
 	p=$AG_PID
 	if ag_wait_out a$v "agent-busy: started" 60; then
 		sleep 1
-		ag_check "A$v: map, journal, log are regular 0644 files" files_ok "$d" "$p"
-		ag_check "A$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
-		ag_check "A$v: journal valid" ag_py journal "$d/jsym-$p.journal"
-		ag_check "A$v: 'long AgentBusy.heavyCompute(int)'" \
+		t_check "A$v: map, journal, log are regular 0644 files" files_ok "$d" "$p"
+		t_check "A$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
+		t_check "A$v: journal valid" ag_py journal "$d/jsym-$p.journal"
+		t_check "A$v: 'long AgentBusy.heavyCompute(int)'" \
 			grep -q ' long AgentBusy.heavyCompute(int)$' "$d/perf-$p.map"
-		ag_check "A$v: nested class constructor 'void AgentBusy\$Point.<init>(int, int)'" \
+		t_check "A$v: nested class constructor 'void AgentBusy\$Point.<init>(int, int)'" \
 			grep -qF ' void AgentBusy$Point.<init>(int, int)' "$d/perf-$p.map"
-		ag_check "A$v: arrays 'int[] AgentBusy.fill(int[], java.lang.String[])'" \
+		t_check "A$v: arrays 'int[] AgentBusy.fill(int[], java.lang.String[])'" \
 			grep -qF ' int[] AgentBusy.fill(int[], java.lang.String[])' "$d/perf-$p.map"
-		ag_check "A$v: stubs named (Interpreter)" grep -q ' Interpreter$' "$d/perf-$p.map"
-		ag_check "A$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
-		ag_check "A$v: unfold: INLINE records (inside their LOADs)" \
+		t_check "A$v: stubs named (Interpreter)" grep -q ' Interpreter$' "$d/perf-$p.map"
+		t_check "A$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
+		t_check "A$v: unfold: INLINE records (inside their LOADs)" \
 			bash -c "python3 '$JSYM_ROOT/tests/integration/agent_check.py' journal '$d/jsym-$p.journal' | grep -Eq ', [1-9][0-9]* INLINE'"
-		ag_check "A$v: verbose: log lines on the JVM's stderr" grep -q 'jsym-agent\[[0-9]*\]: started' "$AG_TMP/a$v.out"
+		t_check "A$v: verbose: log lines on the JVM's stderr" grep -q 'jsym-agent\[[0-9]*\]: started' "$AG_TMP/a$v.out"
 		ag_load "$home" "$p" "dir=$d,unfold,verbose"
-		ag_check "A$v: jcmd load over the -agentpath instance returned 0" [ "$AG_LOAD_RC" = 0 ]
-		ag_check "A$v: ... and only refreshed" log_has "$d/jsym-$p.log" 'attached again: refreshing'
+		t_check "A$v: jcmd load over the -agentpath instance returned 0" [ "$AG_LOAD_RC" = 0 ]
+		t_check "A$v: ... and only refreshed" log_has "$d/jsym-$p.log" 'attached again: refreshing'
 		sleep 0.3
-		ag_check "A$v: ... no duplicate map lines" ag_py map "$d/perf-$p.map"
-	else
-		AG_FAILS=$((AG_FAILS + 1))
+		t_check "A$v: ... no duplicate map lines" ag_py map "$d/perf-$p.map"
 	fi
 
 	echo "--- B: late attach"
@@ -81,54 +79,51 @@ for home in $(ag_jdks); do
 	mkdir -p "$d"
 	ag_start b$v "$home" -cp "$cls" -- AgentBusy 60
 	p=$AG_PID
-	if ! ag_wait_out b$v "agent-busy: started" 60; then
-		AG_FAILS=$((AG_FAILS + 1))
-		continue
-	fi
+	ag_wait_out b$v "agent-busy: started" 60 || continue
 	sleep 1
 	ag_load "$home" "$p" "dir=$d"
-	ag_check "B$v: Agent_OnAttach returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "B$v: Agent_OnAttach returned 0" [ "$AG_LOAD_RC" = 0 ]
 	sleep 0.3
-	ag_check "B$v: files" files_ok "$d" "$p"
-	ag_check "B$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
-	ag_check "B$v: journal valid, starts with EPOCH 1" ag_py journal "$d/jsym-$p.journal"
-	ag_check "B$v: log names the replay" log_has "$d/jsym-$p.log" 'replay \(epoch 1\): [0-9]+ methods'
-	ag_check "B$v: flush thread is the daemon agent thread jsym-flush" \
+	t_check "B$v: files" files_ok "$d" "$p"
+	t_check "B$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
+	t_check "B$v: journal valid, starts with EPOCH 1" ag_py journal "$d/jsym-$p.journal"
+	t_check "B$v: log names the replay" log_has "$d/jsym-$p.log" 'replay \(epoch 1\): [0-9]+ methods'
+	t_check "B$v: flush thread is the daemon agent thread jsym-flush" \
 		bash -c "'$home/bin/jcmd' $p Thread.print | grep -q '\"jsym-flush\".* daemon'"
-	ag_check "B$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
+	t_check "B$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
 
 	echo "--- C: re-attach twice"
 	ag_load "$home" "$p" "dir=$d"
-	ag_check "C$v: second attach returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "C$v: second attach returned 0" [ "$AG_LOAD_RC" = 0 ]
 	ag_load "$home" "$p" "dir=$d,flush_ms=50"
-	ag_check "C$v: third attach returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "C$v: third attach returned 0" [ "$AG_LOAD_RC" = 0 ]
 	sleep 0.3
-	ag_check "C$v: no duplicate map lines" ag_py map "$d/perf-$p.map"
-	ag_check "C$v: journal valid" ag_py journal "$d/jsym-$p.journal"
-	ag_check "C$v: two refreshes logged" \
+	t_check "C$v: no duplicate map lines" ag_py map "$d/perf-$p.map"
+	t_check "C$v: journal valid" ag_py journal "$d/jsym-$p.journal"
+	t_check "C$v: two refreshes logged" \
 		[ "$(grep -c 'attached again: refreshing' "$d/jsym-$p.log")" = 2 ]
-	ag_check "C$v: refresh found everything already known" \
+	t_check "C$v: refresh found everything already known" \
 		log_has "$d/jsym-$p.log" 'replay \(epoch 2\): [0-9]+ methods, [0-9]+ stubs new, [1-9][0-9]* already known'
 
 	echo "--- D: stop, then load again"
 	ag_load "$home" "$p" "dir=$d,stop"
-	ag_check "D$v: stop returned 0" [ "$AG_LOAD_RC" = 0 ]
-	ag_check "D$v: stop logged" log_has "$d/jsym-$p.log" 'stopped: [0-9]+ loads'
+	t_check "D$v: stop returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "D$v: stop logged" log_has "$d/jsym-$p.log" 'stopped: [0-9]+ loads'
 	s1=$(md5sum <"$d/jsym-$p.journal")
 	sleep 0.5
-	ag_check "D$v: journal unchanged while stopped" [ "$s1" = "$(md5sum <"$d/jsym-$p.journal")" ]
+	t_check "D$v: journal unchanged while stopped" [ "$s1" = "$(md5sum <"$d/jsym-$p.journal")" ]
 	ag_load "$home" "$p" "dir=$d"
-	ag_check "D$v: load after stop returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "D$v: load after stop returned 0" [ "$AG_LOAD_RC" = 0 ]
 	sleep 0.3
-	ag_check "D$v: journal continued (appending)" log_has "$d/jsym-$p.log" 'started: .*\(appending\)'
-	ag_check "D$v: journal valid across the restart" ag_py journal "$d/jsym-$p.journal"
-	ag_check "D$v: map rebuilt, no duplicates" ag_py map "$d/perf-$p.map"
-	ag_check "D$v: map still has Java methods" grep -q ' AgentBusy.round(' "$d/perf-$p.map"
+	t_check "D$v: journal continued (appending)" log_has "$d/jsym-$p.log" 'started: .*\(appending\)'
+	t_check "D$v: journal valid across the restart" ag_py journal "$d/jsym-$p.journal"
+	t_check "D$v: map rebuilt, no duplicates" ag_py map "$d/perf-$p.map"
+	t_check "D$v: map still has Java methods" grep -q ' AgentBusy.round(' "$d/perf-$p.map"
 
 	echo "--- E: unknown option"
 	ag_load "$home" "$p" "dir=$d,bogus"
-	ag_check "E$v: Agent_OnAttach returned 1" [ "$AG_LOAD_RC" = 1 ]
-	ag_check "E$v: reason logged" log_has "$d/jsym-$p.log" "invalid options: unknown option 'bogus'"
+	t_check "E$v: Agent_OnAttach returned 1" [ "$AG_LOAD_RC" = 1 ]
+	t_check "E$v: reason logged" log_has "$d/jsym-$p.log" "invalid options: unknown option 'bogus'"
 
 	echo "--- F: hostile output directory"
 	ag_load "$home" "$p" "dir=$d,stop"
@@ -137,23 +132,23 @@ for home in $(ag_jdks); do
 	echo keep >"$AG_TMP/victim$v"
 	ln -s "$AG_TMP/victim$v" "$f/perf-$p.map"
 	ag_load "$home" "$p" "dir=$f"
-	ag_check "F$v: load with a planted map symlink returned 0" [ "$AG_LOAD_RC" = 0 ]
+	t_check "F$v: load with a planted map symlink returned 0" [ "$AG_LOAD_RC" = 0 ]
 	sleep 0.3
-	ag_check "F$v: symlink target untouched" [ "$(cat "$AG_TMP/victim$v")" = keep ]
-	ag_check "F$v: symlink still a symlink" [ -L "$f/perf-$p.map" ]
-	ag_check "F$v: refusal logged" log_has "$f/jsym-$p.log" 'symlink.*refusing'
-	ag_check "F$v: journal written anyway" ag_py journal "$f/jsym-$p.journal"
+	t_check "F$v: symlink target untouched" [ "$(cat "$AG_TMP/victim$v")" = keep ]
+	t_check "F$v: symlink still a symlink" [ -L "$f/perf-$p.map" ]
+	t_check "F$v: refusal logged" log_has "$f/jsym-$p.log" 'symlink.*refusing'
+	t_check "F$v: journal written anyway" ag_py journal "$f/jsym-$p.journal"
 	ag_load "$home" "$p" "dir=$f,stop"
 	g=$AG_TMP/g$v
 	mkdir -p "$g"
 	mkfifo "$g/jsym-$p.journal"
 	timeout 30 true # keep the shape: the load below must return by itself
 	ag_load "$home" "$p" "dir=$g"
-	ag_check "F$v: FIFO journal: Agent_OnAttach returned 3" [ "$AG_LOAD_RC" = 3 ]
-	ag_check "F$v: FIFO refusal logged" log_has "$g/jsym-$p.log" 'FIFO'
-	ag_check "F$v: JVM alive after all of it" kill -0 "$p"
-	ag_check "F$v: agent wrote nothing to the JVM's stdout/stderr" \
+	t_check "F$v: FIFO journal: Agent_OnAttach returned 3" [ "$AG_LOAD_RC" = 3 ]
+	t_check "F$v: FIFO refusal logged" log_has "$g/jsym-$p.log" 'FIFO'
+	t_check "F$v: JVM alive after all of it" kill -0 "$p"
+	t_check "F$v: agent wrote nothing to the JVM's stdout/stderr" \
 		bash -c "! grep -q 'jsym-agent\[' '$AG_TMP/b$v.out'"
 	kill -TERM "$p"
-done
-ag_finish
+done 3< <(t_jdks)
+t_finish

@@ -6,12 +6,13 @@
 # `perf script` must show Java frames named from the map.  Prints the naming
 # rate: frames in the map's address ranges (perf's dso /tmp/perf-<pid>.map)
 # that got a symbol, overall and for the leaf frame of each sample.
-source "$(dirname "$0")/agent_lib.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
-command -v perf >/dev/null || ag_skip "needs perf (apt-get install linux-perf)"
-[ "$(id -u)" = 0 ] || ag_skip "needs root (perf reads a root-owned map; sampling a JVM)"
-home=$(ag_jdks | head -1)
-[ -n "$home" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+command -v perf >/dev/null || t_skip "needs perf (apt-get install linux-perf)"
+[ "$(id -u)" = 0 ] || t_skip "needs root (perf reads a root-owned map; sampling a JVM)"
+home=$(t_jdks | head -n 1 | cut -d" " -f1)
+[ -n "$home" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
 
 ag_start perf "$home" -XX:+PreserveFramePointer "-agentpath:$AG_LIB" -cp "$cls" -- AgentBusy 12
@@ -22,7 +23,7 @@ if ! timeout 30 perf record -q -e cpu-clock -g -p "$p" -o "$AG_TMP/perf.data" --
 	>"$AG_TMP/record.log" 2>&1; then
 	cat "$AG_TMP/record.log"
 	grep -qiE 'permission|not supported|no such device|paranoid' "$AG_TMP/record.log" &&
-		ag_skip "perf cannot sample here: $(head -1 "$AG_TMP/record.log")"
+		t_skip "perf cannot sample here: $(head -1 "$AG_TMP/record.log")"
 	echo "FAIL: perf record"
 	exit 1
 fi
@@ -42,7 +43,7 @@ read -r frames named leaves nleaves <<<"$stats"
 echo "perf: $frames frames in JIT code ($map), $named named ($((frames ? 100 * named / frames : 0))%);" \
 	"$leaves leaf frames, $nleaves named ($((leaves ? 100 * nleaves / leaves : 0))%)"
 grep -m 3 'AgentBusy\.' "$AG_TMP/script.txt" || true
-ag_check "perf attributes samples to $map" [ "${frames:-0}" -gt 0 ]
-ag_check "perf shows AgentBusy frames by name" grep -q 'AgentBusy\.[a-zA-Z]*(' "$AG_TMP/script.txt"
-ag_check "at least 95% of the JIT frames are named" [ $((100 * ${named:-0})) -ge $((95 * ${frames:-1})) ]
-ag_finish
+t_check "perf attributes samples to $map" [ "${frames:-0}" -gt 0 ]
+t_check "perf shows AgentBusy frames by name" grep -q 'AgentBusy\.[a-zA-Z]*(' "$AG_TMP/script.txt"
+t_check "at least 95% of the JIT frames are named" [ $((100 * ${named:-0})) -ge $((95 * ${frames:-1})) ]
+t_finish

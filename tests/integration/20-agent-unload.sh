@@ -6,9 +6,10 @@
 # each copy until compiled, then drops the loaders and calls System.gc()
 # (SerialGC unloads classes at every full GC).  JDK 17 and 25 when present;
 # the agent is loaded at startup on one and attached late on the other.
-source "$(dirname "$0")/agent_lib.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
-[ -n "$(ag_jdks)" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+[ -n "$(t_jdks)" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
 # Bound: SINK_REWRITE_MIN_MS (500) + flush_ms (100) + writing; checked at 1.5 s.
 delay=1.5
@@ -18,8 +19,7 @@ count_target() {
 }
 
 late=0
-for home in $(ag_jdks); do
-	v=$(ag_feature "$home")
+while read -r home v <&3; do
 	d=$AG_TMP/u$v
 	mkdir -p "$d"
 	if [ $late = 0 ]; then
@@ -27,27 +27,27 @@ for home in $(ag_jdks); do
 		ag_start u$v "$home" -XX:+UseSerialGC "-agentpath:$AG_LIB=dir=$d" -cp "$cls" \
 			-- AgentUnload 20 4
 		p=$AG_PID
-		ag_wait_out u$v "agent-unload: hot" 120 || { AG_FAILS=$((AG_FAILS + 1)); continue; }
+		ag_wait_out u$v "agent-unload: hot" 120 || continue
 	else
 		echo "=== JDK $v, agent attached late"
 		ag_start u$v "$home" -XX:+UseSerialGC -cp "$cls" -- AgentUnload 20 4
 		p=$AG_PID
-		ag_wait_out u$v "agent-unload: hot" 120 || { AG_FAILS=$((AG_FAILS + 1)); continue; }
+		ag_wait_out u$v "agent-unload: hot" 120 || continue
 		ag_load "$home" "$p" "dir=$d"
-		ag_check "U$v: late attach returned 0" [ "$AG_LOAD_RC" = 0 ]
+		t_check "U$v: late attach returned 0" [ "$AG_LOAD_RC" = 0 ]
 	fi
 	late=$((1 - late))
 	sleep 0.5
 	n=$(count_target "$d/perf-$p.map")
 	echo "    map lines of AgentUnloadTarget while hot: $n"
-	ag_check "U$v: compiled AgentUnloadTarget code is in the map" [ "$n" -gt 0 ]
-	ag_wait_out u$v "agent-unload: dropped" 60 || { AG_FAILS=$((AG_FAILS + 1)); continue; }
+	t_check "U$v: compiled AgentUnloadTarget code is in the map" [ "$n" -gt 0 ]
+	ag_wait_out u$v "agent-unload: dropped" 60 || continue
 	sleep $delay
-	ag_check "U$v: map converged: no unloaded code, every LOAD ended by an UNLOAD" \
+	t_check "U$v: map converged: no unloaded code, every LOAD ended by an UNLOAD" \
 		ag_py unloaded "$d/perf-$p.map" "$d/jsym-$p.journal" AgentUnloadTarget
-	ag_check "U$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
-	ag_check "U$v: live code stays (> 50 Java methods left)" \
+	t_check "U$v: map format, no duplicates" ag_py map "$d/perf-$p.map"
+	t_check "U$v: live code stays (> 50 Java methods left)" \
 		[ "$(grep -c '\.[^ .]*(' "$d/perf-$p.map")" -gt 50 ]
 	grep -h 'rewrite\|stopped' "$d/jsym-$p.log" || true
-done
-ag_finish
+done 3< <(t_jdks)
+t_finish

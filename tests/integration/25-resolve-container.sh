@@ -10,16 +10,13 @@
 # at a file inside the container) and a FIFO are refused, never followed or
 # waited on; without openat2 (old kernels) the same, by a symlink-refusing walk.
 set -u
-: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
-[ "$(id -u)" = 0 ] || { echo "skip: needs root (namespaces for the containers)"; exit 77; }
-source "$(dirname "$0")/agent_lib.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+t_need_root "namespaces for the containers"
+source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
-trap - EXIT
-source "$JSYM_ROOT/tests/kit/kit.sh"
-kit_on_exit ag_cleanup
 JSYM=$JSYM_BUILD/jsym
-[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
-"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
+[ -x "$JSYM" ] || t_skip "jsym not built: $JSYM (run make)"
+"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
 host_script() { bash "$JSYM_ROOT/tests/integration/25-resolve-host.sh" "$@"; }
 # exit_and_says RC WANT ERE FILE: the command exited WANT and said ERE
 exit_and_says() { [ "$1" = "$2" ] && grep -Eq "$3" "$4"; }
@@ -31,17 +28,17 @@ ct=$(kit_start resolvedeb "$rootfs" --uid 1000 --gid 1000 --cwd /tmp \
 	--log "$AG_TMP/ct.out" -- \
 	/usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xmx64m -XX:+UseSerialGC \
 	-agentpath:/opt/jsym/libjsym-agent.so -cp /opt/jsym-java AgentBusy 60) ||
-	kit_fail "kit_start resolvedeb"
-kit_wait_jvm "$ct" 60 || kit_fail "container JVM did not start"
+	t_abort "kit_start resolvedeb"
+kit_wait_jvm "$ct" 60 || t_abort "container JVM did not start"
 for i in $(seq 1 150); do
 	grep -q 'agent-busy: started' "$AG_TMP/ct.out" && break
 	sleep 0.2
 done
 sleep 2
 r=/proc/$ct/root/tmp
-ag_check "agent wrote /tmp/perf-1.map and /tmp/jsym-1.journal in the container" \
+t_check "agent wrote /tmp/perf-1.map and /tmp/jsym-1.journal in the container" \
 	bash -c "[ -s '$r/perf-1.map' ] && [ -s '$r/jsym-1.journal' ]"
-ag_check "nothing for pid 1 or $ct in the host /tmp" \
+t_check "nothing for pid 1 or $ct in the host /tmp" \
 	bash -c "[ ! -e /tmp/jsym-1.journal ] && [ ! -e /tmp/jsym-$ct.journal ]"
 cp "$r/perf-1.map" "$AG_TMP/m1"
 sleep 0.4
@@ -50,10 +47,10 @@ host_script addrs "$AG_TMP/m1" >"$AG_TMP/addrs"
 rc=$?
 cat "$AG_TMP/err"
 cp "$r/perf-1.map" "$AG_TMP/m2"
-ag_check "jsym resolve --pid $ct exit 0" [ $rc = 0 ]
-ag_check "it read the container's /tmp/jsym-1.journal (NStgid 1)" \
+t_check "jsym resolve --pid $ct exit 0" [ $rc = 0 ]
+t_check "it read the container's /tmp/jsym-1.journal (NStgid 1)" \
 	grep -q "/proc/$ct/root/tmp/jsym-1.journal: [0-9]* records" "$AG_TMP/err"
-ag_check "names equal the container's map (first/middle/last byte), ?? outside" \
+t_check "names equal the container's map (first/middle/last byte), ?? outside" \
 	host_script verdict "$AG_TMP/m1" "$AG_TMP/m2" "$AG_TMP/out" container 150
 
 # A kubectl-debug-style sidecar: the JVM's pid namespace (the JVM is pid 1
@@ -70,16 +67,16 @@ if declare -F kit_sidecar >/dev/null; then
 	rc=$?
 	cat "$AG_TMP/err-s"
 	cp "$r/perf-1.map" "$AG_TMP/s2"
-	ag_check "sidecar (Docker caps): jsym resolve --pid 1 exit 0" [ $rc = 0 ]
-	ag_check "sidecar: -v says it opened /proc/1/root as the JVM's uid" \
+	t_check "sidecar (Docker caps): jsym resolve --pid 1 exit 0" [ $rc = 0 ]
+	t_check "sidecar: -v says it opened /proc/1/root as the JVM's uid" \
 		grep -q "opened it as the JVM's uid 1000" "$AG_TMP/err-s"
-	ag_check "sidecar: names equal the map" \
+	t_check "sidecar: names equal the map" \
 		host_script verdict "$AG_TMP/s1" "$AG_TMP/s2" "$AG_TMP/out-s" sidecar 40
 	kit_sidecar "$ct" --caps none --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
 		/opt/jsym/jsym resolve --pid 1 10 >/dev/null 2>"$AG_TMP/err-n"
 	rc=$?
 	cat "$AG_TMP/err-n"
-	ag_check "sidecar without capabilities: exit 2 naming CAP_SYS_PTRACE" \
+	t_check "sidecar without capabilities: exit 2 naming CAP_SYS_PTRACE" \
 		exit_and_says $rc 2 "cannot open /proc/1/root: .*CAP_SYS_PTRACE" "$AG_TMP/err-n"
 fi
 
@@ -90,12 +87,12 @@ mkfifo "$r/fifo/jsym-1.journal"
 timeout 10 "$JSYM" resolve --pid "$ct" --dir /tmp/lnk 10 >/dev/null 2>"$AG_TMP/err-l"
 rc=$?
 cat "$AG_TMP/err-l"
-ag_check "symlink journal: refused (exit 2), not followed" \
+t_check "symlink journal: refused (exit 2), not followed" \
 	exit_and_says $rc 2 "cannot open /proc/$ct/root/tmp/lnk/jsym-1.journal: Too many levels" "$AG_TMP/err-l"
 timeout 10 "$JSYM" resolve --pid "$ct" --dir /tmp/fifo 10 >/dev/null 2>"$AG_TMP/err-f"
 rc=$?
 cat "$AG_TMP/err-f"
-ag_check "FIFO journal: refused at once (exit 2, no hang)" \
+t_check "FIFO journal: refused at once (exit 2, no hang)" \
 	exit_and_says $rc 2 "not a regular file" "$AG_TMP/err-f"
 # Kernels before 5.6 have no openat2: strace makes it fail with ENOSYS, and
 # jsym walks the path itself, refusing every symlink.
@@ -104,23 +101,23 @@ if command -v strace >/dev/null; then
 	"$JSYM" resolve --pid "$ct" <"$AG_TMP/addrs-w" >"$AG_TMP/out-w1"
 	strace -f -qq -o /dev/null -e inject=openat2:error=ENOSYS \
 		"$JSYM" resolve --pid "$ct" <"$AG_TMP/addrs-w" >"$AG_TMP/out-w2"
-	ag_check "no openat2: the walk finds the same journal, same answers" \
+	t_check "no openat2: the walk finds the same journal, same answers" \
 		cmp "$AG_TMP/out-w1" "$AG_TMP/out-w2"
 	# a symlink to /tmp at the container's root: fine inside the root with
 	# openat2, refused by the walk
 	ln -s /tmp "/proc/$ct/root/tmplink"
 	"$JSYM" resolve --pid "$ct" --dir /tmplink <"$AG_TMP/addrs-w" >"$AG_TMP/out-w3"
-	ag_check "openat2: a symlink inside the container resolves inside it" \
+	t_check "openat2: a symlink inside the container resolves inside it" \
 		cmp "$AG_TMP/out-w1" "$AG_TMP/out-w3"
 	strace -f -qq -o /dev/null -e inject=openat2:error=ENOSYS \
 		"$JSYM" resolve --pid "$ct" --dir /tmplink 10 >/dev/null 2>"$AG_TMP/err-w"
 	rc=$?
 	cat "$AG_TMP/err-w"
-	ag_check "no openat2: a symlink in the path is refused (exit 2)" \
+	t_check "no openat2: a symlink in the path is refused (exit 2)" \
 		exit_and_says $rc 2 "cannot open /proc/$ct/root/tmplink/jsym-1.journal: Not a directory" \
 		"$AG_TMP/err-w"
 	rm -f "/proc/$ct/root/tmplink"
 fi
 rm -rf "$r/lnk" "$r/fifo"
-ag_check "container JVM still alive" kill -0 "$ct"
-ag_finish
+t_check "container JVM still alive" kill -0 "$ct"
+t_finish

@@ -158,13 +158,14 @@ verdict | addrs)
 	;;
 esac
 
-source "$(dirname "$0")/agent_lib.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
 JSYM=$JSYM_BUILD/jsym
-[ -x "$JSYM" ] || ag_skip "jsym not built: $JSYM (run make)"
-"$JSYM" resolve --help >/dev/null 2>&1 || ag_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
+[ -x "$JSYM" ] || t_skip "jsym not built: $JSYM (run make)"
+"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
 home=/usr/lib/jvm/java-17-openjdk-amd64
-[ -x "$home/bin/java" ] || ag_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
+[ -x "$home/bin/java" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
 d=$AG_TMP/agentdir
 mkdir -p "$d"
@@ -176,7 +177,7 @@ ag_wait_out busy "agent-busy: started" 60 || exit 1
 sleep 2
 map=$d/perf-$p.map
 journal=$d/jsym-$p.journal
-ag_check "agent wrote map and journal" bash -c "[ -s '$map' ] && [ -s '$journal' ]"
+t_check "agent wrote map and journal" bash -c "[ -s '$map' ] && [ -s '$journal' ]"
 cp "$map" "$AG_TMP/m1"
 sleep 0.4 # the journal is flushed with the map; give the flush thread a period
 
@@ -184,18 +185,18 @@ resolve_addrs "$AG_TMP/m1" >"$AG_TMP/addrs" || exit 1
 "$JSYM" resolve --pid "$p" --dir "$d" -v <"$AG_TMP/addrs" >"$AG_TMP/out" 2>"$AG_TMP/err"
 rc=$?
 cat "$AG_TMP/err"
-ag_check "jsym resolve --pid ran (exit 0)" [ $rc = 0 ]
+t_check "jsym resolve --pid ran (exit 0)" [ $rc = 0 ]
 cp "$map" "$AG_TMP/m2"
 
 compare() { # MODE OUTFILE
 	resolve_verdict "$AG_TMP/m1" "$AG_TMP/m2" "$2" "$1"
 }
-ag_check "journal (--pid): first, middle, last byte of every stable map range; ?? outside" \
+t_check "journal (--pid): first, middle, last byte of every stable map range; ?? outside" \
 	compare pid "$AG_TMP/out"
-ag_check "-v names the journal it used" grep -q "jsym-$p.journal: [0-9]* records" "$AG_TMP/err"
-ag_check "answered every address, one line each" \
+t_check "-v names the journal it used" grep -q "jsym-$p.journal: [0-9]* records" "$AG_TMP/err"
+t_check "answered every address, one line each" \
 	[ "$(wc -l <"$AG_TMP/out")" = "$(wc -w <"$AG_TMP/addrs")" ]
-ag_check "a Java method is named with class, method and signature" \
+t_check "a Java method is named with class, method and signature" \
 	grep -qE '  long AgentBusy\.heavyCompute\(int\)\+0x[0-9a-f]+  \[class AgentBusy, method heavyCompute, sig \(I\)J, 0x' "$AG_TMP/out"
 
 # The journal itself, with inlined ranges (unfold): a copy does not change
@@ -203,29 +204,29 @@ ag_check "a Java method is named with class, method and signature" \
 cp "$journal" "$AG_TMP/j.copy"
 journal_oracle "$AG_TMP/j.copy" "$AG_TMP/addrs-j" "$AG_TMP/expect-j" || exit 1
 "$JSYM" resolve --journal "$AG_TMP/j.copy" <"$AG_TMP/addrs-j" >"$AG_TMP/out-jc"
-ag_check "--journal: every answer equals an independent reading of the journal" \
+t_check "--journal: every answer equals an independent reading of the journal" \
 	diff -u "$AG_TMP/expect-j" "$AG_TMP/out-jc"
 n=$(grep -c '  inlined: ' "$AG_TMP/out-jc")
 echo "    answers inside inlined methods: $n"
-ag_check "unfold: addresses inside inlined methods are named with them" [ "$n" -gt 20 ]
+t_check "unfold: addresses inside inlined methods are named with them" [ "$n" -gt 20 ]
 
 # Offline modes give the same answers.
 "$JSYM" resolve --journal "$journal" <"$AG_TMP/addrs" >"$AG_TMP/out-j" 2>&1
-ag_check "--journal FILE: same checks" compare journal "$AG_TMP/out-j"
+t_check "--journal FILE: same checks" compare journal "$AG_TMP/out-j"
 "$JSYM" resolve --map "$AG_TMP/m2" <"$AG_TMP/addrs" >"$AG_TMP/out-m" 2>&1
-ag_check "--map FILE: same checks" compare map "$AG_TMP/out-m"
+t_check "--map FILE: same checks" compare map "$AG_TMP/out-m"
 
 # Fallback to the perf map when there is no journal.
 fb=$AG_TMP/fb
 mkdir -p "$fb"
 cp "$AG_TMP/m2" "$fb/perf-$p.map"
 "$JSYM" resolve --pid "$p" --dir "$fb" -v <"$AG_TMP/addrs" >"$AG_TMP/out-fb" 2>"$AG_TMP/err-fb"
-ag_check "no journal: falls back to perf-<pid>.map" compare fallback "$AG_TMP/out-fb"
-ag_check "-v says it fell back" grep -q "no journal, using the perf map" "$AG_TMP/err-fb"
+t_check "no journal: falls back to perf-<pid>.map" compare fallback "$AG_TMP/out-fb"
+t_check "-v says it fell back" grep -q "no journal, using the perf map" "$AG_TMP/err-fb"
 
 # JSON: one valid object per address.
 head -40 "$AG_TMP/addrs" | "$JSYM" resolve --pid "$p" --dir "$d" --json >"$AG_TMP/out-json"
-ag_check "--json: one JSON object per address, names as in the text output" python3 - \
+t_check "--json: one JSON object per address, names as in the text output" python3 - \
 	"$AG_TMP/out-json" "$AG_TMP/out" "$(head -40 "$AG_TMP/addrs" | wc -w)" <<'EOF'
 import json, sys
 js = [json.loads(l) for l in open(sys.argv[1])]
@@ -246,23 +247,23 @@ rpid=$R_PID # bash unsets R_PID once the coprocess has ended
 echo "$first" >&"${R[1]}"
 IFS= read -r -t 10 ans <&"${R[0]}"
 echo "    filter answered: $ans"
-ag_check "stdin filter answers a line at once (--follow)" [ "${ans%%  *}" = "0x$first" ]
+t_check "stdin filter answers a line at once (--follow)" [ "${ans%%  *}" = "0x$first" ]
 exec {R[1]}>&-
 wait "$rpid"
-ag_check "filter exits 0 at end of input" [ $? = 0 ]
+t_check "filter exits 0 at end of input" [ $? = 0 ]
 
 # Errors name the path and the remedy, exit 2; usage errors exit 1.
 "$JSYM" resolve --pid "$p" 10 >/dev/null 2>"$AG_TMP/err-none"
 rc=$?
 cat "$AG_TMP/err-none"
-ag_check "no files in /tmp: exit 2" [ $rc = 2 ]
-ag_check "no files: message names the path and the fix" \
+t_check "no files in /tmp: exit 2" [ $rc = 2 ]
+t_check "no files: message names the path and the fix" \
 	grep -q "no symbol files for JVM $p in /proc/$p/root/tmp.*attach the agent first" "$AG_TMP/err-none"
 "$JSYM" resolve 10 >/dev/null 2>&1
-ag_check "no --pid/--journal/--map: exit 1" [ $? = 1 ]
+t_check "no --pid/--journal/--map: exit 1" [ $? = 1 ]
 "$JSYM" resolve --help | grep -q '^usage: jsym resolve'
-ag_check "--help: usage on stdout, exit 0" [ "${PIPESTATUS[0]}" = 0 ]
-ag_check "JVM still alive" kill -0 "$p"
+t_check "--help: usage on stdout, exit 0" [ "${PIPESTATUS[0]}" = 0 ]
+t_check "JVM still alive" kill -0 "$p"
 
 # After the JVM exits the agent closes every range: resolving then needs --at.
 until=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
@@ -272,13 +273,13 @@ for i in $(seq 1 100); do
 	kill -0 "$p" 2>/dev/null || break
 	sleep 0.1
 done
-ag_check "JVM exited" bash -c "! kill -0 $p 2>/dev/null"
+t_check "JVM exited" bash -c "! kill -0 $p 2>/dev/null"
 "$JSYM" resolve --journal "$journal" <"$AG_TMP/addrs-j" >"$AG_TMP/out-x" 2>"$AG_TMP/err-x"
 cat "$AG_TMP/err-x"
-ag_check "after exit: every answer ?? and a hint to use --at" \
+t_check "after exit: every answer ?? and a hint to use --at" \
 	bash -c "! grep -qv '  ??\$' '$AG_TMP/out-x' && grep -q 'give --at SECONDS' '$AG_TMP/err-x'"
 journal_oracle "$journal" "$AG_TMP/addrs-at" "$AG_TMP/expect-at" "$until" || exit 1
 at=$(printf '%d.%09d' $((until / 1000000000)) $((until % 1000000000)))
 "$JSYM" resolve --journal "$journal" --at "$at" <"$AG_TMP/addrs-at" >"$AG_TMP/out-at"
-ag_check "after exit, --at $at: the code as it was then" diff -u "$AG_TMP/expect-at" "$AG_TMP/out-at"
-ag_finish
+t_check "after exit, --at $at: the code as it was then" diff -u "$AG_TMP/expect-at" "$AG_TMP/out-at"
+t_finish

@@ -12,111 +12,111 @@
 # `jsym list` (text and --json) shows the host JVM and the container JVM with
 # nspid, uid, kind and libc; --json flags the host JVM's
 # -XX:+DisableAttachMechanism.
-source "$(dirname "$0")/lib-attach.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 la_init
-la_need_root
+t_need_root
 la_need_jvm
-la_need_kit
 
 
-agent=$(la_compile_agent) || la_skip "cannot compile testagent.c with gcc"
+agent=$(la_test_agent) || t_skip "test agent not built ($JSYM_BUILD/tests/integration/libjsymtestagent.so): run make"
 
-la_case container-start
+t_case container-start
 # $LA_TMP (with the test agent) is visible in the container at /opt/jsym-t.
-la_ct_start deb --uid 1000 --gid 1000 --cwd /tmp --bind "$LA_TMP:/opt/jsym-t:ro" || la_finish
+la_ct_start deb --uid 1000 --gid 1000 --cwd /tmp --bind "$LA_TMP:/opt/jsym-t:ro" || t_finish
 ct=$LA_PID
 nspid=$(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status")
-la_check "the JVM is PID 1 of its pid namespace (nspid $nspid)" test "$nspid" = 1
+t_check "the JVM is PID 1 of its pid namespace (nspid $nspid)" test "$nspid" = 1
 ctroot=/proc/$ct/root
 
-la_case container-properties
+t_case container-properties
 la_jsym exec -v "$ct" properties
-la_expect_rc 0
-la_expect_out 'jsym\.test\.mark=deb' 'java\.version=17' 'user\.name='
-la_check "-v: mount namespace entered" la_vlines '(mount|mnt).*(namespace|ns)|setns'
-la_check "-v: no fallback to /proc/<pid>/root needed as host root" \
+t_expect_rc 0
+t_expect_out -i 'jsym\.test\.mark=deb' 'java\.version=17' 'user\.name='
+t_check "-v: mount namespace entered" la_vlines '(mount|mnt).*(namespace|ns)|setns'
+t_check "-v: no fallback to /proc/<pid>/root needed as host root" \
 	eval '! la_vlines "fall(ing)? ?back"'
-la_check "-v: trigger at the container's path (.attach_pid$nspid)" \
+t_check "-v: trigger at the container's path (.attach_pid$nspid)" \
 	la_vlines "\.attach_pid${nspid}([^0-9]|$)"
-la_check "-v: trigger path is not a host path with the host pid" \
+t_check "-v: trigger path is not a host path with the host pid" \
 	eval '! la_vlines "\.attach_pid${ct}([^0-9]|$)"'
 left=$(ls -a "$ctroot/tmp" "$ctroot/" "/proc/$ct/cwd/" 2>/dev/null | grep '^\.attach_pid')
-la_check "no .attach_pid* left in the container's /tmp, / or cwd ($left)" test -z "$left"
-la_check "the container's socket exists where the JVM made it" test -S "$ctroot/tmp/.java_pid1"
+t_check "no .attach_pid* left in the container's /tmp, / or cwd ($left)" test -z "$left"
+t_check "the container's socket exists where the JVM made it" test -S "$ctroot/tmp/.java_pid1"
 
-la_case container-warm
+t_case container-warm
 la_jsym exec -v "$ct" jcmd VM.version
-la_expect_rc 0
-la_expect_out 'JDK 17|17\.0'
-la_check "second call: no SIGQUIT sent" \
+t_expect_rc 0
+t_expect_out -i 'JDK 17|17\.0'
+t_check "second call: no SIGQUIT sent" \
 	eval '! la_vlines sigquit | grep -viqE "\bno\b|not |without|skip|already"'
-la_check "the container JVM printed no thread dump" test "$(la_dumps deb)" = 0
+t_check "the container JVM printed no thread dump" test "$(la_dumps deb)" = 0
 
-la_case container-load
+t_case container-load
 # Library paths are the JVM's: the agent at its container path loads and
 # runs as the JVM's user; the host path does not exist there (exit 3 with
 # the JVM's dlopen text).
 la_jsym exec "$ct" load "/opt/jsym-t/${agent##*/}" true "0,/tmp/jsym-mark"
-la_expect_rc 0
-la_check "Agent_OnAttach ran in the container JVM" grep -q 'attached 0' "$ctroot/tmp/jsym-mark"
-la_check "the mark file belongs to the JVM's uid 1000" test "$(stat -c %u "$ctroot/tmp/jsym-mark" 2>/dev/null)" = 1000
+t_expect_rc 0
+t_check "Agent_OnAttach ran in the container JVM" grep -q 'attached 0' "$ctroot/tmp/jsym-mark"
+t_check "the mark file belongs to the JVM's uid 1000" test "$(stat -c %u "$ctroot/tmp/jsym-mark" 2>/dev/null)" = 1000
 la_jsym exec "$ct" load "$agent" true "0,/tmp/jsym-mark2"
-la_expect_rc 3
-la_check "the JVM's dlopen text is shown" grep -qiE 'not loaded|cannot open|no such file' <<<"$LA_OUT$LA_ERR"
+t_expect_rc 3
+t_check "the JVM's dlopen text is shown" grep -qiE 'not loaded|cannot open|no such file' <<<"$T_OUT$T_ERR"
 
-la_case host-tmp-clean
+t_case host-tmp-clean
 left=$(la_tmp_marks 1 "$ct")
-la_check "no trigger or socket of the container JVM in the host /tmp ($left)" test -z "$left"
+t_check "no trigger or socket of the container JVM in the host /tmp ($left)" test -z "$left"
 
 # ---------------------------------------------------------------- nspid != 1
-la_case container-jvm-not-pid1
+t_case container-jvm-not-pid1
 # PID 1 is a shell, the JVM its child: host pid, nspid and 1 all differ.
 LA_CT_PREFIX=(/bin/sh -c '"$@" & wait' sh)
 la_ct_start child --uid 1000 --gid 1000 --cwd /tmp && {
 	jvm=$(cat "/proc/$LA_PID/task/$LA_PID/children" 2>/dev/null | awk '{print $1}')
 	cns=$(awk '/^NSpid:/ {print $NF}' "/proc/${jvm:-0}/status" 2>/dev/null)
-	la_log "container PID 1 = host $LA_PID, JVM = host $jvm, nspid $cns"
-	la_check "the JVM's nspid is not 1 (${cns:-?})" test -n "$cns" -a "${cns:-1}" != 1
+	t_log "container PID 1 = host $LA_PID, JVM = host $jvm, nspid $cns"
+	t_check "the JVM's nspid is not 1 (${cns:-?})" test -n "$cns" -a "${cns:-1}" != 1
 	la_jsym exec -v "${jvm:-0}" properties
-	la_expect_rc 0
-	la_expect_out 'jsym\.test\.mark=child'
-	la_check "-v: trigger named with the nspid (.attach_pid$cns)" \
+	t_expect_rc 0
+	t_expect_out -i 'jsym\.test\.mark=child'
+	t_check "-v: trigger named with the nspid (.attach_pid$cns)" \
 		la_vlines "\.attach_pid${cns}([^0-9]|$)"
 	la_jsym exec -v "$LA_PID" properties
-	la_expect_rc 2
-	la_expect_err 'not a JVM'
+	t_expect_rc 2
+	t_expect_err -i 'not a JVM'
 	if declare -F kit_sidecar >/dev/null; then
 		la_sidecar_jsym "$LA_PID" -- exec --timeout 5000 -v "$cns" jcmd VM.version
-		la_expect_rc 0
-		la_expect_out 'JDK 17|17\.0'
+		t_expect_rc 0
+		t_expect_out -i 'JDK 17|17\.0'
 	fi
 }
 LA_CT_PREFIX=()
 
 # ---------------------------------------------------------------- jsym list
-la_case list
-home=$(la_jdks | head -n 1)
+t_case list
+home=$(t_jdks | head -n 1 | cut -d" " -f1)
 la_jvm_start hostjvm "$home" -XX:+DisableAttachMechanism && hpid=$LA_PID
 la_jsym list
-la_expect_rc 0
-ctline=$(grep -E "(^|[^0-9])$ct([^0-9]|$)" <<<"$LA_OUT")
-hline=$(grep -E "(^|[^0-9])${hpid:-x}([^0-9]|$)" <<<"$LA_OUT")
+t_expect_rc 0
+ctline=$(grep -E "(^|[^0-9])$ct([^0-9]|$)" <<<"$T_OUT")
+hline=$(grep -E "(^|[^0-9])${hpid:-x}([^0-9]|$)" <<<"$T_OUT")
 echo "  container line: $ctline"
 echo "  host line:      $hline"
-la_check "list shows the container JVM" test -n "$ctline"
-la_check "list shows the host JVM" test -n "$hline"
-la_check "container line has uid 1000" grep -qE '(^|[^0-9])1000([^0-9]|$)' <<<"$ctline"
-la_check "container line has nspid 1" grep -qE '(^|[^0-9])1([^0-9]|$)' <<<"$ctline"
-la_check "container line names the kind (hotspot)" grep -qi 'hotspot' <<<"$ctline"
-la_check "container line names the libc (glibc)" grep -qi 'glibc' <<<"$ctline"
-la_check "header or lines name the columns" grep -qiE 'nspid|ns.?pid' <<<"$LA_OUT"
+t_check "list shows the container JVM" test -n "$ctline"
+t_check "list shows the host JVM" test -n "$hline"
+t_check "container line has uid 1000" grep -qE '(^|[^0-9])1000([^0-9]|$)' <<<"$ctline"
+t_check "container line has nspid 1" grep -qE '(^|[^0-9])1([^0-9]|$)' <<<"$ctline"
+t_check "container line names the kind (hotspot)" grep -qi 'hotspot' <<<"$ctline"
+t_check "container line names the libc (glibc)" grep -qi 'glibc' <<<"$ctline"
+t_check "header or lines name the columns" grep -qiE 'nspid|ns.?pid' <<<"$T_OUT"
 
-la_case list-json
+t_case list-json
 la_jsym list --json
-la_expect_rc 0
-la_check "--json parses with python3 -m json.tool" \
-	eval 'python3 -m json.tool <<<"$LA_OUT" >/dev/null'
-la_check "--json has the container JVM with nspid 1, uid 1000, hotspot, glibc" \
+t_expect_rc 0
+t_check "--json parses with python3 -m json.tool" \
+	eval 'python3 -m json.tool <<<"$T_OUT" >/dev/null'
+t_check "--json has the container JVM with nspid 1, uid 1000, hotspot, glibc" \
 	python3 -c '
 import json, sys
 doc = json.loads(sys.stdin.read())
@@ -131,9 +131,9 @@ for it in items:
         print("  json entry:", json.dumps(it))
         sys.exit(0 if ok else 1)
 sys.exit(1)
-' "$ct" <<<"$LA_OUT"
+' "$ct" <<<"$T_OUT"
 
-la_check "--json marks the host JVM started with -XX:+DisableAttachMechanism" \
+t_check "--json marks the host JVM started with -XX:+DisableAttachMechanism" \
 	python3 -c '
 import json, sys
 doc = json.loads(sys.stdin.read())
@@ -143,6 +143,6 @@ for it in items:
         print("  json entry:", json.dumps(it))
         sys.exit(0 if any(v is True for k, v in it.items() if "disabl" in k.lower()) else 1)
 sys.exit(1)
-' "${hpid:-0}" <<<"$LA_OUT"
+' "${hpid:-0}" <<<"$T_OUT"
 
-la_finish
+t_finish

@@ -16,59 +16,59 @@
 #   - target runs as uid 1000, sidecar with almost no caps: exit 2 naming them
 #   - privileged target (all caps), Docker-default sidecar: the kernel hides
 #     the target's /proc files: exit 2 naming CAP_SYS_PTRACE
-source "$(dirname "$0")/lib-attach.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 la_init
-la_need_root
+t_need_root
 la_need_jvm
-la_need_kit
-declare -F kit_sidecar >/dev/null || la_skip "container kit has no kit_sidecar"
+declare -F kit_sidecar >/dev/null || t_skip "container kit has no kit_sidecar"
 
 fallback_said() { la_vlines '/proc/[0-9]+/root|fall(ing)? ?back'; }
 
-la_case sidecar-root-target
+t_case sidecar-root-target
 # A root container has Docker's default capabilities, not all of them (the
 # kit's PID 1 would have all): drop the rest from the bounding set.
 LA_CT_PREFIX=(/usr/bin/setpriv --bounding-set "-all,+${LA_DOCKER_CAPS//,/,+}" --)
 la_ct_start sroot --cwd /tmp && {
 	t=$LA_PID
 	la_sidecar_jsym "$t" -- exec --timeout 10000 -v 1 properties
-	la_expect_rc 0
-	la_expect_out 'jsym\.test\.mark=sroot' 'java\.version='
-	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
-	la_check "-v: says why (no CAP_SYS_ADMIN / setns refused)" \
+	t_expect_rc 0
+	t_expect_out -i 'jsym\.test\.mark=sroot' 'java\.version='
+	t_check "-v: the /proc/<pid>/root fallback was used" fallback_said
+	t_check "-v: says why (no CAP_SYS_ADMIN / setns refused)" \
 		la_vlines 'CAP_SYS_ADMIN|not permitted|EPERM|setns'
 	left=$(ls -a "/proc/$t/root/tmp" "/proc/$t/root/" 2>/dev/null | grep '^\.attach_pid')
-	la_check "no trigger left in the target ($left)" test -z "$left"
-	la_check "the target printed no thread dump" test "$(la_dumps sroot)" = 0
+	t_check "no trigger left in the target ($left)" test -z "$left"
+	t_check "the target printed no thread dump" test "$(la_dumps sroot)" = 0
 }
 
-la_case sidecar-uid1000-ptrace
+t_case sidecar-uid1000-ptrace
 LA_CT_PREFIX=()
 la_ct_start suser --uid 1000 --gid 1000 --cwd /tmp && {
 	t=$LA_PID
 	la_sidecar_jsym "$t" --caps "$LA_DOCKER_CAPS,sys_ptrace" -- exec --timeout 10000 -v 1 properties
-	la_expect_rc 0
-	la_expect_out 'jsym\.test\.mark=suser'
-	la_check "-v: the /proc/<pid>/root fallback was used" fallback_said
+	t_expect_rc 0
+	t_expect_out -i 'jsym\.test\.mark=suser'
+	t_check "-v: the /proc/<pid>/root fallback was used" fallback_said
 
-	la_case sidecar-uid1000-no-ptrace
+	t_case sidecar-uid1000-no-ptrace
 	# A fresh target (listener not started) so the trigger path is needed.
 	la_ct_start suser2 --uid 1000 --gid 1000 --cwd /tmp && {
 		t2=$LA_PID
 		la_sidecar_jsym "$t2" -- exec --timeout 5000 -v 1 properties
-		if [ "$LA_RC" = 0 ]; then
-			la_log "jsym attached without CAP_SYS_PTRACE (took the target's uid)"
-			la_expect_out 'jsym\.test\.mark=suser2'
+		if [ "$T_RC" = 0 ]; then
+			t_log "jsym attached without CAP_SYS_PTRACE (took the target's uid)"
+			t_expect_out -i 'jsym\.test\.mark=suser2'
 		else
-			la_expect_rc 2
-			la_expect_err 'CAP_SYS_PTRACE|sys_ptrace'
+			t_expect_rc 2
+			t_expect_err -i 'CAP_SYS_PTRACE|sys_ptrace'
 		fi
-		la_check "target alive" la_alive "$t2"
-		la_check "the target printed no thread dump" test "$(la_dumps suser2)" = 0
+		t_check "target alive" la_alive "$t2"
+		t_check "the target printed no thread dump" test "$(la_dumps suser2)" = 0
 	}
 }
 
-la_case sidecar-alpine-musl
+t_case sidecar-alpine-musl
 # A musl-only debug image (no glibc at all) running the static musl jsym.
 musl=${JSYM_MUSL_BUILD:-$JSYM_ROOT/musl-build}/jsym
 if [ -n "${t:-}" ] && [ -x "$musl" ] && [ -n "$(kit_rootfs alpine 2>/dev/null)" ]; then
@@ -76,37 +76,37 @@ if [ -n "${t:-}" ] && [ -x "$musl" ] && [ -n "$(kit_rootfs alpine 2>/dev/null)" 
 	LA_SIDECAR_BINDS=(--rootfs alpine)
 	LA_SIDECAR_JSYM=jsym-musl
 	la_sidecar_jsym "$t" -- exec --timeout 10000 -v 1 jcmd VM.version
-	la_expect_rc 0
-	la_expect_out 'JDK 17|17\.0'
+	t_expect_rc 0
+	t_expect_out -i 'JDK 17|17\.0'
 	LA_SIDECAR_BINDS=()
 	LA_SIDECAR_JSYM=
 else
-	la_log "no musl-build/jsym or alpine rootfs: case not run"
+	t_log "no musl-build/jsym or alpine rootfs: case not run"
 fi
 
-la_case sidecar-no-caps
+t_case sidecar-no-caps
 # A sidecar that kept almost nothing (no SETUID/SETGID, KILL, SYS_PTRACE):
 # /proc/1/root of a uid-1000 JVM is closed, nothing can be done as that uid.
 la_ct_start suser3 --uid 1000 --gid 1000 --cwd /tmp && {
 	t=$LA_PID
 	la_sidecar_jsym "$t" --caps net_raw -- exec --timeout 5000 -v 1 properties
-	la_expect_rc 2
-	la_expect_err 'CAP_SYS_PTRACE|SYS_PTRACE|CAP_SETUID|SETUID'
-	la_check "target alive" la_alive "$t"
-	la_check "the target printed no thread dump" test "$(la_dumps suser3)" = 0
+	t_expect_rc 2
+	t_expect_err -i 'CAP_SYS_PTRACE|SYS_PTRACE|CAP_SETUID|SETUID'
+	t_check "target alive" la_alive "$t"
+	t_check "the target printed no thread dump" test "$(la_dumps suser3)" = 0
 }
 
-la_case sidecar-privileged-target
+t_case sidecar-privileged-target
 # The target container has every capability (privileged), the sidecar only
 # Docker's: the kernel hides the target's /proc files (maps, root) from a
 # process with fewer capabilities unless it holds CAP_SYS_PTRACE.
 la_ct_start spriv --cwd /tmp && {
 	t=$LA_PID
 	la_sidecar_jsym "$t" -- exec --timeout 5000 -v 1 properties
-	la_expect_rc 2
-	la_expect_err 'SYS_PTRACE'
-	la_check "target alive" la_alive "$t"
-	la_check "the target printed no thread dump" test "$(la_dumps spriv)" = 0
+	t_expect_rc 2
+	t_expect_err -i 'SYS_PTRACE'
+	t_check "target alive" la_alive "$t"
+	t_check "the target printed no thread dump" test "$(la_dumps spriv)" = 0
 }
 
-la_finish
+t_finish

@@ -12,11 +12,11 @@
 # and /tmp may be read-only (clear error naming the read-only /tmp, exit 2,
 # no SIGQUIT) or full (the trigger is an empty file: recorded, 0 or a clear
 # exit 2).  Never a hang: every call runs under --timeout and a guard.
-source "$(dirname "$0")/lib-attach.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 la_init
-la_need_root
+t_need_root
 la_need_jvm
-la_need_kit
 
 LA_LIMIT=25
 
@@ -41,8 +41,8 @@ reset_listener() {
 
 fingerprint() { stat -c '%u:%g:%a:%s:%Y' "$1" 2>/dev/null; md5sum <"$1" 2>/dev/null; }
 
-la_case symlink-start
-la_ct_start sym --uid 1000 --gid 1000 --cwd /tmp || la_finish
+t_case symlink-start
+la_ct_start sym --uid 1000 --gid 1000 --cwd /tmp || t_finish
 ct=$LA_PID
 
 # Host victim: an existing root file outside the container.
@@ -52,26 +52,26 @@ chmod 0600 "$victim"
 touch -d '2020-01-01' "$victim"
 before=$(fingerprint "$victim")
 
-la_case symlink-to-host-file
+t_case symlink-to-host-file
 plant "$ct" symlink "$victim"
 la_jsym exec --timeout 4000 -v "$ct" properties
-la_log "symlink to host file: exit $LA_RC"
-la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-la_check "host victim untouched (content, owner, mode, mtime)" test "$(fingerprint "$victim")" = "$before"
-[ "$LA_RC" = 2 ] && la_expect_err 'attach_pid|symlink|exists|refus|link'
-la_check "JVM alive" la_alive "$ct"
+t_log "symlink to host file: exit $T_RC"
+t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+t_check "host victim untouched (content, owner, mode, mtime)" test "$(fingerprint "$victim")" = "$before"
+[ "$T_RC" = 2 ] && t_expect_err -i 'attach_pid|symlink|exists|refus|link'
+t_check "JVM alive" la_alive "$ct"
 reset_listener "$ct"
 
-la_case symlink-to-missing-host-path
+t_case symlink-to-missing-host-path
 absent=$LA_TMP/victim-absent
 plant "$ct" symlink "$absent"
 la_jsym exec --timeout 4000 -v "$ct" properties
-la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-la_check "nothing created at the symlink's host target" test ! -e "$absent"
-la_check "nothing created at that path inside the container" test ! -e "/proc/$ct/root$absent"
+t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+t_check "nothing created at the symlink's host target" test ! -e "$absent"
+t_check "nothing created at that path inside the container" test ! -e "/proc/$ct/root$absent"
 reset_listener "$ct"
 
-la_case symlink-to-container-file
+t_case symlink-to-container-file
 ctvictim=/proc/$ct/root/tmp/victim-ct
 echo untouched >"$ctvictim"
 chown 1000:1000 "$ctvictim"
@@ -80,20 +80,20 @@ touch -d '2020-01-01' "$ctvictim"
 cbefore=$(fingerprint "$ctvictim")
 plant "$ct" symlink /tmp/victim-ct
 la_jsym exec --timeout 4000 -v "$ct" properties
-la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-la_check "container victim untouched" test "$(fingerprint "$ctvictim")" = "$cbefore"
+t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+t_check "container victim untouched" test "$(fingerprint "$ctvictim")" = "$cbefore"
 reset_listener "$ct"
 
-la_case fifo-at-trigger
+t_case fifo-at-trigger
 plant "$ct" fifo
 la_jsym exec --timeout 4000 -v "$ct" properties
-la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-[ "$LA_RC" = 2 ] && la_expect_err 'attach_pid|fifo|not a regular|exists|refus'
-la_check "JVM alive" la_alive "$ct"
-la_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
+t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+[ "$T_RC" = 2 ] && t_expect_err -i 'attach_pid|fifo|not a regular|exists|refus'
+t_check "JVM alive" la_alive "$ct"
+t_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
 rm -f "/proc/$ct/root/tmp/.attach_pid1"
 
-la_case locked-trigger
+t_case locked-trigger
 # The container user holds an flock on a trigger file of the JVM's uid (what
 # a concurrent jsym does): jsym waits its --timeout, then says why.
 reset_listener "$ct"
@@ -111,21 +111,21 @@ LA_PIDS+=("$locker")
 for _ in $(seq 50); do [ -e "$LA_TMP/lockdir/locked" ] && break; sleep 0.1; done
 la_jsym_bg exec --timeout 2000 -v "$ct" properties
 la_jsym_wait
-la_expect_rc 2
-la_expect_err 'another attach|held|lock'
-la_check "gave up near its 2 s timeout (${LA_SECS}s)" test "$LA_SECS" -le 8
+t_expect_rc 2
+t_expect_err -i 'another attach|held|lock'
+t_check "gave up near its 2 s timeout (${LA_SECS}s)" test "$LA_SECS" -le 8
 kill "$locker"
 wait "$locker" 2>/dev/null
 rm -f "/proc/$ct/root/tmp/.attach_pid1"
 
-la_case directory-at-trigger
+t_case directory-at-trigger
 reset_listener "$ct"
 mkdir "/proc/$ct/root/tmp/.attach_pid1"
 chown 1000:1000 "/proc/$ct/root/tmp/.attach_pid1"
 la_jsym exec --timeout 3000 -v "$ct" properties
-la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-[ "$LA_RC" = 2 ] && la_expect_err 'directory of that name.*remove that directory'
-la_check "JVM alive" la_alive "$ct"
+t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+[ "$T_RC" = 2 ] && t_expect_err -i 'directory of that name.*remove that directory'
+t_check "JVM alive" la_alive "$ct"
 rmdir "/proc/$ct/root/tmp/.attach_pid1" 2>/dev/null
 reset_listener "$ct"
 
@@ -134,7 +134,7 @@ reset_listener "$ct"
 # an absolute symlink would resolve against the *sidecar's* root: plant links
 # to a directory bound into the sidecar and check nothing there is touched.
 if declare -F kit_sidecar >/dev/null; then
-	la_case sidecar-symlink-to-existing
+	t_case sidecar-symlink-to-existing
 	mkdir -p "$LA_TMP/victims"
 	echo untouched >"$LA_TMP/victims/v"
 	chmod 0600 "$LA_TMP/victims/v"
@@ -144,28 +144,28 @@ if declare -F kit_sidecar >/dev/null; then
 	reset_listener "$ct"
 	plant "$ct" symlink /victims/v
 	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
-	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-	la_check "-v: the /proc/1/root fallback was used" la_vlines '/proc/1/root'
-	la_check "sidecar-side victim untouched" test "$(fingerprint "$LA_TMP/victims/v")" = "$sbefore"
-	la_check "nothing new in the sidecar-side directory" test "$(ls -A "$LA_TMP/victims")" = v
+	t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+	t_check "-v: the /proc/1/root fallback was used" la_vlines '/proc/1/root'
+	t_check "sidecar-side victim untouched" test "$(fingerprint "$LA_TMP/victims/v")" = "$sbefore"
+	t_check "nothing new in the sidecar-side directory" test "$(ls -A "$LA_TMP/victims")" = v
 
-	la_case sidecar-symlink-to-missing
+	t_case sidecar-symlink-to-missing
 	reset_listener "$ct"
 	plant "$ct" symlink /victims/absent
 	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
-	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-	la_check "nothing created through the symlink" test ! -e "$LA_TMP/victims/absent"
+	t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+	t_check "nothing created through the symlink" test ! -e "$LA_TMP/victims/absent"
 
-	la_case sidecar-fifo
+	t_case sidecar-fifo
 	reset_listener "$ct"
 	plant "$ct" fifo
 	la_sidecar_jsym "$ct" -- exec --timeout 4000 -v 1 properties
-	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-	la_check "JVM alive" la_alive "$ct"
+	t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+	t_check "JVM alive" la_alive "$ct"
 	rm -f "/proc/$ct/root/tmp/.attach_pid1"
 	LA_SIDECAR_BINDS=()
 
-	la_case sidecar-tmp-is-symlink
+	t_case sidecar-tmp-is-symlink
 	# The container's /tmp itself is an absolute symlink (/tmp -> /victims).
 	# Walked naively from a sidecar through /proc/1/root, it would land in the
 	# sidecar's own /victims; jsym must resolve it inside the container.
@@ -178,49 +178,49 @@ if declare -F kit_sidecar >/dev/null; then
 			la_sidecar_jsym "$t" -- exec --timeout 4000 -v 1 properties
 			# The JVM itself uses that /tmp, so the attach must work: a trigger
 			# or socket looked up in the sidecar's /victims would make it fail.
-			la_expect_rc 0
-			la_expect_out 'jsym\.test\.mark=symtmp'
-			la_check "nothing created in the sidecar's /victims ($(ls -A "$LA_TMP/victims2"))" \
+			t_expect_rc 0
+			t_expect_out -i 'jsym\.test\.mark=symtmp'
+			t_check "nothing created in the sidecar's /victims ($(ls -A "$LA_TMP/victims2"))" \
 				test -z "$(ls -A "$LA_TMP/victims2")"
-			la_check "JVM alive" la_alive "$t"
+			t_check "JVM alive" la_alive "$t"
 			LA_SIDECAR_BINDS=()
 		else
-			la_log "cannot replace the container's /tmp by a symlink: case not run"
+			t_log "cannot replace the container's /tmp by a symlink: case not run"
 		fi
 	}
 fi
 
 # ---------------------------------------------------------------- read-only /tmp
-la_case readonly-tmp
+t_case readonly-tmp
 la_ct_start ro --uid 1000 --gid 1000 --cwd /tmp --tmp-ro && {
 	t=$LA_PID
 	la_jsym exec --timeout 3000 -v "$t" properties
-	la_expect_rc 2
-	la_expect_err 'read-only|EROFS'
-	la_expect_err '/tmp'
-	la_check "no SIGQUIT: no thread dump" test "$(la_dumps ro)" = 0
-	la_check "JVM alive" la_alive "$t"
+	t_expect_rc 2
+	t_expect_err -i 'read-only|EROFS'
+	t_expect_err -i '/tmp'
+	t_check "no SIGQUIT: no thread dump" test "$(la_dumps ro)" = 0
+	t_check "JVM alive" la_alive "$t"
 	left=$(ls -a "/proc/$t/root/" "/proc/$t/root/tmp" 2>/dev/null | grep '^\.attach_pid')
-	la_check "no trigger left anywhere in the container ($left)" test -z "$left"
+	t_check "no trigger left anywhere in the container ($left)" test -z "$left"
 }
 
 # ---------------------------------------------------------------- full /tmp
-la_case full-tmp
+t_case full-tmp
 la_ct_start full --uid 1000 --gid 1000 --cwd /tmp --tmp-size 64k && {
 	t=$LA_PID
 	dd if=/dev/zero of="/proc/$t/root/tmp/fill" bs=4k 2>/dev/null
 	stat -f -c '  df| free %a of %b blocks of %S bytes' "/proc/$t/root/tmp"
 	la_jsym exec --timeout 4000 -v "$t" properties
-	la_log "full /tmp: exit $LA_RC"
-	la_check "exit is 0 or 2 (got $LA_RC)" test "$LA_RC" = 0 -o "$LA_RC" = 2
-	if [ "$LA_RC" = 0 ]; then
-		la_expect_out 'jsym\.test\.mark=full'
+	t_log "full /tmp: exit $T_RC"
+	t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
+	if [ "$T_RC" = 0 ]; then
+		t_expect_out -i 'jsym\.test\.mark=full'
 	else
-		la_expect_err 'space|full|ENOSPC'
+		t_expect_err -i 'space|full|ENOSPC'
 	fi
-	la_check "JVM alive" la_alive "$t"
+	t_check "JVM alive" la_alive "$t"
 	left=$(ls -a "/proc/$t/root/tmp" 2>/dev/null | grep '^\.attach_pid')
-	la_check "no trigger left ($left)" test -z "$left"
+	t_check "no trigger left ($left)" test -z "$left"
 }
 
-la_finish
+t_finish

@@ -6,75 +6,72 @@
 # that touch libc-specific code: a cold and a warm attach on the host, a
 # container JVM through setns, a non-JVM refused without a signal, the v1
 # limit, `load` exit codes and `list --json`.
-source "$(dirname "$0")/lib-attach.bash"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 JSYM=${JSYM_MUSL_BUILD:-$JSYM_ROOT/musl-build}/jsym
 la_init
-la_need_root
+t_need_root
 la_need_jvm
 
-home=$(la_jdks | head -n 1)
+home=$(t_jdks | head -n 1 | cut -d" " -f1)
 full=$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$home/release")
-agent=$(la_compile_agent) || la_skip "cannot compile testagent.c with gcc"
+agent=$(la_test_agent) || t_skip "test agent not built ($JSYM_BUILD/tests/integration/libjsymtestagent.so): run make"
 
-la_case musl-host-cold-warm
+t_case musl-host-cold-warm
 la_jvm_start mhost "$home" && {
 	pid=$LA_PID
 	la_jsym exec -v "$pid" properties
-	la_expect_rc 0
-	la_expect_out "java\\.version=$full" 'jsym\.test\.mark=mhost'
-	la_check "-v: SIGQUIT sent on the cold attach" la_vlines 'SIGQUIT sent'
+	t_expect_rc 0
+	t_expect_out -i "java\\.version=$full" 'jsym\.test\.mark=mhost'
+	t_check "-v: SIGQUIT sent on the cold attach" la_vlines 'SIGQUIT sent'
 	la_jsym exec -v "$pid" jcmd VM.version
-	la_expect_rc 0
-	la_check "-v: warm attach needs no signal" la_vlines 'no signal needed'
-	la_check "no thread dump" test "$(la_dumps mhost)" = 0
+	t_expect_rc 0
+	t_check "-v: warm attach needs no signal" la_vlines 'no signal needed'
+	t_check "no thread dump" test "$(la_dumps mhost)" = 0
 
-	la_case musl-load
+	t_case musl-load
 	la_jsym exec "$pid" load "$agent" true "0,$LA_TMP/m.mark"
-	la_expect_rc 0
+	t_expect_rc 0
 	la_jsym exec "$pid" load "$agent" true "5,$LA_TMP/m.mark"
-	la_expect_rc 4
+	t_expect_rc 4
 	la_jsym exec "$pid" load /nonexistent/libjsym-nope.so true ""
-	la_expect_rc 3
+	t_expect_rc 3
 
-	la_case musl-v1-limit
-	if [ "$(la_jdk_feature "$home")" -lt 24 ]; then
+	t_case musl-v1-limit
+	if [ "$(t_jdk_major "$home")" -lt 24 ]; then
 		LA_LIMIT=20 la_jsym exec "$pid" jcmd "VM.version$(printf '%1500s' '')"
-		la_expect_rc 2
-		la_expect_err '1024'
+		t_expect_rc 2
+		t_expect_err -i '1024'
 	fi
 	la_jvm_stop "$pid"
 }
 
-la_case musl-non-jvm
+t_case musl-non-jvm
 la_bg sleep 1000
 spid=$LA_PID
 la_jsym_strace exec "$spid" properties
-la_expect_rc 2
-la_expect_err 'not a JVM'
-la_check "no signal sent to the non-JVM" eval '! la_signalled '"$spid"
-la_check "sleep alive" la_alive "$spid"
+t_expect_rc 2
+t_expect_err -i 'not a JVM'
+t_check "no signal sent to the non-JVM" eval '! la_signalled '"$spid"
+t_check "sleep alive" la_alive "$spid"
 kill "$spid"
 
-if [ "$LA_KIT" = 1 ] && declare -F kit_start >/dev/null; then
-	la_case musl-container
-	la_ct_start mct --uid 1000 --gid 1000 --cwd /tmp && {
-		ct=$LA_PID
-		la_jsym exec -v "$ct" properties
-		la_expect_rc 0
-		la_expect_out 'jsym\.test\.mark=mct'
-		la_check "-v: setns into the container" la_vlines 'setns mnt: ok'
-		la_check "-v: trigger at .attach_pid1" la_vlines '\.attach_pid1([^0-9]|$)'
+t_case musl-container
+la_ct_start mct --uid 1000 --gid 1000 --cwd /tmp && {
+	ct=$LA_PID
+	la_jsym exec -v "$ct" properties
+	t_expect_rc 0
+	t_expect_out -i 'jsym\.test\.mark=mct'
+	t_check "-v: setns into the container" la_vlines 'setns mnt: ok'
+	t_check "-v: trigger at .attach_pid1" la_vlines '\.attach_pid1([^0-9]|$)'
 
-		la_case musl-list-json
-		la_jsym list --json
-		la_expect_rc 0
-		la_check "--json parses and lists the container JVM" python3 -c '
+	t_case musl-list-json
+	la_jsym list --json
+	t_expect_rc 0
+	t_check "--json parses and lists the container JVM" python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
-sys.exit(0 if any(e.get("pid") == int(sys.argv[1]) for e in d) else 1)' "$ct" <<<"$LA_OUT"
-	}
-else
-	la_log "container kit not available: container cases not run"
-fi
+sys.exit(0 if any(e.get("pid") == int(sys.argv[1]) for e in d) else 1)' "$ct" <<<"$T_OUT"
+}
 
-la_finish
+t_finish

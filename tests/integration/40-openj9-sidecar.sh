@@ -7,7 +7,7 @@
 # CAP_SYS_ADMIN, no CAP_SYS_PTRACE).  `jsym exec 1 load ...` must work from
 # there (no setns needed for ipc/net, target files through /proc/1/root)
 # and leave nothing behind.
-: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 source "$JSYM_ROOT/tests/emu/openj9_kit.sh"
 j9_init
 
@@ -15,18 +15,18 @@ common=/tmp/.com_ibm_tools_attach
 j9_start j9side --
 ct=$J9_PID
 
-j9_case sidecar-load
-_j9_run kit_sidecar "$ct" --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
+t_case sidecar-load
+t_run kit_sidecar "$ct" --bind "$JSYM_BUILD:/opt/jsym:ro" -- \
 	/opt/jsym/jsym exec -v 1 load "$J9_AGENT" true 'out=/tmp/side.out,rc=0'
-j9_expect_rc 0
-j9_expect_err 'ipc ns: same'
-j9_check "the agent ran once in the target" test "$(cat "/proc/$ct/root/tmp/side.out")" = 'out=/tmp/side.out,rc=0'
+t_expect_rc 0
+t_expect_err 'ipc ns: same'
+t_check "the agent ran once in the target" test "$(cat "/proc/$ct/root/tmp/side.out")" = 'out=/tmp/side.out,rc=0'
 j9_clean "$ct" "$common"
 
-j9_case sidecar-threaddump
-_j9_run kit_sidecar "$ct" --bind "$JSYM_BUILD:/opt/jsym:ro" -- /opt/jsym/jsym exec 1 threaddump
-j9_expect_rc 0
-j9_expect_out 'at Emu\.main'
+t_case sidecar-threaddump
+t_run kit_sidecar "$ct" --bind "$JSYM_BUILD:/opt/jsym:ro" -- /opt/jsym/jsym exec 1 threaddump
+t_expect_rc 0
+t_expect_out 'at Emu\.main'
 j9_clean "$ct" "$common"
 
-j9_finish
+t_finish

@@ -13,7 +13,7 @@
 # a 1-member set as jattach creates it: an error naming that cause.
 # Container 3: a VM that answers too slowly: the reply timeout fires, the
 # client still detaches nothing and leaves nothing.
-: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 source "$JSYM_ROOT/tests/emu/openj9_kit.sh"
 j9_init
 
@@ -27,61 +27,61 @@ add_stale_vm() {
 		printf 'processId=4242\nvmId=4242\n' > $common/4242/attachInfo && chmod 600 $common/4242/attachInfo"
 }
 
-j9_case never-answer
+t_case never-answer
 j9_start j9mute -- --never-answer
 ct=$J9_PID
-j9_check "stale VM dir added" add_stale_vm "$ct"
+t_check "stale VM dir added" add_stale_vm "$ct"
 j9_jsym -t 1500 -v "$ct" properties
-j9_expect_rc 2
-j9_expect_err 'did not connect back within 1500 ms'
-j9_expect_err 'x2'
+t_expect_rc 2
+t_expect_err 'did not connect back within 1500 ms'
+t_expect_err 'x2'
 j9_clean "$ct" "$common"
-j9_check "the emulator saw our replyInfo" eval 'j9_emu_log $ct | grep -q "^replyInfo key=.* never-answer"'
+t_check "the emulator saw our replyInfo" eval 'j9_emu_log $ct | grep -q "^replyInfo key=.* never-answer"'
 j9_client -t 1500 "$ct" load "$J9_AGENT" true 'out=/tmp/never.out'
-j9_expect_rc 2
-j9_expect_err 'check: clean'
+t_expect_rc 2
+t_expect_err 'check: clean'
 j9_clean "$ct" "$common"
 kit_stop j9mute
 
-j9_case stray-posts-cancelled
+t_case stray-posts-cancelled
 j9_start j9stale --
 ct=$J9_PID
 add_stale_vm "$ct"
 j9_jsym "$ct" load "$J9_AGENT" true 'out=/tmp/agent.out,rc=0'
-j9_expect_rc 0
+t_expect_rc 0
 sleep 1 # an uncancelled post would wake the emulator again within 300 ms
-j9_check "the emulator woke once for one attach" test "$(j9_emu_log "$ct" | grep -c '^woke$')" = 1
+t_check "the emulator woke once for one attach" test "$(j9_emu_log "$ct" | grep -c '^woke$')" = 1
 j9_clean "$ct" "$common"
 j9_jsym "$ct" load "$J9_AGENT" true 'out=/tmp/agent.out,rc=0'
-j9_expect_rc 0
+t_expect_rc 0
 sleep 1
-j9_check "twice for two" test "$(j9_emu_log "$ct" | grep -c '^woke$')" = 2
-j9_check "the agent ran twice" test "$(wc -l <"/proc/$ct/root/tmp/agent.out")" = 2
+t_check "twice for two" test "$(j9_emu_log "$ct" | grep -c '^woke$')" = 2
+t_check "the agent ran twice" test "$(wc -l <"/proc/$ct/root/tmp/agent.out")" = 2
 j9_clean "$ct" "$common"
 
-j9_case no-semaphore
+t_case no-semaphore
 id=$(j9_emu_log "$ct" | sed -n 's/^semaphore .*semid=\([0-9]*\) .*/\1/p' | head -n 1)
 nsenter --target "$ct" --ipc -- ipcrm -s "$id"
 j9_jsym -t 1500 "$ct" properties
-j9_expect_rc 2
-j9_expect_err 'no OpenJ9 attach semaphore .* not listening'
-j9_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
-j9_check "no lock left on _attachlock" eval '! _j9_locked /proc/$ct/root$common/_attachlock'
+t_expect_rc 2
+t_expect_err 'no OpenJ9 attach semaphore .* not listening'
+t_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
+t_check "no lock left on _attachlock" eval '! _j9_locked /proc/$ct/root$common/_attachlock'
 
-j9_case jattach-made-set
-j9_check "a 1-member set made the jattach way" "$JSYM_BUILD/tests/emu/openj9_client" -J "$ct"
+t_case jattach-made-set
+t_check "a 1-member set made the jattach way" "$JSYM_BUILD/tests/emu/openj9_client" -J "$ct"
 j9_jsym -t 1500 "$ct" properties
-j9_expect_rc 2
-j9_expect_err 'fewer than 2 members: created by an old jattach'
-j9_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
+t_expect_rc 2
+t_expect_err 'fewer than 2 members: created by an old jattach'
+t_check "no replyInfo left" test -z "$(find "/proc/$ct/root$common" -name replyInfo)"
 
-j9_case slow-reply
+t_case slow-reply
 j9_start j9slow -- --reply-delay 3000
 ct=$J9_PID
 j9_client -t 5000 -r 500 "$ct" threaddump
-j9_expect_rc 2
-j9_expect_err 'sent no reply for 500 ms'
-j9_expect_err 'check: clean'
+t_expect_rc 2
+t_expect_err 'sent no reply for 500 ms'
+t_expect_err 'check: clean'
 j9_clean "$ct" "$common"
 
-j9_finish
+t_finish

@@ -1,7 +1,7 @@
 # tests/integration/lib-attach-peers.bash - fake attach peers for the attach
 # scenarios: listeners and "JVMs" that lie, hang, close or send garbage.
 #
-# Sourced after lib-attach.bash (uses LA_TMP, LA_PIDS, la_fail).  Named
+# Sourced after lib-attach.bash (uses LA_TMP, LA_PIDS; failures are t_fail).  Named
 # .bash: the runner runs every *.sh in tests/integration.
 
 # The misbehaving peer of la_fake_listener and la_fake_jvm, in Python.
@@ -65,7 +65,7 @@ la_fake_run() {
 		grep -q listening "$log" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	la_fail "fake listener did not start: $(cat "$log.err")"
+	t_fail "fake listener did not start: $(cat "$log.err")"
 	return 1
 }
 
@@ -98,7 +98,7 @@ la_fake_jvm() {
 	echo 'JAVA_VERSION="17.0.99"' >"$home/release"
 	[ -e "$home/lib/server/libjvm.so" ] ||
 		echo 'int jsym_fake_jvm;' | gcc -x c -shared -fPIC -o "$home/lib/server/libjvm.so" - ||
-		{ la_fail "cannot build the dummy libjvm.so"; return 1; }
+		{ t_fail "cannot build the dummy libjvm.so"; return 1; }
 	la_fake_run "$LA_TMP/fakejvm-$1.log" -- "$home/lib/server/libjvm.so" - "$1" || return 1
 	LA_PID=$LA_FAKE
 }

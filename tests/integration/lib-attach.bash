@@ -1,71 +1,32 @@
 # tests/integration/lib-attach.bash - helpers shared by the 3N-attach-* scenarios.
 #
-# Sourced, never run (named .bash: the runner runs every *.sh).  Gives a scenario:
-#   la_init                 set up: find jsym, a private temp dir, cleanup trap;
-#                           sources tests/kit/kit.sh when it exists (LA_KIT=1)
-#   la_skip REASON          print "skip: REASON" as the last line, exit 77
-#   la_need_root / la_need_jvm
-#   la_jdks                 HotSpot JAVA_HOMEs, one per line (kit_jdks if present)
-#   la_jdk_feature HOME     the JDK's feature version (17, 25) from its release file
-#   la_java_dir             compiled tests/java classes (kit_java_build if present)
+# Sourced, never run (named .bash: the runner runs every *.sh), after
+# tests/lib/lib.sh, whose checks (t_check, t_expect_rc, t_case, t_finish...)
+# and JDK finder (t_jdks) the scenarios use.  This file adds:
+#   la_init                 find jsym, a private temp dir $LA_TMP, cleanup
+#   la_need_jvm             skip unless a HotSpot JDK and javac are there
 #   la_jvm_start NAME HOME [--uid U] [--userns] [--cwd D] [JVMOPT...]
 #                           start AttachTarget on the host; sets LA_PID, keeps
 #                           NAME's stdout/stderr in $LA_TMP/NAME.{out,err}
 #   la_jvm_stop PID         SIGTERM, wait, SIGKILL if needed
 #   la_dumps NAME           how many thread dumps NAME's JVM printed
-#   la_jsym ARGS...         run jsym under a hang guard; sets LA_RC, LA_OUT, LA_ERR
-#   la_case NAME            start a named sub-case (for the summary)
-#   la_ok COND-RESULT MSG   record a check: `la_ok $? "msg"` style helpers below
-#   la_expect_rc N          LA_RC must be N
-#   la_expect_err WORD...   LA_ERR must contain each WORD (case-insensitive ERE)
-#   la_expect_out WORD...   same for LA_OUT
-#   la_finish               print the summary; exit 1 if any check failed
+#   la_jsym ARGS...         run jsym under a hang guard; sets T_RC, T_OUT, T_ERR
 #   la_fault_home, la_trigger_left, la_jsym_bg/la_jsym_wait, la_jsym_strace,
 #   la_ct_start, la_sidecar_jsym: see their comments below.
 #   lib-attach-peers.bash (sourced separately) has the fake listeners/JVMs.
-#
-# A failing check does not stop the scenario: every sub-case runs and the log
-# shows all of jsym's failures at once.  A sub-case that fails because of a
-# known, not yet fixed jsym bug calls `la_known_bug TEXT`; when every failed
-# sub-case is such a known bug, la_finish exits 77 with "skip: known bug:
-# TEXT" instead of failing, so the bug stays visible without breaking CI.
-# Any other failure still fails the scenario.
 
 set -u
 
 : "${JSYM_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+source "$JSYM_ROOT/tests/lib/lib.sh"
 JSYM=${JSYM:-$JSYM_BUILD/jsym}
-LA_KIT=0
 LA_TMP=
 LA_PIDS=()
-LA_FAILS=0
-LA_CHECKS=0
-LA_CASE=
-LA_CASES=()
-LA_KNOWN=()
-LA_RC=0
-LA_OUT=
-LA_ERR=
 LA_PID=
 
-la_skip() {
-	echo "skip: $*"
-	exit 77
-}
-
-la_log() {
-	echo "--- $*"
-}
-
-# la_on_exit CMD: eval CMD in la_cleanup (after the JVMs are stopped).
-LA_ON_EXIT=()
-la_on_exit() {
-	LA_ON_EXIT+=("$1")
-}
-
 la_cleanup() {
-	local p c
+	local p
 	for p in "${LA_PIDS[@]}"; do
 		kill -CONT "$p" 2>/dev/null
 		kill -TERM "$p" 2>/dev/null
@@ -75,91 +36,23 @@ la_cleanup() {
 		rm -rf "/tmp/.java_pid$p" "/tmp/.attach_pid$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	for c in "${LA_ON_EXIT[@]}"; do
-		eval "$c"
-	done
 	[ -n "$LA_TMP" ] && rm -rf "$LA_TMP"
 	return 0
 }
 
-# Run la_cleanup on exit: through the kit's kit_on_exit when the kit is
-# loaded (its INT/TERM traps then clean up too), else before whatever EXIT
-# trap was there.
-la_trap() {
-	if declare -F kit_on_exit >/dev/null; then
-		kit_on_exit la_cleanup
-		return
-	fi
-	local prev=
-	local t
-	t=$(trap -p EXIT)
-	if [ -n "$t" ]; then
-		eval "set -- $t"
-		prev=$3
-	fi
-	LA_PREV_TRAP=$prev
-	trap 'la_cleanup; eval "$LA_PREV_TRAP"' EXIT
-}
-
 la_init() {
-	if [ -f "$JSYM_ROOT/tests/kit/kit.sh" ]; then
-		# shellcheck source=/dev/null
-		source "$JSYM_ROOT/tests/kit/kit.sh"
-		LA_KIT=1
-	fi
-	[ -x "$JSYM" ] || la_skip "jsym not built ($JSYM missing): run make"
+	[ -x "$JSYM" ] || t_skip "jsym not built ($JSYM missing): run make"
 	LA_TMP=$(mktemp -d /tmp/jsym-attach-test.XXXXXX)
 	chmod 0755 "$LA_TMP"
 	# A private copy: other engineers relink glibc-build/jsym at any time.
 	cp "$JSYM" "$LA_TMP/jsym" && JSYM=$LA_TMP/jsym
-	la_trap
-}
-
-la_need_root() {
-	[ "$(id -u)" = 0 ] || la_skip "needs root"
+	kit_on_exit la_cleanup
 }
 
 la_need_jvm() {
-	[ -n "$(la_jdks)" ] || la_skip "no HotSpot JDK under /usr/lib/jvm"
+	[ -n "$(t_jdks)" ] || t_skip "no HotSpot JDK under /usr/lib/jvm"
 	command -v javac >/dev/null 2>&1 || [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ] ||
-		la_skip "no javac to build tests/java"
-}
-
-la_jdks() {
-	if [ "$LA_KIT" = 1 ] && declare -F kit_jdks >/dev/null; then
-		kit_jdks
-		return
-	fi
-	local d seen=" " r
-	for d in /usr/lib/jvm/*/; do
-		d=${d%/}
-		[ -x "$d/bin/java" ] && [ -e "$d/lib/server/libjvm.so" ] || continue
-		r=$(readlink -f "$d")
-		case $seen in *" $r "*) continue ;; esac
-		seen="$seen$r "
-		echo "$r"
-	done
-}
-
-la_jdk_feature() {
-	local v
-	v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null)
-	echo "${v:-0}"
-}
-
-la_java_dir() {
-	if [ "$LA_KIT" = 1 ] && declare -F kit_java_build >/dev/null; then
-		kit_java_build
-		return
-	fi
-	local out=$JSYM_BUILD/java javac=javac
-	command -v javac >/dev/null 2>&1 || javac=/usr/lib/jvm/java-17-openjdk-amd64/bin/javac
-	mkdir -p "$out"
-	if [ ! -e "$out/AttachTarget.class" ] ||
-		[ "$JSYM_ROOT/tests/java/AttachTarget.java" -nt "$out/AttachTarget.class" ]; then
-		"$javac" --release 17 -d "$out" "$JSYM_ROOT/tests/java/AttachTarget.java" >&2 || return 1
-	fi
-	echo "$out"
+		t_skip "no javac to build tests/java"
 }
 
 # la_wait_gone PID TENTHS: 0 once PID is gone (or a zombie), 1 on timeout.
@@ -191,7 +84,7 @@ la_jvm_start() {
 		*) break ;;
 		esac
 	done
-	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
+	dir=$(kit_java_build) || { t_fail "cannot compile tests/java"; return 1; }
 	local pre=()
 	[ -n "$uid" ] && pre=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
 	# --userns: the JVM is root of its own user namespace (a rootless
@@ -206,7 +99,7 @@ la_jvm_start() {
 	LA_PID=$!
 	LA_PIDS+=("$LA_PID")
 	la_wait_started "$name" "$LA_TMP/$name.err" || return 1
-	la_log "started $name: pid $LA_PID ($home $*)"
+	t_log "started $name: pid $LA_PID ($home $*)"
 }
 
 # la_wait_started NAME ERRFILE: wait (30 s) for AttachTarget's first line in
@@ -215,7 +108,7 @@ la_wait_started() {
 	local i=0
 	while ! grep -q '^attach-target: started' "$LA_TMP/$1.out" 2>/dev/null; do
 		if ! la_alive "$LA_PID" || [ $i -ge 300 ]; then
-			la_fail "JVM $1 did not start: $(tail -n 5 "$2" 2>/dev/null)"
+			t_fail "JVM $1 did not start: $(tail -n 5 "$2" 2>/dev/null)"
 			return 1
 		fi
 		sleep 0.1
@@ -243,22 +136,23 @@ la_dumps() {
 	grep -c 'Full thread dump' "$LA_TMP/$1.out" 2>/dev/null || true
 }
 
-# la_jsym ARGS...: jsym under a hang guard (LA_LIMIT seconds, default 30).
+# la_jsym ARGS...: jsym under a hang guard (LA_LIMIT seconds, default 30);
+# sets T_RC, T_OUT, T_ERR (t_run).  A hang counts as a failed check.
 la_jsym() {
-	timeout -k 3 "${LA_LIMIT:-30}" "$JSYM" "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
-	LA_RC=$?
-	LA_OUT=$(cat "$LA_TMP/jsym.out")
-	LA_ERR=$(cat "$LA_TMP/jsym.err")
-	echo "+ jsym $(la_short "$*") -> exit $LA_RC"
-	head -n 8 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
-	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
-	if [ $LA_RC = 124 ] || [ $LA_RC = 137 ]; then
-		la_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
+	t_run --as "jsym $*" timeout -k 3 "${LA_LIMIT:-30}" "$JSYM" "$@"
+	la_hung
+}
+
+# la_hung: count a failure if the last jsym was killed by its hang guard.
+la_hung() {
+	if [ "$T_RC" = 124 ] || [ "$T_RC" = 137 ]; then
+		t_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
 	fi
+	return 0
 }
 
 # la_jsym_bg ARGS...: start jsym in the background (same capture as la_jsym);
-# la_jsym_wait collects it and sets LA_RC/LA_OUT/LA_ERR and LA_SECS.
+# la_jsym_wait collects it and sets T_RC/T_OUT/T_ERR and LA_SECS.
 la_jsym_bg() {
 	LA_BG_ARGS="$*"
 	LA_BG_T0=$(date +%s%N)
@@ -270,15 +164,9 @@ la_jsym_bg() {
 la_jsym_wait() {
 	wait "$LA_BG_PID"
 	LA_SECS=$(( ($(date +%s%N) - LA_BG_T0) / 1000000000 ))
-	LA_RC=$(cat "$LA_TMP/jsym.rc")
-	LA_OUT=$(cat "$LA_TMP/jsym.out")
-	LA_ERR=$(cat "$LA_TMP/jsym.err")
-	echo "+ jsym $(la_short "$LA_BG_ARGS") -> exit $LA_RC after ${LA_SECS}s"
-	head -n 8 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
-	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
-	if [ "$LA_RC" = 124 ] || [ "$LA_RC" = 137 ]; then
-		la_fail "jsym hung: still running after ${LA_LIMIT:-30}s"
-	fi
+	t_collect "$(cat "$LA_TMP/jsym.rc")" "$LA_TMP/jsym.out" "$LA_TMP/jsym.err" \
+		"jsym $LA_BG_ARGS (${LA_SECS}s)"
+	la_hung
 }
 
 # la_jsym_strace ARGS...: la_jsym under strace, recording every signal jsym
@@ -306,105 +194,7 @@ la_signalled() {
 		"$LA_TMP/signals" 2>/dev/null
 }
 
-la_short() {
-	local s=$1
-	[ ${#s} -gt 160 ] && s="${s:0:120}...(${#1} chars)"
-	echo "$s"
-}
-
-la_case() {
-	LA_CASE=$1
-	LA_CASES+=("$1")
-	echo
-	echo "=== case: $1"
-}
-
-la_fail() {
-	LA_FAILS=$((LA_FAILS + 1))
-	LA_CHECKS=$((LA_CHECKS + 1))
-	echo "FAIL [${LA_CASE:-setup}]: $*"
-	LA_FAILED_CASES+=("${LA_CASE:-setup}")
-}
-LA_FAILED_CASES=()
-
-la_pass() {
-	LA_CHECKS=$((LA_CHECKS + 1))
-	echo "ok: $*"
-}
-
-# la_check MSG CMD...: run CMD, pass when it succeeds.
-la_check() {
-	local msg=$1
-	shift
-	if "$@"; then la_pass "$msg"; else la_fail "$msg"; fi
-}
-
-la_expect_rc() {
-	if [ "$LA_RC" = "$1" ]; then
-		la_pass "exit $1"
-	else
-		la_fail "expected exit $1, got $LA_RC"
-	fi
-}
-
-# la_expect_in yes|no WHAT TEXT ERE...: each ERE must (yes) or must not (no)
-# match TEXT, case-insensitively.
-la_expect_in() {
-	local want=$1 what=$2 text=$3 w found
-	shift 3
-	for w in "$@"; do
-		found=no
-		grep -qiE -- "$w" <<<"$text" && found=yes
-		if [ $found = "$want" ]; then
-			la_pass "$what: /$w/ $([ "$want" = yes ] && echo found || echo absent)"
-		else
-			la_fail "$what $([ "$want" = yes ] && echo 'does not mention' || echo mentions) /$w/"
-		fi
-	done
-}
-
-la_expect_err() { la_expect_in yes stderr "$LA_ERR" "$@"; }
-la_expect_out() { la_expect_in yes stdout "$LA_OUT" "$@"; }
-la_expect_not_err() { la_expect_in no stderr "$LA_ERR" "$@"; }
-
-# la_known_bug TEXT: the current case fails because of a known jsym bug.
-la_known_bug() {
-	LA_KNOWN+=("$LA_CASE: $*")
-	LA_KNOWN_CASES+=("$LA_CASE")
-}
-LA_KNOWN_CASES=()
-
-la_finish() {
-	echo
-	echo "=== summary: $LA_CHECKS checks, $LA_FAILS failed"
-	local c
-	for c in "${LA_CASES[@]}"; do
-		case " ${LA_FAILED_CASES[*]} " in
-		*" $c "*) echo "  FAIL $c" ;;
-		*) echo "  pass $c" ;;
-		esac
-	done
-	local unknown=0
-	for c in "${LA_FAILED_CASES[@]}"; do
-		case " ${LA_KNOWN_CASES[*]} " in
-		*" $c "*) ;;
-		*) unknown=1 ;;
-		esac
-	done
-	if [ "$LA_FAILS" -gt 0 ] && [ $unknown = 0 ]; then
-		local IFS=';'
-		la_skip "known bug: ${LA_KNOWN[*]}"
-	fi
-	[ "$LA_FAILS" -eq 0 ] || exit 1
-	exit 0
-}
-
 # ---- containers (tests/kit) ----------------------------------------------
-
-la_need_kit() {
-	[ "$LA_KIT" = 1 ] || la_skip "container kit tests/kit/kit.sh not available"
-	declare -F kit_start >/dev/null || la_skip "container kit has no kit_start"
-}
 
 LA_CT_JAVA=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
 # Words put before the java command (e.g. setpriv to drop capabilities).
@@ -426,21 +216,21 @@ la_ct_start() {
 	done
 	[ $# -gt 0 ] && shift
 	: "${LA_CT_ROOTFS:=$(kit_rootfs debian)}"
-	[ -x "$LA_CT_ROOTFS$LA_CT_JAVA" ] || { la_fail "no JRE in the debian rootfs"; return 1; }
-	dir=$(la_java_dir) || { la_fail "cannot compile tests/java"; return 1; }
+	[ -x "$LA_CT_ROOTFS$LA_CT_JAVA" ] || { t_fail "no JRE in the debian rootfs"; return 1; }
+	dir=$(kit_java_build) || { t_fail "cannot compile tests/java"; return 1; }
 	LA_PID=$(kit_start "jsymat-$name" "$LA_CT_ROOTFS" "${kopts[@]}" \
 		--bind "$dir:/opt/jsym-java:ro" --log "$LA_TMP/$name.out" -- \
 		"${LA_CT_PREFIX[@]}" "$LA_CT_JAVA" -Xmx64m -XX:TieredStopAtLevel=1 -Xss512k -XX:+UseSerialGC \
 		"$@" -cp /opt/jsym-java AttachTarget 300 "$name") || {
-		la_fail "kit_start $name failed"
+		t_fail "kit_start $name failed"
 		return 1
 	}
 	la_wait_started "$name" "$LA_TMP/$name.out" || return 1
-	la_log "started container $name: host pid $LA_PID (${kopts[*]} $*)"
+	t_log "started container $name: host pid $LA_PID (${kopts[*]} $*)"
 }
 
 # la_sidecar_jsym TARGET [--caps C] -- JSYM-ARGS: jsym in a sidecar of TARGET
-# (sets LA_RC, LA_OUT, LA_ERR like la_jsym); LA_SIDECAR_BINDS adds kit_sidecar
+# (sets T_RC, T_OUT, T_ERR like la_jsym); LA_SIDECAR_BINDS adds kit_sidecar
 # --bind options (e.g. --rootfs alpine too).  jsym is our private copy,
 # $LA_TMP bound at /opt/jsym; LA_SIDECAR_JSYM names another binary there.
 # jsym's own --timeout bounds the wait; the runner's limit is the last resort.
@@ -452,14 +242,9 @@ la_sidecar_jsym() {
 		shift 2
 	fi
 	[ "$1" = -- ] && shift
-	kit_sidecar "$target" "${caps[@]}" --bind "$LA_TMP:/opt/jsym:ro" "${LA_SIDECAR_BINDS[@]}" -- \
-		"/opt/jsym/${LA_SIDECAR_JSYM:-jsym}" "$@" </dev/null >"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err"
-	LA_RC=$?
-	LA_OUT=$(cat "$LA_TMP/jsym.out")
-	LA_ERR=$(cat "$LA_TMP/jsym.err")
-	echo "+ [sidecar of $target ${caps[*]}] jsym $* -> exit $LA_RC"
-	head -n 6 "$LA_TMP/jsym.out" | cut -c1-200 | sed 's/^/  out| /'
-	cut -c1-300 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
+	t_run --as "[sidecar of $target ${caps[*]}] jsym $*" \
+		kit_sidecar "$target" "${caps[@]}" --bind "$LA_TMP:/opt/jsym:ro" "${LA_SIDECAR_BINDS[@]}" -- \
+		"/opt/jsym/${LA_SIDECAR_JSYM:-jsym}" "$@"
 }
 
 LA_SIDECAR_BINDS=()
@@ -478,14 +263,14 @@ la_tmp_marks() {
 # la_fault_home: the JDK for fault cases, a pre-24 one (protocol v1 only)
 # when there is one, else the first.
 la_fault_home() {
-	local h first=
-	while read -r h; do
+	local h major first=
+	while read -r h major; do
 		[ -n "$first" ] || first=$h
-		if [ "$(la_jdk_feature "$h")" -lt 24 ]; then
+		if [ "$major" -lt 24 ]; then
 			echo "$h"
 			return
 		fi
-	done < <(la_jdks)
+	done < <(t_jdks)
 	echo "$first"
 }
 
@@ -496,16 +281,18 @@ la_trigger_left() {
 		[ -e "$LA_TMP/.attach_pid$1" ] || [ -L "$LA_TMP/.attach_pid$1" ]
 }
 
-# la_compile_agent: build tests/integration/testagent.c into $LA_TMP, print path.
-la_compile_agent() {
-	local so=$LA_TMP/libjsymtestagent.so
-	gcc -O1 -shared -fPIC -Wall -Wextra -Werror -o "$so" \
-		"$JSYM_ROOT/tests/integration/testagent.c" >&2 || return 1
-	chmod 0755 "$so"
+# la_test_agent: the test agent built by make (tests/integration/testagent.c,
+# glibc-build/tests/integration/libjsymtestagent.so), copied into $LA_TMP
+# (mode 0755, loadable by JVMs of any uid; a private copy, as for jsym); print
+# its path; 1 when it is not built.
+la_test_agent() {
+	local built=$JSYM_BUILD/tests/integration/libjsymtestagent.so so=$LA_TMP/libjsymtestagent.so
+	[ -f "$built" ] || return 1
+	cp "$built" "$so" && chmod 0755 "$so" || return 1
 	echo "$so"
 }
 
 # la_vlines PATTERN: -v step lines (stderr) matching PATTERN, case-insensitive.
 la_vlines() {
-	grep -iE -- "$1" <<<"$LA_ERR"
+	grep -iE -- "$1" <<<"$T_ERR"
 }

@@ -1,6 +1,7 @@
 /*
- * testagent.c - a tiny JVMTI agent for the attach scenarios; not part of the
- * build (scenarios compile it into their own temp dir).
+ * testagent.c - a tiny JVMTI agent for the attach scenarios, built by
+ * tests/tests.mk into glibc-build/tests/integration/libjsymtestagent.so
+ * (scenarios load a copy in their own temp dir: la_test_agent).
  *
  * Options: "<code>[,<file>]".  Agent_OnAttach appends one line
  * "attached <code>" to <file> when given (proof the JVM really ran it), then

@@ -12,11 +12,11 @@
 # script and removes $KIT_DIR.  docs/testing.md has the whole story.
 #
 # Functions (details above each):
-#   kit_need_root                 kit_rootfs KIND             kit_java_build
+#   kit_rootfs KIND               kit_java_build
 #   kit_start NAME ROOTFS [opts] -- CMD...   kit_stop NAME    kit_exec PID [opts] -- CMD...
 #   kit_sidecar PID [opts] -- CMD...         kit_wait_jvm PID [TIMEOUT_S]
-#   kit_wait_exit NAME [TIMEOUT_S]           kit_jdks
-#   kit_log MSG  kit_fail MSG  kit_assert_eq A B MSG  kit_assert_contains HAY NEEDLE MSG
+#   kit_wait_exit NAME [TIMEOUT_S]
+#   kit_log MSG  kit_fail MSG  (checks, skips and JDKs: tests/lib)
 #   kit_on_exit CMD               kit_cleanup
 
 if [ -n "${KIT_SH_LOADED:-}" ]; then

@@ -1,36 +1,18 @@
-# tests/kit/kit_util.sh - assertions, logging, cleanup, host JDKs, Java build.
-# Sourced by tests/kit/kit.sh; not meant to be sourced alone.
+# tests/kit/kit_util.sh - the kit's logging, error exit, cleanup, Java build.
+# Sourced by tests/kit/kit.sh; not meant to be sourced alone.  Scenarios
+# check, skip and find JDKs with tests/lib (t_check, t_skip, t_jdks, ...).
 
 # kit_log MSG... : a progress line on stderr (stdout is for values).
 kit_log() {
 	echo "kit: $*" >&2
 }
 
-# kit_fail MSG... : print `FAIL: MSG` on stderr and exit 1 (the trap cleans up).
+# kit_fail MSG... : the kit's own error exit (a container that cannot start,
+# a rootfs that cannot be built): print `FAIL: MSG` on stderr and exit 1 (the
+# trap cleans up).  Scenarios use t_abort, which also counts the failure.
 kit_fail() {
 	echo "FAIL: $*" >&2
 	exit 1
-}
-
-# kit_assert_eq ACTUAL EXPECTED MSG
-kit_assert_eq() {
-	[ "$1" = "$2" ] || kit_fail "$3: got '$1', expected '$2'"
-}
-
-# kit_assert_contains HAYSTACK NEEDLE MSG
-kit_assert_contains() {
-	case $1 in
-	*"$2"*) ;;
-	*) kit_fail "$3: '$2' not found in: $1" ;;
-	esac
-}
-
-# kit_need_root : skip (exit 77) unless root.
-kit_need_root() {
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "skip: needs root (namespaces, pivot_root)"
-		exit 77
-	fi
 }
 
 # kit_on_exit CMD : run CMD (eval'ed) in kit_cleanup, before the containers
@@ -62,17 +44,6 @@ _kit_alive() {
 	[ -r "/proc/$1/stat" ] || return 1
 	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
-}
-
-# kit_jdks : the Java home of every HotSpot JDK under /usr/lib/jvm, one per
-# real directory (symlinked aliases collapse), sorted.
-kit_jdks() {
-	local d real
-	for d in /usr/lib/jvm/*/; do
-		real=$(readlink -f "$d") || continue
-		[ -x "$real/bin/java" ] && [ -f "$real/lib/server/libjvm.so" ] || continue
-		echo "$real"
-	done | sort -u
 }
 
 # kit_java_build : compile tests/java/*.java with the host JDK's

@@ -1,0 +1,34 @@
+# tests/lib/lib.sh - what every integration scenario sources first.
+#
+#   source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+#
+# One vocabulary for all scenarios (docs/testing.md has a template):
+#   check.sh  t_check t_eq t_contains t_pass t_fail t_abort t_case t_known_bug
+#             t_finish t_skip t_need_root t_log
+#   run.sh    t_run t_collect t_expect_rc t_expect_out t_expect_err t_expect_not_err
+#   jdk.sh    t_jdks t_jdk_major
+#   the kit   tests/kit/kit.sh (containers: kit_start, kit_exec, kit_sidecar, ...)
+#
+# The kit is always loaded: it owns the per-script state directory $KIT_DIR
+# and the cleanup (register your own with kit_on_exit, never with `trap`).
+# This file replaces the kit's EXIT trap by t_exit_trap, which prints the
+# summary of the checks, fails the scenario when a check failed even if the
+# script itself ended with 0, and then runs kit_cleanup.
+
+if [ -n "${T_LIB_LOADED:-}" ]; then
+	return 0
+fi
+T_LIB_LOADED=1
+
+: "${JSYM_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+source "$JSYM_ROOT/tests/kit/kit.sh"
+source "$JSYM_ROOT/tests/lib/check.sh"
+source "$JSYM_ROOT/tests/lib/run.sh"
+source "$JSYM_ROOT/tests/lib/jdk.sh"
+
+# Every check appends a line here rather than to a shell variable, so a check
+# made in a subshell ($(...), a pipeline, a background job) still counts.
+T_CHECKS_FILE=$KIT_DIR/checks
+: >"$T_CHECKS_FILE"
+
+trap 't_exit_trap' EXIT
