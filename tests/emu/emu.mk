@@ -46,7 +46,8 @@ ALL_glibc += glibc-build/tests/emu/openj9_client
 #   <libc>-build/tests/emu/hsjdk/release                 JAVA_VERSION="17.0.99"
 
 HS_EMU_SRCS := tests/emu/hs_emu.c tests/emu/hs_emu_listen.c tests/emu/hs_emu_vm.c \
-	tests/emu/hs_emu_jni.c tests/emu/hs_emu_jvmti.c tests/emu/hs_emu_stubs.c \
+	tests/emu/hs_emu_jni.c tests/emu/hs_emu_jvmti.c tests/emu/hs_emu_jvmti_query.c \
+	tests/emu/hs_emu_ops.c tests/emu/hs_emu_stubs.c \
 	tests/emu/hs_emu_catalog.c tests/emu/hs_emu_gen.c
 # jvmti.h declares one function type with "()".
 $(foreach l,glibc musl,$(foreach s,$(HS_EMU_SRCS),\

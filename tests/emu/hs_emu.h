@@ -2,9 +2,10 @@
  * hs_emu.h - shared state of the HotSpot JVM emulator (test tool).
  *
  * The emulator plays a JDK 17 HotSpot JVM on Linux for the tests: the attach
- * side of PROTOCOLS.md A2-A8 (hs_emu_listen.c), a JavaVM / jvmtiEnv / JNIEnv
- * surface wide enough for libjsym-agent.so (hs_emu_vm.c, hs_emu_jvmti.c,
- * hs_emu_jni.c) and a synthetic JIT that posts CompiledMethodLoad/Unload and
+ * side of PROTOCOLS.md A2-A8 (hs_emu_listen.c, hs_emu_ops.c), a JavaVM /
+ * jvmtiEnv / JNIEnv surface wide enough for libjsym-agent.so (hs_emu_vm.c,
+ * hs_emu_jvmti.c, hs_emu_jvmti_query.c, hs_emu_jni.c, hs_emu_stubs.c) and a
+ * synthetic JIT that posts CompiledMethodLoad/Unload and
  * DynamicCodeGenerated and writes the truth (hs_emu_gen.c, hs_emu_catalog.c).
  * docs/emulators.md describes it from the outside.
  *
@@ -70,6 +71,20 @@ void emu_print_thread_dump(void);
 void listener_on_sigquit(void);
 /* Remove /tmp/.java_pid<pid> (at exit, as HotSpot does). */
 void listener_shutdown(void);
+
+/* hs_emu_ops.c: the attach operations ----------------------------------- */
+
+/* A reply body being built (malloc'd p). */
+struct out {
+	char *p;
+	size_t len, cap;
+};
+
+void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Run the request s[] = { "1", name, arg0, arg1, arg2 } on the calling
+ * (listener) thread; the reply body goes to *o.  Returns the result code
+ * of the reply's first line (0, or -1 = JNI_ERR). */
+int ops_run(char *const s[5], struct out *o);
 /* Agent_OnUnload of every library whose Agent_OnAttach returned 0. */
 void listener_unload_agents(void);
 
@@ -152,6 +167,19 @@ void jvmti_post_load(jvmtiEnv *target, const struct emu_method *m, uint64_t star
 		     uint64_t size, const void *compile_info);
 void jvmti_post_unload(const struct emu_method *m, uint64_t start);
 void jvmti_post_stub(jvmtiEnv *target, const char *name, uint64_t start, uint64_t size);
+/* True if e is a live env of ours. */
+bool jvmti_env_ok(jvmtiEnv *e);
+
+/* hs_emu_jvmti_query.c: memory, methods, classes ------------------------ */
+
+jvmtiError JNICALL jvmti_allocate(jvmtiEnv *e, jlong size, unsigned char **mem);
+jvmtiError JNICALL jvmti_deallocate(jvmtiEnv *e, unsigned char *mem);
+jvmtiError JNICALL jvmti_get_method_name(jvmtiEnv *e, jmethodID method, char **name,
+					 char **sig, char **generic);
+jvmtiError JNICALL jvmti_get_method_declaring_class(jvmtiEnv *e, jmethodID method,
+						    jclass *klass);
+jvmtiError JNICALL jvmti_get_class_signature(jvmtiEnv *e, jclass klass, char **sig,
+					     char **generic);
 /* Allocate()d blocks not yet Deallocate()d. */
 long jvmti_outstanding(void);
 

@@ -2,11 +2,12 @@
  * hs_emu_jvmti.c - jvmtiEnv: capabilities, callbacks, event enabling, the
  * method/class queries, memory, agent threads, and event posting.
  *
- * Implemented (others: hs_emu_stubs.c): GetVersionNumber, GetPhase,
- * GetPotentialCapabilities, AddCapabilities, GetCapabilities,
- * RelinquishCapabilities, SetEventCallbacks, SetEventNotificationMode,
- * GenerateEvents, GetMethodName, GetMethodDeclaringClass, GetClassSignature,
- * Allocate, Deallocate, RunAgentThread, DisposeEnvironment.
+ * Implemented here: GetVersionNumber, GetPhase, GetPotentialCapabilities,
+ * AddCapabilities, GetCapabilities, RelinquishCapabilities,
+ * SetEventCallbacks, SetEventNotificationMode, GenerateEvents,
+ * RunAgentThread, DisposeEnvironment; in hs_emu_jvmti_query.c: Allocate,
+ * Deallocate, GetMethodName, GetMethodDeclaringClass, GetClassSignature.
+ * Every other slot: hs_emu_stubs.c.
  *
  * The JVMTI rules the agent relies on, as HotSpot applies them: the only
  * potential capability is can_generate_compiled_method_load_events, and the
@@ -43,7 +44,6 @@ struct jenv {
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct jenv envs[MAX_ENVS];
 static int n_envs;
-static long outstanding;
 static struct jvmtiInterface_1_ table;
 
 static jvmtiCapabilities potential(void)
@@ -68,6 +68,11 @@ static struct jenv *env_of(jvmtiEnv *e)
 	struct jenv *j = env_of(e);                        \
 	if (!j)                                            \
 		return JVMTI_ERROR_INVALID_ENVIRONMENT
+
+bool jvmti_env_ok(jvmtiEnv *e)
+{
+	return env_of(e) != NULL;
+}
 
 static bool has_cml_cap(struct jenv *j)
 {
@@ -218,102 +223,6 @@ static jvmtiError JNICALL generate_events(jvmtiEnv *e, jvmtiEvent ev)
 	return JVMTI_ERROR_NONE;
 }
 
-/* ---- methods and classes ---------------------------------------------------- */
-
-static jvmtiError JNICALL allocate(jvmtiEnv *e, jlong size, unsigned char **mem)
-{
-	ENV_OR_FAIL(j, e);
-	if (!mem)
-		return JVMTI_ERROR_NULL_POINTER;
-	if (size < 0)
-		return JVMTI_ERROR_ILLEGAL_ARGUMENT;
-	if (size == 0) {
-		*mem = NULL;
-		return JVMTI_ERROR_NONE;
-	}
-	*mem = malloc((size_t)size);
-	if (!*mem)
-		return JVMTI_ERROR_OUT_OF_MEMORY;
-	__atomic_add_fetch(&outstanding, 1, __ATOMIC_RELAXED);
-	return JVMTI_ERROR_NONE;
-}
-
-static jvmtiError JNICALL deallocate(jvmtiEnv *e, unsigned char *mem)
-{
-	ENV_OR_FAIL(j, e);
-	if (mem) {
-		free(mem);
-		__atomic_sub_fetch(&outstanding, 1, __ATOMIC_RELAXED);
-	}
-	return JVMTI_ERROR_NONE;
-}
-
-long jvmti_outstanding(void)
-{
-	return __atomic_load_n(&outstanding, __ATOMIC_RELAXED);
-}
-
-/* Allocate()-backed copy, as JVMTI hands out strings; NULL dst: skipped. */
-static jvmtiError give(jvmtiEnv *e, char **dst, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	unsigned char *p;
-	jvmtiError err;
-
-	if (!dst)
-		return JVMTI_ERROR_NONE;
-	err = allocate(e, (jlong)n, &p);
-	if (err)
-		return err;
-	memcpy(p, s, n);
-	*dst = (char *)p;
-	return JVMTI_ERROR_NONE;
-}
-
-static jvmtiError JNICALL get_method_name(jvmtiEnv *e, jmethodID method, char **name,
-					  char **sig, char **generic)
-{
-	const struct emu_method *m = catalog_method_of(method);
-	jvmtiError err;
-
-	ENV_OR_FAIL(j, e);
-	if (!m)
-		return JVMTI_ERROR_INVALID_METHODID;
-	err = give(e, name, m->name);
-	if (!err)
-		err = give(e, sig, m->sig);
-	if (generic)
-		*generic = NULL;
-	return err;
-}
-
-static jvmtiError JNICALL get_method_declaring_class(jvmtiEnv *e, jmethodID method,
-						     jclass *klass)
-{
-	const struct emu_method *m = catalog_method_of(method);
-
-	ENV_OR_FAIL(j, e);
-	if (!m)
-		return JVMTI_ERROR_INVALID_METHODID;
-	if (!klass)
-		return JVMTI_ERROR_NULL_POINTER;
-	*klass = (jclass)(void *)&m->cls->hdr;
-	return JVMTI_ERROR_NONE;
-}
-
-static jvmtiError JNICALL get_class_signature(jvmtiEnv *e, jclass klass, char **sig,
-					      char **generic)
-{
-	const struct emu_class *c = catalog_class_of(klass);
-
-	ENV_OR_FAIL(j, e);
-	if (!c)
-		return JVMTI_ERROR_INVALID_CLASS;
-	if (generic)
-		*generic = NULL;
-	return give(e, sig, c->sig);
-}
-
 /* ---- threads, environments ------------------------------------------------ */
 
 struct agent_thread {
@@ -381,11 +290,11 @@ static void table_init(void)
 	table.SetEventCallbacks = set_event_callbacks;
 	table.SetEventNotificationMode = set_event_notification_mode;
 	table.GenerateEvents = generate_events;
-	table.Allocate = allocate;
-	table.Deallocate = deallocate;
-	table.GetMethodName = get_method_name;
-	table.GetMethodDeclaringClass = get_method_declaring_class;
-	table.GetClassSignature = get_class_signature;
+	table.Allocate = jvmti_allocate;
+	table.Deallocate = jvmti_deallocate;
+	table.GetMethodName = jvmti_get_method_name;
+	table.GetMethodDeclaringClass = jvmti_get_method_declaring_class;
+	table.GetClassSignature = jvmti_get_class_signature;
 	table.RunAgentThread = run_agent_thread;
 	table.DisposeEnvironment = dispose_environment;
 }

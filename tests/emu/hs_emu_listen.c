@@ -14,9 +14,9 @@
  * listen 5, chmod 0600, chown euid:egid, rename), then serves one connection
  * at a time: SO_PEERCRED (root, or our euid and egid; else close without a
  * byte), the v1 request (silent close when short or over a limit; "101\n"
- * for another version), the operation, "<rc>\n<output>", close.
+ * for another version), the operation (hs_emu_ops.c), "<rc>\n<output>",
+ * close.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -47,43 +47,6 @@ static pthread_t al_thread;
 static bool al_thread_joinable;
 static char sock_path[64], sock_tmp[108];
 
-/* Libraries whose Agent_OnAttach returned 0 (once each). */
-#define MAX_AGENTS 16
-static void *agents[MAX_AGENTS];
-static int n_agents;
-
-struct out {
-	char *p;
-	size_t len, cap;
-};
-
-static void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void out_printf(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (o->len + (size_t)n + 1 > o->cap) {
-		size_t cap = (o->len + (size_t)n + 1) * 2;
-		char *p = realloc(o->p, cap);
-
-		if (!p)
-			emu_abort("out of memory for a reply");
-		o->p = p;
-		o->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(o->p + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	o->len += (size_t)n;
-}
-
 static int get_state(void)
 {
 	int s;
@@ -99,121 +62,6 @@ static void set_state(int s)
 	pthread_mutex_lock(&al_lock);
 	al_state = s;
 	pthread_mutex_unlock(&al_lock);
-}
-
-/* ---- operations ----------------------------------------------------------- */
-
-static void *open_agent(const char *lib, bool absolute, char *err, size_t errlen)
-{
-	char path[2048];
-	void *h;
-
-	err[0] = '\0';
-	if (absolute) {
-		h = dlopen(lib, RTLD_LAZY);
-	} else {
-		/* <java.home>/lib/lib<name>.so, then the loader's search path */
-		struct stat st;
-
-		h = NULL;
-		snprintf(path, sizeof(path), "%s/lib/lib%s.so", emu.home, lib);
-		if (stat(path, &st) == 0)
-			h = dlopen(path, RTLD_LAZY);
-		if (!h) {
-			snprintf(path, sizeof(path), "lib%s.so", lib);
-			h = dlopen(path, RTLD_LAZY);
-		}
-	}
-	if (!h)
-		snprintf(err, errlen, "%s", dlerror());
-	return h;
-}
-
-/* JDK 11-20 `load` (jvmtiExport.cpp load_agent_library). */
-static int op_load(const char *lib, const char *abs, const char *opts, struct out *o)
-{
-	typedef jint (JNICALL *on_attach_t)(JavaVM *, char *, void *);
-	bool absolute = abs && strcmp(abs, "true") == 0;
-	on_attach_t on_attach;
-	char err[1024];
-	void *h;
-	jint rc;
-
-	h = open_agent(lib, absolute, err, sizeof(err));
-	if (!h) {
-		emu_log("load %s: not loaded: %s", lib, err);
-		out_printf(o, "%s was not loaded.\n", lib);
-		if (err[0])
-			out_printf(o, "%s\n", err);
-		return -1;
-	}
-	*(void **)&on_attach = dlsym(h, "Agent_OnAttach");
-	if (!on_attach) {
-		emu_log("load %s: no Agent_OnAttach", lib);
-		dlclose(h);
-		out_printf(o, "Agent_OnAttach is not available in %s\n", lib);
-		return -1;
-	}
-	emu_log("load %s: Agent_OnAttach(\"%s\")", lib, opts ? opts : "");
-	rc = on_attach(vm_javavm(), (char *)(opts ? opts : ""), NULL);
-	emu_log("load %s: Agent_OnAttach returned %d", lib, (int)rc);
-	if (rc == 0) {
-		int i;
-
-		pthread_mutex_lock(&al_lock);
-		for (i = 0; i < n_agents && agents[i] != h; i++)
-			;
-		if (i == n_agents && n_agents < MAX_AGENTS)
-			agents[n_agents++] = h;
-		pthread_mutex_unlock(&al_lock);
-	}
-	out_printf(o, "return code: %d\n", (int)rc);
-	return 0;
-}
-
-static void properties(struct out *o, bool agent)
-{
-	out_printf(o, "#emulated by hs_emu\n");
-	if (agent) {
-		out_printf(o, "sun.jvm.args=\nsun.jvm.flags=\nsun.java.command=hs_emu\n");
-		return;
-	}
-	out_printf(o, "java.version=%s\njava.vm.name=OpenJDK 64-Bit Server VM\n"
-		   "java.vm.version=%s+0-hs_emu\njava.vendor=jsym tests\njava.home=%s\n"
-		   "os.name=Linux\nsun.java.command=hs_emu\n",
-		   HS_EMU_JAVA_VERSION, HS_EMU_JAVA_VERSION, emu.home);
-}
-
-static int run_op(char *const s[REQ_STRINGS], struct out *o)
-{
-	const char *name = s[1], *a0 = s[2];
-
-	if (!strcmp(name, "load"))
-		return op_load(a0, s[3], s[4], o);
-	if (!strcmp(name, "properties") || !strcmp(name, "agentProperties")) {
-		properties(o, name[0] == 'a');
-		return 0;
-	}
-	if (!strcmp(name, "threaddump")) {
-		char dump[4096];
-
-		emu_thread_dump(dump, sizeof(dump));
-		out_printf(o, "%s", dump);
-		return 0;
-	}
-	if (!strcmp(name, "detachall"))
-		return 0;
-	if (!strcmp(name, "jcmd")) {
-		if (a0 && !strcmp(a0, "VM.version")) {
-			out_printf(o, "OpenJDK 64-Bit Server VM version %s+0-hs_emu\nJDK %s\n",
-				   HS_EMU_JAVA_VERSION, HS_EMU_JAVA_VERSION);
-			return 0;
-		}
-		out_printf(o, "java.lang.IllegalArgumentException: Unknown diagnostic command\n");
-		return -1;
-	}
-	out_printf(o, "Operation %s not recognized!", name);
-	return -1;
 }
 
 /* ---- one connection ------------------------------------------------------- */
@@ -308,7 +156,7 @@ static void serve(int fd)
 	if (rc)
 		return;
 	emu_log("request from uid %d: %s '%s' '%s' '%s'", (int)cr.uid, s[1], s[2], s[3], s[4]);
-	rc = run_op(s, &o);
+	rc = ops_run(s, &o);
 	snprintf(head, sizeof(head), "%d\n", rc);
 	if (write_all(fd, head, strlen(head)) < 0 || (o.len && write_all(fd, o.p, o.len) < 0))
 		emu_log("reply to %s: %s", s[1], strerror(errno));
@@ -458,25 +306,4 @@ void listener_shutdown(void)
 {
 	if (get_state() == AL_INITIALIZED)
 		unlink(sock_path);
-}
-
-void listener_unload_agents(void)
-{
-	typedef void (JNICALL *on_unload_t)(JavaVM *);
-	void *list[MAX_AGENTS];
-	int n;
-
-	pthread_mutex_lock(&al_lock);
-	n = n_agents;
-	memcpy(list, agents, sizeof(list));
-	pthread_mutex_unlock(&al_lock);
-	for (int i = 0; i < n; i++) {
-		on_unload_t f;
-
-		*(void **)&f = dlsym(list[i], "Agent_OnUnload");
-		if (f) {
-			emu_log("exit: Agent_OnUnload of agent %d", i);
-			f(vm_javavm());
-		}
-	}
 }
