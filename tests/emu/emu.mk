@@ -38,3 +38,37 @@ glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client
 
 ALL_glibc += glibc-build/tests/emu/openj9_client
 
+
+# --- the HotSpot emulator (docs/emulators.md) ---------------------------------
+#
+#   <libc>-build/tests/emu/hs_emu                        plays HotSpot 17 (PROTOCOLS.md A)
+#   <libc>-build/tests/emu/hsjdk/lib/server/libjvm.so    dummy, dlopened by hs_emu
+#   <libc>-build/tests/emu/hsjdk/release                 JAVA_VERSION="17.0.99"
+
+HS_EMU_SRCS := tests/emu/hs_emu.c tests/emu/hs_emu_listen.c tests/emu/hs_emu_vm.c \
+	tests/emu/hs_emu_jni.c tests/emu/hs_emu_jvmti.c tests/emu/hs_emu_jvmti_query.c \
+	tests/emu/hs_emu_ops.c tests/emu/hs_emu_stubs.c \
+	tests/emu/hs_emu_catalog.c tests/emu/hs_emu_gen.c
+# jvmti.h declares one function type with "()".
+$(foreach l,glibc musl,$(foreach s,$(HS_EMU_SRCS),\
+	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
+
+define hs_emu_rules
+$(EMU_DIR)/hs_emu: $(call obj_of,$(1),$(HS_EMU_SRCS))
+	$$(call msg,LD,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC_$(1)) -o $$@ $$^ -ldl -lpthread
+
+$(EMU_DIR)/hsjdk/lib/server/libjvm.so: $(call obj_of,$(1),tests/emu/hs_libjvm_dummy.c)
+	$$(call msg,LD,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC_$(1)) -shared -o $$@ $$^
+
+$(EMU_DIR)/hsjdk/release: tests/emu/emu.mk
+	$$(call msg,GEN,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)printf 'JAVA_VERSION="17.0.99"\nIMPLEMENTOR="jsym tests (hs_emu)"\n' >$$@
+
+ALL_$(1) += $(EMU_DIR)/hs_emu $(EMU_DIR)/hsjdk/lib/server/libjvm.so $(EMU_DIR)/hsjdk/release
+endef
+$(foreach l,glibc musl,$(eval $(call hs_emu_rules,$(l))))
