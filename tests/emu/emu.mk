@@ -41,7 +41,7 @@ ALL_glibc += glibc-build/tests/emu/openj9_client
 
 # --- the HotSpot emulator (docs/emulators.md) ---------------------------------
 #
-#   <libc>-build/tests/emu/hs_emu                        plays HotSpot 17 (PROTOCOLS.md A)
+#   <libc>-build/tests/emu/hs_emu                        plays HotSpot 17 (docs/protocols.md A)
 #   <libc>-build/tests/emu/hsjdk/lib/server/libjvm.so    dummy, dlopened by hs_emu
 #   <libc>-build/tests/emu/hsjdk/release                 JAVA_VERSION="17.0.99"
 

@@ -2,7 +2,7 @@
  * hs_emu.h - shared state of the HotSpot JVM emulator (test tool).
  *
  * The emulator plays a JDK 17 HotSpot JVM on Linux for the tests: the attach
- * side of PROTOCOLS.md A2-A8 (hs_emu_listen.c, hs_emu_ops.c), a JavaVM /
+ * side of docs/protocols.md A2-A8 (hs_emu_listen.c, hs_emu_ops.c), a JavaVM /
  * jvmtiEnv / JNIEnv surface wide enough for libjsym-agent.so (hs_emu_vm.c,
  * hs_emu_jvmti.c, hs_emu_jvmti_query.c, hs_emu_jni.c, hs_emu_stubs.c) and a
  * synthetic JIT that posts CompiledMethodLoad/Unload and

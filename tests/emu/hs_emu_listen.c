@@ -1,6 +1,6 @@
 /*
  * hs_emu_listen.c - HotSpot's attach listener as JDK 11-17 run it on Linux
- * (PROTOCOLS.md A2-A8, A11), from that text alone.
+ * (docs/protocols.md A2-A8, A11), from that text alone.
  *
  * SIGQUIT (on the signal-dispatcher thread, hs_emu.c):
  *   not initialized  -> .attach_pid<pid> in the cwd, else in /tmp, owned by

@@ -24,19 +24,19 @@
 #    what happens is recorded, not asserted (see docs/emulators.md).
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
-source "$JSYM_ROOT/tests/kit/kit.sh"
-kit_need_root
+source "$JSYM_ROOT/tests/lib/lib.sh"
+t_need_root
 JSYM=$JSYM_BUILD/jsym
 EMU_G=$JSYM_BUILD/tests/emu/hs_emu
 EMU_M=$JSYM_MUSL_BUILD/tests/emu/hs_emu
 for f in "$JSYM" "$EMU_G" "$EMU_M" "$JSYM_BUILD/libjsym-agent.so" \
 	"$JSYM_MUSL_BUILD/libjsym-agent.so"; do
-	[ -e "$f" ] || { echo "skip: not built: $f (run make)"; exit 77; }
+	[ -e "$f" ] || t_skip "not built: $f (run make)"
 done
 # python3 for uid 1000 too (a pyenv shim under /root is not readable there)
 PY=/usr/bin/python3
-[ -x "$PY" ] || { echo "skip: needs /usr/bin/python3"; exit 77; }
-command -v setpriv >/dev/null || { echo "skip: needs setpriv"; exit 77; }
+[ -x "$PY" ] || t_skip "needs /usr/bin/python3"
+command -v setpriv >/dev/null || t_skip "needs setpriv"
 
 FLUSH_MS=50
 # docs/perf-map.md: an unload leaves the map within 500 ms + flush_ms; 1.5 s
@@ -45,7 +45,6 @@ SETTLE_MS=$((FLUSH_MS + 500 + 1500))
 T=$(mktemp -d /tmp/jsym-hsemu.XXXXXX)
 chmod 755 "$T"
 HOST_PID=
-FAILS=0 CHECKS=0
 
 cleanup() {
 	if [ -n "$HOST_PID" ]; then
@@ -56,18 +55,6 @@ cleanup() {
 	rm -rf "$T"
 }
 kit_on_exit cleanup
-
-check() {
-	local desc=$1
-	shift
-	CHECKS=$((CHECKS + 1))
-	if "$@"; then
-		echo "ok:   $desc"
-	else
-		echo "FAIL: $desc"
-		FAILS=$((FAILS + 1))
-	fi
-}
 
 # agent_code: jsym's reading of the JVM's `return code: N` (exec --json)
 agent_code() {
@@ -150,7 +137,7 @@ chown -R 1000:1000 "$T/host"
 	--seed 7 >"$T/host/emu.out" 2>&1) &
 HOST_PID=$!
 wait_log "$T/host/emu.log" 'started:' 10 || kit_fail "host emulator did not start"
-check "SigCgt has SIGQUIT (bit 3)" \
+t_check "SigCgt has SIGQUIT (bit 3)" \
 	bash -c "(( 0x$(awk '/^SigCgt:/ {print $2}' /proc/$HOST_PID/status) & 4 ))"
 dumps() {
 	grep -c 'Full thread dump' "$T/host/emu.out"
@@ -159,21 +146,21 @@ touch "/tmp/.attach_pid$HOST_PID"
 chown 1234:1234 "/tmp/.attach_pid$HOST_PID"
 kill -QUIT "$HOST_PID"
 wait_log "$T/host/emu.log" 'owned by uid 1234: ignored' 5
-check "host: a trigger of another uid gets a thread dump, no socket" \
+t_check "host: a trigger of another uid gets a thread dump, no socket" \
 	eval '[ "$(dumps)" = 1 ] && [ ! -e "/tmp/.java_pid$HOST_PID" ]'
 rm -f "/tmp/.attach_pid$HOST_PID"
 jsym_run exec --json "$HOST_PID" load "$JSYM_BUILD/libjsym-agent.so" true \
 	"dir=$T/host/out,flush_ms=$FLUSH_MS"
-check "host: jsym exit 0" [ "$RC" = 0 ]
-check "host: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
+t_check "host: jsym exit 0" [ "$RC" = 0 ]
+t_check "host: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
 wait_log "$T/host/emu.log" 'generator: idle' 30
-check "host: map equals the truth" settled "$T/host/truth" "$T/host/out/perf-$HOST_PID.map"
+t_check "host: map equals the truth" settled "$T/host/truth" "$T/host/out/perf-$HOST_PID.map"
 sed 1d "$T/host/truth" >"$T/host/truth-1"
-check "host: the comparison notices a dropped range" \
+t_check "host: the comparison notices a dropped range" \
 	eval '! same_ranges "$T/host/truth-1" "$T/host/out/perf-$HOST_PID.map" >/dev/null'
 
-echo "--- attach protocol as JDK 17 (PROTOCOLS.md A4-A8, D)"
-check "host: replies" setpriv --reuid 1000 --regid 1000 --clear-groups "$PY" - \
+echo "--- attach protocol as JDK 17 (docs/protocols.md A4-A8, D)"
+t_check "host: replies" setpriv --reuid 1000 --regid 1000 --clear-groups "$PY" - \
 	"/tmp/.java_pid$HOST_PID" "$JSYM_BUILD/libjsym-agent.so" \
 	"$JSYM_BUILD/tests/emu/hsjdk/lib/server/libjvm.so" "dir=$T/host/out,flush_ms=$FLUSH_MS" <<'EOF'
 import socket, sys
@@ -215,7 +202,7 @@ expect("load: no Agent_OnAttach", ask(v1("load", nolib, "true")),
 expect("load again", ask(v1("load", agent, "true", opts)), b"0\nreturn code: 0\n")
 sys.exit(1 if bad else 0)
 EOF
-check "host: peer of uid 1000 with gid 1001: closed without a byte" \
+t_check "host: peer of uid 1000 with gid 1001: closed without a byte" \
 	setpriv --reuid 1000 --regid 1001 --clear-groups "$PY" -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1])
@@ -224,15 +211,15 @@ try:
 except (BrokenPipeError, ConnectionResetError):
     pass
 sys.exit(0 if s.recv(100) == b"" else 1)' "/tmp/.java_pid$HOST_PID"
-check "host: the second load ran Agent_OnAttach again" \
+t_check "host: the second load ran Agent_OnAttach again" \
 	grep -q 'attached again' "$T/host/out/jsym-$HOST_PID.log"
-check "host: no JVMTI function or event missing" eval '! grep -q MISSING "$T/host/emu.log"'
+t_check "host: no JVMTI function or event missing" eval '! grep -q MISSING "$T/host/emu.log"'
 kill -QUIT "$HOST_PID"
 for ((i = 0; i < 50; i++)); do
 	[ "$(dumps)" = 2 ] && break
 	sleep 0.1
 done
-check "host: SIGQUIT with the socket there: a thread dump" [ "$(dumps)" = 2 ]
+t_check "host: SIGQUIT with the socket there: a thread dump" [ "$(dumps)" = 2 ]
 rm "/tmp/.java_pid$HOST_PID"
 setpriv --reuid 1000 --regid 1000 --clear-groups touch "/tmp/.attach_pid$HOST_PID"
 kill -QUIT "$HOST_PID"
@@ -241,19 +228,19 @@ for ((i = 0; i < 50; i++)); do
 	[ -S "/tmp/.java_pid$HOST_PID" ] && break
 	sleep 0.1
 done
-check "host: socket deleted + valid trigger: the listener restarts, no dump" \
+t_check "host: socket deleted + valid trigger: the listener restarts, no dump" \
 	eval '[ -S "/tmp/.java_pid$HOST_PID" ] && [ "$(dumps)" = 2 ]'
-check "host: the socket is 0600, owned by uid 1000" \
+t_check "host: the socket is 0600, owned by uid 1000" \
 	stat_is "/tmp/.java_pid$HOST_PID" "1000 600"
 rm -f "/tmp/.attach_pid$HOST_PID"
 jsym_run exec --json "$HOST_PID" properties
-check "host: the restarted listener answers" grep -q 'java.version=17.0.99' <<<"$OUT"
+t_check "host: the restarted listener answers" grep -q 'java.version=17.0.99' <<<"$OUT"
 kill -TERM "$HOST_PID"
 wait "$HOST_PID"
-check "host: exit 0 at SIGTERM" [ $? = 0 ]
-check "host: no JVMTI memory left by the agent" \
+t_check "host: exit 0 at SIGTERM" [ $? = 0 ]
+t_check "host: no JVMTI memory left by the agent" \
 	grep -q 'exit: 0 JVMTI allocations not deallocated' "$T/host/emu.log"
-check "host: socket removed at exit" [ ! -e "/tmp/.java_pid$HOST_PID" ]
+t_check "host: socket removed at exit" [ ! -e "/tmp/.java_pid$HOST_PID" ]
 rm -f "/tmp/.attach_pid$HOST_PID"
 HOST_PID=
 
@@ -266,27 +253,27 @@ ct=$(kit_start hsemu "$alp" --uid 1000 --gid 1000 --cwd /tmp \
 	kit_fail "kit_start hsemu"
 r=/proc/$ct/root/tmp
 wait_log "$r/hs_emu.log" 'started:' 10 || kit_fail "container emulator did not start: $(cat "$T/ct.out")"
-check "alpine: no glibc where its loader looks" eval '[ -z "$(cd "/proc/$ct/root" &&
+t_check "alpine: no glibc where its loader looks" eval '[ -z "$(cd "/proc/$ct/root" &&
 	find lib lib64 usr/lib usr/lib64 usr/local/lib \( -name "libc.so.6" -o -name "ld-linux*" \) \
 	2>/dev/null)" ]'
-check "alpine: the emulator runs on musl's loader" grep -q 'ld-musl-x86_64.so.1' "/proc/$ct/maps"
+t_check "alpine: the emulator runs on musl's loader" grep -q 'ld-musl-x86_64.so.1' "/proc/$ct/maps"
 jsym_run list --json
-check "jsym list: HotSpot 17.0.99, libc musl, nspid 1" python3 -c '
+t_check "jsym list: HotSpot 17.0.99, libc musl, nspid 1" python3 -c '
 import json, sys
 e = [x for x in json.loads(sys.argv[2]) if x["pid"] == int(sys.argv[1])]
 sys.exit(0 if e and (e[0]["kind"], e[0]["version"], e[0]["libc"], e[0]["nspid"]) ==
          ("HotSpot", "17.0.99", "musl", 1) else 1)' "$ct" "$OUT"
 jsym_run exec --json "$ct" load /opt/jsym-musl/libjsym-agent.so true "dir=/tmp,flush_ms=$FLUSH_MS,unfold"
-check "alpine: jsym exit 0" [ "$RC" = 0 ]
-check "alpine: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
+t_check "alpine: jsym exit 0" [ "$RC" = 0 ]
+t_check "alpine: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
 wait_log "$r/hs_emu.log" 'generator: idle' 30
 grep 'generator: idle' "$r/hs_emu.log"
-check "alpine: /tmp/perf-1.map equals the truth" settled "$r/hs_emu.truth" "$r/perf-1.map"
+t_check "alpine: /tmp/perf-1.map equals the truth" settled "$r/hs_emu.truth" "$r/perf-1.map"
 read -r reuses lates <<<"$(idle_counts "$r/hs_emu.log")"
-check "alpine: loads at freed addresses ($reuses) and late unloads ($lates) happened" \
+t_check "alpine: loads at freed addresses ($reuses) and late unloads ($lates) happened" \
 	eval '[ "${reuses:-0}" -gt 0 ] && [ "${lates:-0}" -gt 0 ]'
-check "alpine: perf-1.map owned by uid 1000, mode 0644" stat_is "$r/perf-1.map" "1000 644"
-check "alpine: agent log says started" grep -q 'started: dir=/tmp' "$r/jsym-1.log"
+t_check "alpine: perf-1.map owned by uid 1000, mode 0644" stat_is "$r/perf-1.map" "1000 644"
+t_check "alpine: agent log says started" grep -q 'started: dir=/tmp' "$r/jsym-1.log"
 journal_check=$JSYM_ROOT/tests/integration/agent_check.py
 if [ -f "$journal_check" ]; then
 	jout=$("$PY" "$journal_check" journal "$r/jsym-1.journal" 2>&1)
@@ -295,10 +282,10 @@ if [ -f "$journal_check" ]; then
 		grep -Eq "journal ok: pid 1, .* [1-9][0-9]* INLINE" <<<"$jout"
 fi
 jsym_run exec --json "$ct" load /opt/jsym-musl/libjsym-agent.so true "dir=/tmp,flush_ms=$FLUSH_MS,unfold"
-check "alpine: second load: return code: 0" [ "$(agent_code)" = 0 ]
-check "alpine: map still equals the truth after the second load" \
+t_check "alpine: second load: return code: 0" [ "$(agent_code)" = 0 ]
+t_check "alpine: map still equals the truth after the second load" \
 	settled "$r/hs_emu.truth" "$r/perf-1.map"
-check "alpine: no JVMTI function or event missing" eval '! grep -q MISSING "$r/hs_emu.log"'
+t_check "alpine: no JVMTI function or event missing" eval '! grep -q MISSING "$r/hs_emu.log"'
 
 echo "=== 3: the glibc agent in the musl emulator (recorded, not asserted)"
 kit_exec "$ct" --uid 1000 --gid 1000 -- /bin/mkdir -p /tmp/glibc-agent
@@ -316,8 +303,7 @@ else
 	same_ranges "$r/hs_emu.truth" "$r/glibc-agent/perf-1.map" || true
 	grep -h 'replay\|failed' "$r/glibc-agent/jsym-1.log" | sed 's/^/        /'
 fi
-check "alpine: the musl agent's map still equals the truth" \
+t_check "alpine: the musl agent's map still equals the truth" \
 	eval 'kill -0 "$ct" 2>/dev/null && same_ranges "$r/hs_emu.truth" "$r/perf-1.map"'
 
-echo "$CHECKS checks, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+t_finish
