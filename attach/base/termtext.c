@@ -2,30 +2,15 @@
 #include <string.h>
 
 #include "termtext.h"
+#include "text.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left) of a code point
- * >= U+00A0, or 0 (invalid, overlong, a surrogate, beyond U+10FFFF, or a C1
- * control). */
+ * >= U+00A0, or 0 (invalid, or a C1 control U+0080..U+009F). */
 static size_t printable_utf8(const unsigned char *s, size_t n)
 {
-	size_t len;
-	unsigned cp, min;
+	size_t len = text_utf8_len(s, n);
 
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	if (n < len)
-		return 0;
-	cp = s[0] & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	min = len == 2 ? 0xa0 : len == 3 ? 0x800 : 0x10000;
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
+	return len == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : len;
 }
 
 char *term_escape(char *dst, size_t cap, const char *s, size_t n, unsigned flags)

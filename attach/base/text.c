@@ -42,8 +42,7 @@ int text_parse_ms(const char *s, int *out)
 	return rc;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t text_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t len;
 	unsigned min, cp;
@@ -84,7 +83,7 @@ void text_json_str(FILE *f, const char *s, size_t n)
 			fprintf(f, "\\u%04x", c);
 		} else if (c < 0x80) {
 			fputc(c, f);
-		} else if ((k = utf8_len(u + i, n - i)) == 0) {
+		} else if ((k = text_utf8_len(u + i, n - i)) == 0) {
 			fputs("\\ufffd", f);   /* keep the JSON valid */
 		} else if (k == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
 			/* a C1 control (U+0080..U+009F, CSI among them) is

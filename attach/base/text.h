@@ -27,4 +27,10 @@ int text_parse_ms(const char *s, int *out);
  */
 void text_json_str(FILE *f, const char *s, size_t n);
 
+/*
+ * Length (2..4) of the well-formed UTF-8 sequence at s (n bytes left): no
+ * overlong form, surrogate or code point beyond U+10FFFF; 0 if none.
+ */
+size_t text_utf8_len(const unsigned char *s, size_t n);
+
 #endif

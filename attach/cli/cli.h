@@ -40,7 +40,14 @@ void cli_step(void *ctx, const char *line);
 /* "jsym: <text>" on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The full usage text (main.c); --help prints it to stdout. */
+/*
+ * The -t/--timeout (> 0) and -r/--read-timeout options that exec and attach
+ * share: for c 't' or 'r', parse arg into the matching field and return 0,
+ * or print why it is wrong and return -EINVAL; any other c: 1.
+ */
+int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_ms);
+
+/* The full usage text (cli_usage.c); --help prints it to stdout. */
 void cli_usage(FILE *f);
 
 struct target;

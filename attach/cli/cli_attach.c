@@ -293,7 +293,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'A' },
-		{ "jobs", required_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "options", required_argument, NULL, 'o' },
 		{ "agent-dir", required_argument, NULL, 'a' },
 		{ "stop", no_argument, NULL, 'S' },
@@ -301,7 +301,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "read-timeout", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -311,10 +311,10 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	env->read_timeout_ms = 30000;
 	env->jobs = 4;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "AJ:o:a:SCt:r:vjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Aj:o:a:SCt:r:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'A': env->all = true; break;
-		case 'J':
+		case 'j':
 			if (text_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
 				cli_err("--jobs wants 1 to 64, not '%s'", optarg);
 				return -EINVAL;
@@ -325,19 +325,13 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		case 'S': env->stop = true; break;
 		case 'C': env->clean = true; break;
 		case 't':
-			if (text_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
-				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'r':
-			if (text_parse_ms(optarg, &env->read_timeout_ms)) {
-				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
+			if (cli_timeout_opt(c, optarg, &env->timeout_ms,
+					    &env->read_timeout_ms))
 				return -EINVAL;
-			}
 			break;
 		case 'v': env->verbose = true; break;
-		case 'j': env->json = true; break;
+		case 'J': env->json = true; break;
 		case 'h':
 			cli_usage(stdout);
 			return 1;

@@ -132,16 +132,10 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+t:r:p:vjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (text_parse_ms(optarg, &env->timeout_ms) || !env->timeout_ms) {
-				cli_err("--timeout wants milliseconds > 0, not '%s'", optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'r':
-			if (text_parse_ms(optarg, &env->read_timeout_ms)) {
-				cli_err("--read-timeout wants milliseconds, not '%s'", optarg);
+			if (cli_timeout_opt(c, optarg, &env->timeout_ms,
+					    &env->read_timeout_ms))
 				return -EINVAL;
-			}
 			break;
 		case 'p':
 			if (!strcmp(optarg, "auto") || !strcmp(optarg, "0"))

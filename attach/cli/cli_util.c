@@ -1,4 +1,5 @@
 /* cli_util.c - the verbose step log and error output of the command line. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "termtext.h"
+#include "text.h"
 
 void cli_log_init(struct cli_log *l, bool on)
 {
@@ -39,4 +41,23 @@ void cli_err(const char *fmt, ...)
 	 * whatever a caller did not escape is escaped here. */
 	dprintf(STDERR_FILENO, "jsym: %s\n", term_escape(safe, sizeof(safe), buf,
 							  strlen(buf), TERM_KEEP_NL));
+}
+
+int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_ms)
+{
+	if (c == 't') {
+		if (text_parse_ms(arg, timeout_ms) || !*timeout_ms) {
+			cli_err("--timeout wants milliseconds > 0, not '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (c == 'r') {
+		if (text_parse_ms(arg, read_timeout_ms)) {
+			cli_err("--read-timeout wants milliseconds, not '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 1;
 }

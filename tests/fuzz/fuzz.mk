@@ -38,7 +38,7 @@ FUZZ_TARGETS += agent_names
 FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/jvm/options.c agent/jvm/procinfo.c
 # terminal escaping of target text (attach/base)
 FUZZ_TARGETS += termtext
-FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c
+FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
 # ---- end of harnesses ----
 
 define fuzz_rule
