@@ -23,7 +23,7 @@ victim=$(mktemp -d /tmp/jsym-victim.XXXXXX)
 kit_on_exit "rm -rf '$victim'"
 echo "host secret" >"$victim/file"
 touch -d '2020-01-01 00:00:00' "$victim/file"
-victim_state() { (cd "$victim" && ls -la --time-style=+%s . && sha256sum file); }
+victim_state() { ls -A "$victim"; stat -c '%n %s %Y %h' "$victim" "$victim/file"; sha256sum <"$victim/file"; }
 victim_before=$(victim_state)
 hostlist() { ls -a /tmp | grep '^jsym-[0-9a-f]\{12\}-' || true; }
 host_before=$(hostlist)

@@ -28,16 +28,21 @@ for i in 1 2; do
 		want_ok+=("$pid")
 	done
 done
+# hostjvm HOME [JVM-OPTIONS...]: a host JVM; its pid in HOSTJVM (not echoed:
+# the kill must be registered in this shell, not in a $(...) subshell).
 hostjvm() {
 	local home=$1
 	shift
-	"$home/bin/java" -Xmx96m "$@" -cp "$classes" Workload 0 >"$KIT_DIR/host.$#.$RANDOM.log" 2>&1 &
-	local pid=$!
-	kit_on_exit "kill $pid 2>/dev/null"
-	echo "$pid"
+	"$home/bin/java" -Xmx96m "$@" -cp "$classes" Workload 0 >"$KIT_DIR/host.$RANDOM.log" 2>&1 &
+	HOSTJVM=$!
+	kit_on_exit "kill $HOSTJVM 2>/dev/null; wait $HOSTJVM 2>/dev/null"
 }
-want_ok+=("$(hostjvm "${homes[0]}")" "$(hostjvm "${homes[1]}")")
-refused=$(hostjvm "${homes[0]}" -XX:+DisableAttachMechanism)
+hostjvm "${homes[0]}"
+want_ok+=("$HOSTJVM")
+hostjvm "${homes[1]}"
+want_ok+=("$HOSTJVM")
+hostjvm "${homes[0]}" -XX:+DisableAttachMechanism
+refused=$HOSTJVM
 for p in "${want_ok[@]}" "$refused"; do
 	kit_wait_jvm "$p" 60 || t_abort "JVM $p did not start"
 done
