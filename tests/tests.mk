@@ -20,7 +20,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 $(UNIT_SUITES_H): $(UNIT_TEST_SRCS) tests/tests.mk
 	$(call msg,GEN,$@)
 	@mkdir -p $(@D)
-	$(Q)sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void).*/X(\1)/p' $(UNIT_TEST_SRCS) /dev/null > $@.tmp && mv $@.tmp $@
+	$(Q)sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/X(\1)/p' $(UNIT_TEST_SRCS) /dev/null > $@.tmp && mv $@.tmp $@
 
 glibc-build/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
 glibc-build/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/glibc-build/gen

@@ -1,0 +1,243 @@
+/*
+ * check_deploy.c - attach/deploy without a JVM: finding the builds, and
+ * placing them in a scratch "container root" owned by the caller, with
+ * things planted where jsym writes.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "deploy.h"
+#include "target.h"
+
+Suite *deploy_suite(void); /* the runner finds the definition below */
+
+static char builds[64], root[64];
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Fake builds: DIR/{glibc,musl}/{libjsym-agent.so,jsym-probe}. */
+static void make_builds(void)
+{
+	char p[128];
+
+	strcpy(builds, "/tmp/jsym-check-deploy-b.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(builds));
+	for (int l = 0; l < DEPLOY_NLIBC; l++) {
+		snprintf(p, sizeof(p), "%s/%s", builds, deploy_libc_name(l));
+		ck_assert_int_eq(mkdir(p, 0755), 0);
+		snprintf(p, sizeof(p), "%s/%s", deploy_libc_name(l), DEPLOY_AGENT_NAME);
+		put(builds, p, l ? "musl agent bytes" : "glibc agent bytes");
+		snprintf(p, sizeof(p), "%s/%s", deploy_libc_name(l), DEPLOY_PROBE_NAME);
+		put(builds, p, l ? "musl probe" : "glibc probe");
+	}
+}
+
+/* A target whose root is a scratch dir with a sticky /tmp, ids our own. */
+static void make_target(struct target *t)
+{
+	char p[128];
+
+	memset(t, 0, sizeof(*t));
+	strcpy(root, "/tmp/jsym-check-deploy-r.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/tmp", root);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_int_eq(chmod(p, 01777), 0);
+	t->root_fd = open(root, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(t->root_fd, 0);
+	t->st.uid[1] = geteuid();
+	t->st.gid[1] = getegid();
+	t->starttime = 4242;
+}
+
+static int place(struct target *t, struct deploy_builds *b,
+		 struct deploy_result *r, struct err_text *e)
+{
+	struct deploy_opts o = { .timeout_ms = 1000 };
+
+	memset(r, 0, sizeof(*r));
+	e->msg[0] = '\0';
+	return deploy_place(t, b, &o, r, NULL, e);
+}
+
+START_TEST(find_builds_and_hash)
+{
+	struct deploy_builds b, b2;
+	struct err_text e = { "" };
+
+	make_builds();
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_uint_eq(b.agent[DEPLOY_MUSL].size, strlen("musl agent bytes"));
+	ck_assert_uint_eq(strlen(b.hash), 16);
+	ck_assert_int_eq(deploy_find_builds(builds, &b2, &e), 0);
+	ck_assert_str_eq(b.hash, b2.hash);
+	deploy_builds_free(&b2);
+	/* one byte more in one file: another hash, another directory name */
+	put(builds, "musl/jsym-probe", "musl probe!");
+	ck_assert_int_eq(deploy_find_builds(builds, &b2, &e), 0);
+	ck_assert_str_ne(b.hash, b2.hash);
+	deploy_builds_free(&b);
+	deploy_builds_free(&b2);
+	/* a missing file: -ENOENT naming both places looked in */
+	put(builds, "musl/jsym-probe", "");
+	ck_assert_int_eq(unlink(strcat(strcpy((char[128]){0}, builds), "/glibc/jsym-probe")), 0);
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc,musl}/"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc-build,musl-build}/"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "--agent-dir"));
+	rm_rf(builds);
+}
+END_TEST
+
+START_TEST(place_copies_then_reuses)
+{
+	struct deploy_builds b;
+	struct deploy_result r;
+	struct err_text e;
+	struct target t;
+	char p[256], name[64], buf[64];
+	struct stat st, st2;
+	FILE *f;
+
+	make_builds();
+	make_target(&t);
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(place(&t, &b, &r, &e), 0);
+	deploy_dir_name(&t, &b, name, sizeof(name));
+	snprintf(p, sizeof(p), "/tmp/%s", name);
+	ck_assert_str_eq(r.dir, p);
+	ck_assert(r.dir_created);
+	snprintf(p, sizeof(p), "%s/tmp/%s/musl/%s", root, name, DEPLOY_AGENT_NAME);
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0755);
+	ck_assert_uint_eq(st.st_nlink, 1);
+	f = fopen(p, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "musl agent bytes");
+	/* again: the same inode is kept (never replaced under the JVM) */
+	ck_assert_int_eq(place(&t, &b, &r, &e), 0);
+	ck_assert(!r.dir_created);
+	ck_assert_int_eq(stat(p, &st2), 0);
+	ck_assert_uint_eq(st.st_ino, st2.st_ino);
+	deploy_builds_free(&b);
+	close(t.root_fd);
+	rm_rf(builds);
+	rm_rf(root);
+}
+END_TEST
+
+/* plant(kind) at glibc/libjsym-agent.so, then place: refused, planted
+ * thing unchanged. */
+static void refused_with(int kind, const char *words)
+{
+	struct deploy_builds b;
+	struct deploy_result r;
+	struct err_text e;
+	struct target t;
+	char name[64], d[160], p[320], other[160];
+	struct stat st;
+
+	make_builds();
+	make_target(&t);
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	deploy_dir_name(&t, &b, name, sizeof(name));
+	snprintf(d, sizeof(d), "%s/tmp/%s", root, name);
+	ck_assert_int_eq(mkdir(d, 0755), 0);
+	snprintf(p, sizeof(p), "%s/glibc", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/glibc/%s", d, DEPLOY_AGENT_NAME);
+	snprintf(other, sizeof(other), "%s/outside", builds);
+	put(builds, "outside", "do not touch");
+	switch (kind) {
+	case 0: ck_assert_int_eq(mkfifo(p, 0644), 0); break;
+	case 1: ck_assert_int_eq(link(other, p), 0); break;
+	case 2: ck_assert_int_eq(symlink(other, p), 0); break;
+	case 3: put(d, "glibc/" DEPLOY_AGENT_NAME, "not the build"); break;
+	}
+	ck_assert_int_lt(place(&t, &b, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, words) != NULL, "message: %s", e.msg);
+	ck_assert_int_eq(lstat(p, &st), 0);     /* still there, as planted */
+	ck_assert_int_eq(stat(other, &st), 0);
+	ck_assert_int_eq(st.st_size, (off_t)strlen("do not touch"));
+	deploy_builds_free(&b);
+	close(t.root_fd);
+	rm_rf(builds);
+	rm_rf(root);
+}
+
+START_TEST(place_refuses_fifo) { refused_with(0, "is a FIFO"); }
+END_TEST
+START_TEST(place_refuses_hard_link) { refused_with(1, "2 hard links"); }
+END_TEST
+START_TEST(place_refuses_symlink) { refused_with(2, "is a symlink"); }
+END_TEST
+START_TEST(place_refuses_other_bytes) { refused_with(3, "differs from jsym's build"); }
+END_TEST
+
+START_TEST(place_refuses_symlinked_tmpdir)
+{
+	struct deploy_builds b;
+	struct deploy_result r;
+	struct err_text e;
+	struct target t;
+	char p[128];
+
+	make_builds();
+	make_target(&t);
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	snprintf(p, sizeof(p), "%s/evil", root);
+	ck_assert_int_eq(symlink(builds, p), 0);
+	strcpy(t.opts.tmpdir, "/evil");
+	ck_assert_int_lt(place(&t, &b, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "not a directory") != NULL, "message: %s", e.msg);
+	/* a TMPDIR with a blank is not used at all: /tmp instead */
+	strcpy(t.opts.tmpdir, "/a b");
+	ck_assert_str_eq(deploy_tmpdir(&t), "/tmp");
+	deploy_builds_free(&b);
+	close(t.root_fd);
+	rm_rf(builds);
+	rm_rf(root);
+}
+END_TEST
+
+Suite *deploy_suite(void)
+{
+	Suite *s = suite_create("deploy");
+	TCase *tc = tcase_create("deploy");
+
+	tcase_add_test(tc, find_builds_and_hash);
+	tcase_add_test(tc, place_copies_then_reuses);
+	tcase_add_test(tc, place_refuses_fifo);
+	tcase_add_test(tc, place_refuses_hard_link);
+	tcase_add_test(tc, place_refuses_symlink);
+	tcase_add_test(tc, place_refuses_other_bytes);
+	tcase_add_test(tc, place_refuses_symlinked_tmpdir);
+	suite_add_tcase(s, tc);
+	return s;
+}
