@@ -276,7 +276,7 @@ static void print_human(const struct attach_env *env, const struct attach_outcom
 	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
 	printf("jsym: %d: symbols in /tmp/perf-%d.map%s\n", (int)o->pid, (int)o->nspid,
 	       o->container ? " inside the JVM's container (perf finds it)" : "");
-	if (o->jdk_major >= 21 && o->dep.how != DEPLOY_ALREADY)
+	if (o->kind == PROC_HOTSPOT && o->jdk_major >= 21 && o->dep.how != DEPLOY_ALREADY)
 		cli_err("note: JDK %d logs a warning on the JVM's stderr for a "
 			"dynamically loaded agent; start the JVM with "
 			"-XX:+EnableDynamicAgentLoading to silence it", o->jdk_major);
