@@ -34,6 +34,8 @@ struct attach_env {
 	bool verbose, json, all, stop, clean;
 	const char *options;    /* the agent's options, or NULL */
 	const char *agent_dir;
+	enum deploy_delivery delivery;
+	char out_dir[128];      /* dir= of the agent's options, "" if none */
 	struct deploy_builds builds;
 	int npids;
 	pid_t pids[MAX_PIDS];
@@ -69,6 +71,13 @@ static bool in_container(const struct target *t)
 static const char *safe(const char *s, char *buf, size_t cap)
 {
 	return term_str(buf, cap, s);
+}
+
+/* An agent mapped from a memfd or a deleted file: no path reaches it. */
+static bool unnamable(const struct target *t)
+{
+	return t->maps.agent[0] && (t->maps.agent_deleted ||
+				    !strncmp(t->maps.agent, "/memfd:", 7));
 }
 
 static int load(const struct attach_env *env, const struct target *t,
@@ -110,7 +119,8 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 {
 	static struct cli_log cl;
 	struct attach_log log = { cli_step, &cl };
-	struct deploy_opts dopt = { .timeout_ms = env->timeout_ms };
+	struct deploy_opts dopt = { .timeout_ms = env->timeout_ms,
+				    .delivery = env->delivery, .out_dir = env->out_dir };
 	struct err_text e = { "" };
 	struct target t;
 	int rc;
@@ -135,6 +145,10 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 		if (!t.maps.agent[0] && !env->clean) {
 			rc = err_set(&e, -ENOENT, "no jsym agent runs in this JVM: "
 				     "nothing to stop");
+		} else if (unnamable(&t)) {
+			rc = err_set(&e, -EALREADY, "the jsym agent in this JVM was loaded "
+				     "from %s, which cannot be named again to stop it; it "
+				     "stops with the JVM", t.maps.agent);
 		} else if (t.maps.agent[0]) {
 			snprintf(out->dep.load_path, sizeof(out->dep.load_path), "%s",
 				 t.maps.agent);
@@ -151,10 +165,13 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 		}
 	} else if (rc == 0) {
 		rc = deploy_prepare(&t, &env->builds, &dopt, &out->dep, &log, &e);
-		if (rc == 0) {
+		if (rc == 0)
 			out->deployed = true;
+		if (rc == 0 && !out->dep.not_reloaded)
 			rc = load(env, &t, out->dep.load_path, env->options, &log, out);
-		}
+		/* the reply is in: the JVM has mapped the memfd, the helper goes */
+		if (out->deployed && deploy_finish(&out->dep) != 0)
+			attach_step(&log, "the memfd helper had to be killed");
 	}
 	if (rc && !out->err[0])
 		snprintf(out->err, sizeof(out->err), "%s", e.msg[0] ? e.msg : strerror(-rc));
@@ -204,6 +221,14 @@ static void print_json(const struct attach_env *env, const struct attach_outcome
 		       deploy_libc_name(o->dep.libc));
 		json_text("path", o->dep.load_path);
 		json_text("dir", o->dep.dir);
+		if (o->dep.how == DEPLOY_ALREADY && !env->stop)
+			printf(",\"refreshed\":%s", o->dep.not_reloaded ? "false" : "true");
+		if (o->dep.how == DEPLOY_MEMFD) {
+			json_text("copy_refused", o->dep.copy_refused);
+			json_text("agent_dir", o->dep.out_dir);
+			printf(",\"agent_dir_writable\":%s",
+			       o->dep.out_dir_problem[0] ? "false" : "true");
+		}
 	}
 	if (p->ran) {
 		printf(",\"probe\":{");
@@ -220,7 +245,7 @@ static void print_json(const struct attach_env *env, const struct attach_outcome
 		}
 		printf("}");
 	}
-	if (o->rc == 0) {
+	if (o->rc == 0 && !o->dep.not_reloaded) {
 		printf(",\"vm_code\":%d", o->reply.vm_code);
 		if (o->reply.agent_code_known)
 			printf(",\"agent_code\":%d", o->reply.agent_code);
@@ -245,6 +270,15 @@ static void print_failure(const struct attach_outcome *o)
 		cli_err("%d: the JVM refused to load the agent (result %d): %s",
 			(int)o->pid, o->reply.vm_code,
 			safe(o->reply.message, buf, sizeof(buf)));
+	else if (o->reply.agent_code_known && o->reply.agent_code == 3 &&
+		 o->dep.how == DEPLOY_MEMFD && o->dep.out_dir_problem[0])
+		cli_err("%d: the agent's Agent_OnAttach returned 3: the container's "
+			"%s %s, and there is no other writable directory it knows of, "
+			"so it cannot write its map (the agent came from a memfd because "
+			"the container's temp dir cannot take a file); attach again with "
+			"--options dir=<a writable directory in the container>",
+			(int)o->pid, safe(o->dep.out_dir, buf, sizeof(buf)),
+			o->dep.out_dir_problem);
 	else if (o->reply.agent_code_known && o->reply.agent_code)
 		cli_err("%d: the agent's Agent_OnAttach returned %d (see jsym-%d.log "
 			"in the agent's directory, docs/agent.md)", (int)o->pid,
@@ -253,7 +287,7 @@ static void print_failure(const struct attach_outcome *o)
 
 static void print_human(const struct attach_env *env, const struct attach_outcome *o)
 {
-	char v[40], path[PATH_MAX];
+	char v[160], v2[400], path[PATH_MAX];
 
 	if (o->exit) {
 		print_failure(o);
@@ -269,12 +303,23 @@ static void print_human(const struct attach_env *env, const struct attach_outcom
 			       "; kept the mapped " : "", o->kept[0] ? o->kept : "");
 		return;
 	}
+	if (o->dep.not_reloaded) {
+		printf("jsym: %d: a jsym agent already runs (loaded from %s, which "
+		       "cannot be named again): not refreshed, no second copy loaded\n",
+		       (int)o->pid, path);
+		return;
+	}
 	printf("jsym: %d: agent %s (%s %s, %s build, %s%s%s)\n", (int)o->pid,
 	       o->dep.how == DEPLOY_ALREADY ? "refreshed" : "loaded",
 	       kind_name(o->kind), o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
 	       deploy_libc_name(o->dep.libc), deploy_how_name(o->dep.how),
 	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
-	printf("jsym: %d: symbols in /tmp/perf-%d.map%s\n", (int)o->pid, (int)o->nspid,
+	if (o->dep.how == DEPLOY_MEMFD)
+		printf("jsym: %d: delivered from a memfd, nothing written in the "
+		       "container%s%s\n", (int)o->pid, o->dep.copy_refused[0] ?
+		       ": " : "", safe(o->dep.copy_refused, v2, sizeof(v2)));
+	printf("jsym: %d: symbols in %s/perf-%d.map%s\n", (int)o->pid,
+	       env->out_dir[0] ? safe(env->out_dir, v, sizeof(v)) : "/tmp", (int)o->nspid,
 	       o->container ? " inside the JVM's container (perf finds it)" : "");
 	if (o->kind == PROC_HOTSPOT && o->jdk_major >= 21 && o->dep.how != DEPLOY_ALREADY)
 		cli_err("note: JDK %d logs a warning on the JVM's stderr for a "
@@ -285,8 +330,30 @@ static void print_human(const struct attach_env *env, const struct attach_outcom
 static void usage_err(void)
 {
 	cli_err("usage: jsym attach [-v] [--json] [--options OPTS] [--agent-dir DIR] "
+		"[--delivery auto|copy|memfd] "
 		"[--timeout MS] (PID... | --all [--jobs N]) | jsym attach --stop [--clean] "
 		"PID... | jsym detach PID...");
+}
+
+/* The agent's dir= among its comma-separated options ("" when absent). */
+static int agent_dir_of(const char *opts, char *out, size_t cap)
+{
+	const char *p = opts;
+
+	out[0] = '\0';
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n > 4 && !strncmp(p, "dir=", 4)) {
+			if (p[4] != '/' || n - 4 >= cap)
+				return -EINVAL;
+			memcpy(out, p + 4, n - 4);
+			out[n - 4] = '\0';
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
 }
 
 static int parse(struct attach_env *env, int argc, char **argv)
@@ -296,6 +363,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "options", required_argument, NULL, 'o' },
 		{ "agent-dir", required_argument, NULL, 'a' },
+		{ "delivery", required_argument, NULL, 'D' },
 		{ "stop", no_argument, NULL, 'S' },
 		{ "clean", no_argument, NULL, 'C' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -322,6 +390,18 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			break;
 		case 'o': env->options = optarg; break;
 		case 'a': env->agent_dir = optarg; break;
+		case 'D':
+			if (!strcmp(optarg, "auto"))
+				env->delivery = DEPLOY_DELIVER_AUTO;
+			else if (!strcmp(optarg, "copy"))
+				env->delivery = DEPLOY_DELIVER_COPY;
+			else if (!strcmp(optarg, "memfd"))
+				env->delivery = DEPLOY_DELIVER_MEMFD;
+			else {
+				cli_err("--delivery wants auto, copy or memfd, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'S': env->stop = true; break;
 		case 'C': env->clean = true; break;
 		case 't':
@@ -347,6 +427,12 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	if (env->options && (env->stop || strchr(env->options, '\n'))) {
 		cli_err(env->stop ? "--options cannot go with --stop" :
 			"--options must be one line");
+		return -EINVAL;
+	}
+	if (env->options && agent_dir_of(env->options, env->out_dir,
+					   sizeof(env->out_dir)) != 0) {
+		cli_err("--options: dir= wants an absolute path of at most %zu bytes",
+			sizeof(env->out_dir) - 1);
 		return -EINVAL;
 	}
 	if (env->all == (optind < argc)) {

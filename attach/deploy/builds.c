@@ -35,6 +35,8 @@ const char *deploy_how_name(enum deploy_how h)
 		return "in-place";
 	case DEPLOY_COPIED:
 		return "copied";
+	case DEPLOY_MEMFD:
+		return "memfd";
 	}
 	return "?";
 }

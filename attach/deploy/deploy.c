@@ -1,13 +1,15 @@
 /*
  * deploy.c - decide what a target JVM loads: the agent it already runs,
- * our own files when it sees the same inodes, or copies in its container;
- * and which libc's build, confirmed under the container's own loader.
+ * our own files when it sees the same inodes, copies in its container, or
+ * a memfd when the container's temp dir cannot take them; and which libc's
+ * build, confirmed under the container's own loader.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "deploy.h"
@@ -55,20 +57,21 @@ static void paths_in(const char *dir, enum deploy_libc l, char *agent,
 
 /*
  * Probe the wanted build, then (evidence only) the other one under the same
- * loader and probe program.  0 when the wanted build loads and the loader's
- * libc is the JVM's; else -ENOEXEC with e saying what the loader said.
+ * loader and probe program; f[l] with neither a path nor bytes is skipped.
+ * 0 when the wanted build loads and the loader's libc is the JVM's; else
+ * -ENOEXEC with e saying what the loader said.
  */
 static int confirm(const struct target *t, const struct deploy_opts *o,
-		   enum deploy_libc want, const char *agents[DEPLOY_NLIBC],
-		   const char *probe, struct deploy_result *r,
-		   const struct attach_log *log, struct err_text *e)
+		   enum deploy_libc want, const struct deploy_probe_files f[DEPLOY_NLIBC],
+		   struct deploy_result *r, const struct attach_log *log,
+		   struct err_text *e)
 {
 	enum deploy_libc other = want == DEPLOY_GLIBC ? DEPLOY_MUSL : DEPLOY_GLIBC;
 	struct deploy_probe *p = &r->probe;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	rc = deploy_run_probe(t, want, agents[want], probe, o->timeout_ms, p, log, e);
+	rc = deploy_run_probe(t, want, &f[want], o->timeout_ms, p, log, e);
 	if (rc)
 		return rc;
 	if (strncmp(p->runtime_libc, deploy_libc_name(want), strlen(deploy_libc_name(want))))
@@ -81,10 +84,76 @@ static int confirm(const struct target *t, const struct deploy_opts *o,
 			       "the JVM's container (its loader %s, as uid %u): %s",
 			       deploy_libc_name(want), p->loader, (unsigned)t->st.uid[1],
 			       p->why[want]);
-	if (agents[other])
-		(void)deploy_run_probe(t, other, agents[other], probe, o->timeout_ms, p,
-				       log, e);
+	if (f[other].agent || f[other].agent_mem)
+		(void)deploy_run_probe(t, other, &f[other], o->timeout_ms, p, log, e);
 	e->msg[0] = '\0';
+	return 0;
+}
+
+/* Copy refusals a memfd gets around: the temp dir is read-only, noexec, too
+ * small, or holds something planted at jsym's names. */
+static bool memfd_helps(int rc)
+{
+	return rc == -EROFS || rc == -EACCES || rc == -ENOSPC || rc == -EDQUOT ||
+	       rc == -EEXIST || rc == -ELOOP || rc == -EPERM || rc == -ENOTDIR;
+}
+
+/* Where the agent will write (dir=, default /tmp), and whether it can. */
+static void check_out_dir(const struct target *t, const struct deploy_opts *o,
+			  struct deploy_result *r)
+{
+	const char *dir = o->out_dir && o->out_dir[0] ? o->out_dir : "/tmp";
+	struct statvfs v;
+	int fd;
+
+	snprintf(r->out_dir, sizeof(r->out_dir), "%s", dir);
+	r->out_dir_problem[0] = '\0';
+	fd = inroot_open(t->root_fd, dir, O_PATH | O_DIRECTORY, 0, NULL);
+	if (fd < 0) {
+		snprintf(r->out_dir_problem, sizeof(r->out_dir_problem), "%s",
+			 fd == -ENOENT ? "does not exist" : fd == -ENOTDIR ?
+			 "is not a directory" : "cannot be opened");
+		return;
+	}
+	if (fstatvfs(fd, &v) == 0 && (v.f_flag & ST_RDONLY))
+		snprintf(r->out_dir_problem, sizeof(r->out_dir_problem), "is read-only");
+	close(fd);
+}
+
+/* The memfd hand-over (memfd.c, docs/protocols.md E5). */
+static int deliver_memfd(const struct target *t, const struct deploy_builds *b,
+			 const struct deploy_opts *o, enum deploy_libc want,
+			 struct deploy_result *r, const struct attach_log *log,
+			 struct err_text *e)
+{
+	struct deploy_probe_files f[DEPLOY_NLIBC];
+	int rc;
+
+	/* the JVM's open of the helper's fd is a ptrace-read check, which a
+	 * helper in our user namespace fails from any other one (C5) */
+	if (t->ns[TNS_USER].known && t->ns[TNS_USER].differs)
+		return err_set(e, -EXDEV, "the JVM runs in another user namespace: it "
+			       "could not open a memfd held by jsym's helper, so there "
+			       "is no delivery without a writable, exec-able temp dir%s%s",
+			       r->copy_refused[0] ? " (" : "", r->copy_refused[0] ?
+			       r->copy_refused : "");
+	for (int l = 0; l < DEPLOY_NLIBC; l++)
+		f[l] = (struct deploy_probe_files){ .agent_mem = &b->agent[l],
+						    .probe_mem = &b->probe[want] };
+	rc = o->no_probe ? 0 : confirm(t, o, want, f, r, log, e);
+	if (rc)
+		return rc;
+	rc = deploy_memfd_start(t, b, want, o->timeout_ms, &r->helper, log, e);
+	if (rc)
+		return rc;
+	r->how = DEPLOY_MEMFD;
+	snprintf(r->load_path, sizeof(r->load_path), "/proc/%d/fd/%d",
+		 (int)r->helper.nspid, r->helper.fd);
+	check_out_dir(t, o, r);
+	attach_step(log, "delivery: memfd, nothing written in the container; the "
+		    "JVM loads %s; the agent writes to %s%s%s", r->load_path,
+		    r->out_dir, r->out_dir_problem[0] ? ", which " : "",
+		    r->out_dir_problem);
 	return 0;
 }
 
@@ -92,23 +161,27 @@ int deploy_prepare(const struct target *t, const struct deploy_builds *b,
 		   const struct deploy_opts *o, struct deploy_result *r,
 		   const struct attach_log *log, struct err_text *e)
 {
-	char agent[DEPLOY_NLIBC][PATH_MAX], probe[PATH_MAX];
-	const char *agents[DEPLOY_NLIBC];
+	char agent[DEPLOY_NLIBC][PATH_MAX], probe[DEPLOY_NLIBC][PATH_MAX];
+	struct deploy_probe_files f[DEPLOY_NLIBC];
 	enum deploy_libc want = DEPLOY_GLIBC;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	r->helper.ctl = -1;
 	if (t->maps.agent[0]) {
-		if (t->maps.agent_deleted || !strncmp(t->maps.agent, "/memfd:", 7))
-			return err_set(e, -EALREADY, "a jsym agent already runs in this "
-				       "JVM, loaded from %s%s, which jsym cannot name to "
-				       "refresh it; it keeps running (restart the JVM to load "
-				       "another build)", t->maps.agent, t->maps.agent_deleted ?
-				       " (since deleted)" : "");
 		r->how = DEPLOY_ALREADY;
 		r->libc = strstr(t->maps.agent, "/musl/") || t->maps.libc == PROC_LIBC_MUSL ?
 			  DEPLOY_MUSL : DEPLOY_GLIBC;
 		snprintf(r->load_path, sizeof(r->load_path), "%s", t->maps.agent);
+		/* a memfd is a new inode each time: loading another would map a
+		 * second agent (E5); a deleted file cannot be named at all */
+		if (t->maps.agent_deleted || !strncmp(t->maps.agent, "/memfd:", 7)) {
+			r->not_reloaded = true;
+			attach_step(log, "a jsym agent already runs from %s, which cannot "
+				    "be named again: it keeps running, nothing is loaded",
+				    r->load_path);
+			return 0;
+		}
 		attach_step(log, "a jsym agent is already loaded from %s: loading it "
 			    "again refreshes it (no second copy)", r->load_path);
 		return 0;
@@ -117,32 +190,51 @@ int deploy_prepare(const struct target *t, const struct deploy_builds *b,
 	if (rc)
 		return rc;
 	r->libc = want;
+	if (o->delivery == DEPLOY_DELIVER_MEMFD) {
+		attach_step(log, "--delivery memfd: not copying");
+		return deliver_memfd(t, b, o, want, r, log, e);
+	}
 
 	/* our own files, when the JVM sees the same inodes (a host JVM) */
 	if (visible_same(t, &b->agent[want]) && visible_same(t, &b->probe[want])) {
 		for (int l = 0; l < DEPLOY_NLIBC; l++)
-			agents[l] = visible_same(t, &b->agent[l]) ? b->agent[l].path : NULL;
+			f[l] = (struct deploy_probe_files){
+				.agent = visible_same(t, &b->agent[l]) ? b->agent[l].path : NULL,
+				.probe = b->probe[want].path };
 		attach_step(log, "the JVM sees jsym's own %s build (same inode): no copy",
 			    deploy_libc_name(want));
-		rc = o->no_probe ? 0 : confirm(t, o, want, agents, b->probe[want].path,
-					       r, log, e);
+		rc = o->no_probe ? 0 : confirm(t, o, want, f, r, log, e);
 		if (rc == 0) {
 			r->how = DEPLOY_IN_PLACE;
-			snprintf(r->load_path, sizeof(r->load_path), "%s", agents[want]);
+			snprintf(r->load_path, sizeof(r->load_path), "%s", f[want].agent);
 			return 0;
 		}
 		attach_step(log, "in place it does not load (%s): copying instead", e->msg);
 	}
 
 	rc = deploy_place(t, b, o, r, log, e);
+	if (rc && memfd_helps(rc) && o->delivery == DEPLOY_DELIVER_AUTO) {
+		snprintf(r->copy_refused, sizeof(r->copy_refused), "%.*s",
+			 (int)sizeof(r->copy_refused) - 1, e->msg);
+		attach_step(log, "not copied: %s; delivering from a memfd instead", e->msg);
+		e->msg[0] = '\0';
+		rc = deliver_memfd(t, b, o, want, r, log, e);
+		if (rc && rc != -EXDEV) {
+			char why[sizeof(e->msg)];
+
+			snprintf(why, sizeof(why), "%s", e->msg);
+			err_set(e, rc, "%s; and delivering from a memfd instead failed: "
+				"%s", r->copy_refused, why);
+		}
+		return rc;
+	}
 	if (rc)
 		return rc;
-	for (int l = 0; l < DEPLOY_NLIBC; l++) {
-		paths_in(r->dir, l, agent[l], probe, sizeof(probe));
-		agents[l] = agent[l];
-	}
-	paths_in(r->dir, want, agent[want], probe, sizeof(probe));
-	rc = o->no_probe ? 0 : confirm(t, o, want, agents, probe, r, log, e);
+	for (int l = 0; l < DEPLOY_NLIBC; l++)
+		paths_in(r->dir, l, agent[l], probe[l], sizeof(agent[l]));
+	for (int l = 0; l < DEPLOY_NLIBC; l++)
+		f[l] = (struct deploy_probe_files){ .agent = agent[l], .probe = probe[want] };
+	rc = o->no_probe ? 0 : confirm(t, o, want, f, r, log, e);
 	if (rc)
 		return rc;
 	r->how = DEPLOY_COPIED;

@@ -9,7 +9,11 @@
  *   - our own files, when the JVM sees them as the same inodes (host JVMs,
  *     bind mounts): no copy;
  *   - otherwise both builds copied into one per-target directory in the
- *     container's temp dir, owned by the JVM's uid/gid.
+ *     container's temp dir, owned by the JVM's uid/gid;
+ *   - when that temp dir cannot take them (read-only, noexec, too small,
+ *     something planted) or when asked to: nothing written at all, the
+ *     agent handed over as /proc/<helper>/fd/<n> of a short-lived helper
+ *     holding a memfd in the JVM's pid namespace (memfd.c).
  * Then the libc: the build of the libc the JVM maps, confirmed by a probe
  * that the container's own loader runs as the JVM's uid (pick.c).  Nothing
  * outside the container is written, chowned or opened for writing; every
@@ -69,6 +73,14 @@ enum deploy_how {
 	DEPLOY_ALREADY,         /* the JVM maps a jsym agent: load it again */
 	DEPLOY_IN_PLACE,        /* the JVM sees our files as the same inodes */
 	DEPLOY_COPIED,          /* copied (or found intact) in its temp dir */
+	DEPLOY_MEMFD,           /* handed over from a helper's memfd */
+};
+
+/* What --delivery asked for. */
+enum deploy_delivery {
+	DEPLOY_DELIVER_AUTO,    /* copy; a memfd when the temp dir cannot */
+	DEPLOY_DELIVER_COPY,    /* copy or fail (no memfd) */
+	DEPLOY_DELIVER_MEMFD,   /* always a memfd (unless already loaded) */
 };
 
 const char *deploy_how_name(enum deploy_how h);
@@ -76,6 +88,8 @@ const char *deploy_how_name(enum deploy_how h);
 struct deploy_opts {
 	int timeout_ms;         /* bound for the probe and the directory lock */
 	bool no_probe;          /* tests only: skip the in-container probe */
+	enum deploy_delivery delivery;
+	const char *out_dir;    /* the agent's dir= (JVM's view), NULL: /tmp */
 };
 
 /* The libc probe's findings, for -v and --json. */
@@ -88,13 +102,29 @@ struct deploy_probe {
 	char why[DEPLOY_NLIBC][200]; /* the loader's or probe's complaint */
 };
 
+/* The memfd helper (memfd.c): jsym's child, alive until deploy_finish(). */
+struct deploy_helper {
+	pid_t pid;              /* jsym's child to reap (0: none) */
+	int ctl;                /* closing it tells the helper to exit */
+	pid_t nspid;            /* the helper's pid in the JVM's pid namespace */
+	int fd;                 /* the memfd's number in the helper */
+};
+
 struct deploy_result {
 	enum deploy_how how;
+	bool not_reloaded;      /* DEPLOY_ALREADY, but the running agent cannot
+	                           be named again (memfd, deleted file): do not
+	                           load anything (see deploy_prepare) */
 	enum deploy_libc libc;  /* the build the JVM will load */
 	char load_path[PATH_MAX]; /* that file, as the JVM names it */
 	char dir[320];          /* the per-target directory (JVM's view), or "" */
 	bool dir_created;       /* this call created it */
 	struct deploy_probe probe;
+	char copy_refused[320]; /* DEPLOY_MEMFD under auto: why not copied */
+	struct deploy_helper helper;
+	/* DEPLOY_MEMFD: the agent writes to out_dir, not where jsym copied */
+	char out_dir[128];
+	char out_dir_problem[64]; /* "is read-only", ...: "" when usable */
 };
 
 /*
@@ -103,11 +133,25 @@ struct deploy_result {
  * the cause and the fix: -ENOSPC (temp dir too small: nothing written),
  * -EROFS / -EACCES (temp dir not writable, noexec), -EEXIST / -ELOOP /
  * -EPERM (something hostile planted where jsym writes: nothing touched),
- * -ENOEXEC (no build loads in the container), -ETIMEDOUT.
+ * all five only with DEPLOY_DELIVER_COPY (auto falls back to a memfd);
+ * -ENOEXEC (no build loads in the container), -ETIMEDOUT; for a memfd:
+ * -EXDEV (the JVM is in another user namespace), -ENOENT (no procfs of the
+ * JVM's pid namespace in its mount namespace), and setns/setuid errors.
+ * A jsym agent the JVM maps from a memfd or a deleted file is 0 with
+ * how == DEPLOY_ALREADY and not_reloaded: it runs, nothing is loaded.
+ * With DEPLOY_MEMFD a helper process runs until deploy_finish(r), which the
+ * caller must call after the load's reply (also on every later failure).
  */
 int deploy_prepare(const struct target *t, const struct deploy_builds *b,
 		   const struct deploy_opts *o, struct deploy_result *r,
 		   const struct attach_log *log, struct err_text *e);
+
+/*
+ * End what deploy_prepare() left running: tell the memfd helper to exit
+ * (its pipe closes) and reap it.  A no-op for the other deliveries; safe to
+ * call twice.  Returns 0, or -ETIMEDOUT when the helper had to be killed.
+ */
+int deploy_finish(struct deploy_result *r);
 
 /*
  * Remove what jsym copied for t that the JVM does not map (the other
@@ -133,15 +177,55 @@ int deploy_place(const struct target *t, const struct deploy_builds *b,
 		 const struct deploy_opts *o, struct deploy_result *r,
 		 const struct attach_log *log, struct err_text *e);
 
+/* What a probe runs: files the JVM sees, or bytes handed over in memfds. */
+struct deploy_probe_files {
+	const char *agent, *probe;      /* paths as the JVM names them, or */
+	const struct deploy_file *agent_mem, *probe_mem; /* bytes (both set) */
+};
+
 /*
  * Run the probe for build `which` under the JVM's loader, in its mount
- * namespace, as its uid (pick.c).  agent and probe are paths as the JVM
- * names them.  Fills p->ok/why/runtime_libc.  Returns 0 when the probe
- * ran (whatever it said), or -errno with e set.
+ * namespace, as its uid (pick.c); from memfds: also in its pid namespace,
+ * the loader given /proc/self/fd/<m> as the program and LD_PRELOAD naming
+ * /proc/self/fd/<n>.  Fills p->ok/why/runtime_libc.  Returns 0 when the
+ * probe ran (whatever it said), or -errno with e set.
  */
 int deploy_run_probe(const struct target *t, enum deploy_libc which,
-		     const char *agent, const char *probe, int timeout_ms,
+		     const struct deploy_probe_files *f, int timeout_ms,
 		     struct deploy_probe *p, const struct attach_log *log,
 		     struct err_text *e);
+
+/*
+ * In a forked child of jsym (enter.c): enter the JVM's mount namespace (a
+ * chroot into its root without CAP_SYS_ADMIN) and, with pid_ns, its pid
+ * namespace, forking once more when that differs: the forked process
+ * returns 0 and goes on, the one in between reaps it and _exits with its
+ * status (128 + signal when killed).  Then deploy_become() takes the JVM's
+ * ids (real, effective, saved), which also clears the capabilities, and
+ * sets PR_SET_PDEATHSIG to SIGKILL again (an id change clears it).  Both
+ * return 0 or -errno with e set; the caller reports e and _exits.
+ */
+int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e);
+int deploy_become(const struct target *t, struct err_text *e);
+
+/*
+ * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's
+ * (MFD_CLOEXEC or 0); with vm.memfd_noexec=2 retried with MFD_NOEXEC_SEAL
+ * (mapping code from it is still allowed: only the exec bits are sealed).
+ * Returns the fd or -errno.
+ */
+int deploy_memfd_of(const char *name, const struct deploy_file *f,
+		    unsigned flags);
+
+/*
+ * Start the helper holding build `which` in a memfd (memfd.c), in the
+ * JVM's pid namespace as its ids, and learn /proc/<nspid>/fd/<n>; checked
+ * by the helper itself in the JVM's mount namespace.  Returns 0 with h
+ * filled, or -errno with e set (nothing left running).
+ */
+int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
+		       enum deploy_libc which, int timeout_ms,
+		       struct deploy_helper *h, const struct attach_log *log,
+		       struct err_text *e);
 
 #endif

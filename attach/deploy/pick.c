@@ -7,13 +7,16 @@
  * and effective: with differing ids the kernel marks the exec secure and
  * the loader would ignore LD_PRELOAD), and execs the loader the JVM maps
  * with the probe as its program and LD_PRELOAD naming the candidate agent
- * (docs/protocols.md E3).  The parent reads the probe's stdout and the
+ * (docs/protocols.md E3).  For a memfd delivery nothing is in the container
+ * to run: the child also enters the JVM's pid namespace, puts the probe and
+ * the agent in memfds of its own and gives the loader /proc/self/fd/<m> and
+ * LD_PRELOAD=/proc/self/fd/<n> (E5); the entering steps are enter.c's, the
+ * same as the memfd helper's.  The parent reads the probe's stdout and the
  * loader's stderr, bounded in time and size; all of it is target-controlled
  * text, parsed strictly and never printed unescaped.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,50 +28,48 @@
 
 #include "clock.h"
 #include "deploy.h"
-#include "ns.h"
 #include "target.h"
 
 #define PROBE_OUT_MAX 2048
 
 /* The child: never returns. Failures before exec go to stderr (the pipe). */
-static void probe_child(const struct target *t, const char *agent,
-			const char *probe, int out, int err)
+static void probe_child(const struct target *t, enum deploy_libc which,
+			const struct deploy_probe_files *f, int out, int err)
 {
-	char env_preload[PATH_MAX + 16];
+	char env_preload[PATH_MAX + 16], agent[32], probe[32];
 	char *argv[3], *envp[3];
-	struct ns_result nr;
 	struct err_text e = { "" };
-	uid_t uid = t->st.uid[1];
-	gid_t gid = t->st.gid[1];
+	bool mem = f->agent_mem && f->probe_mem;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(126);
 	close(STDIN_FILENO);
-	if (ns_enter(t, NS_ENTER_MNT, &nr, NULL, &e) != 0) {
+	/* from memfds the probe names them /proc/self/fd/<n>, which resolves
+	 * only in a procfs of its own pid namespace: the JVM's */
+	if (deploy_enter(t, mem, &e) != 0 || deploy_become(t, &e) != 0) {
 		dprintf(STDERR_FILENO, "%s\n", e.msg);
 		_exit(126);
 	}
-	if (nr.mnt_fallback && (fchdir(t->root_fd) != 0 || chroot(".") != 0)) {
-		dprintf(STDERR_FILENO, "cannot enter the container's mount namespace "
-			"(no CAP_SYS_ADMIN) nor chroot into its root: %s (needs "
-			"CAP_SYS_CHROOT)\n", strerror(errno));
-		_exit(126);
+	if (mem) {
+		char name[40];
+		/* no close-on-exec: the loader reads both after execve */
+		int pfd = deploy_memfd_of("jsym-probe", f->probe_mem, 0);
+		int afd;
+
+		snprintf(name, sizeof(name), "jsym-agent-%s", deploy_libc_name(which));
+		afd = deploy_memfd_of(name, f->agent_mem, 0);
+		if (pfd < 0 || afd < 0) {
+			dprintf(STDERR_FILENO, "cannot create a memfd in the JVM's pid "
+				"namespace: %s\n", strerror(pfd < 0 ? -pfd : -afd));
+			_exit(126);
+		}
+		snprintf(probe, sizeof(probe), "/proc/self/fd/%d", pfd);
+		snprintf(agent, sizeof(agent), "/proc/self/fd/%d", afd);
 	}
-	if (chdir("/") != 0)
-		_exit(126);
-	/* supplementary groups are best effort, as for the attach itself */
-	if (t->st.ngroups >= 0 && setgroups((size_t)t->st.ngroups, t->st.groups) != 0)
-		(void)!setgroups(0, NULL);
-	if (setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) {
-		dprintf(STDERR_FILENO, "cannot take the JVM's uid %u gid %u: %s "
-			"(needs CAP_SETUID and CAP_SETGID)\n", (unsigned)uid,
-			(unsigned)gid, strerror(errno));
-		_exit(126);
-	}
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", agent);
+	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", mem ? agent : f->agent);
 	argv[0] = (char *)t->maps.loader;
-	argv[1] = (char *)probe;
+	argv[1] = mem ? probe : (char *)f->probe;
 	argv[2] = NULL;
 	envp[0] = env_preload;
 	envp[1] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
@@ -156,7 +157,7 @@ static int parse_probe(char *out, struct deploy_probe *p, enum deploy_libc which
 }
 
 int deploy_run_probe(const struct target *t, enum deploy_libc which,
-		     const char *agent, const char *probe, int timeout_ms,
+		     const struct deploy_probe_files *f, int timeout_ms,
 		     struct deploy_probe *p, const struct attach_log *log,
 		     struct err_text *e)
 {
@@ -180,7 +181,7 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	fflush(NULL);
 	child = fork();
 	if (child == 0)
-		probe_child(t, agent, probe, out[1], err[1]);
+		probe_child(t, which, f, out[1], err[1]);
 	close(out[1]);
 	close(err[1]);
 	if (child < 0) {
@@ -212,8 +213,9 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	}
 	if (p->ok[which])
 		p->why[which][0] = '\0';
-	attach_step(log, "probe %s build under %s: %s%s%s (libc %s)",
-		    deploy_libc_name(which), t->maps.loader, p->ok[which] ? "loads" :
+	attach_step(log, "probe %s build%s under %s: %s%s%s (libc %s)",
+		    deploy_libc_name(which), f->agent_mem ? " (from a memfd)" : "",
+		    t->maps.loader, p->ok[which] ? "loads" :
 		    "fails", p->ok[which] ? "" : ": ", p->why[which],
 		    p->runtime_libc[0] ? p->runtime_libc : "?");
 	return 0;

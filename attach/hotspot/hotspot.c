@@ -8,6 +8,7 @@
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -318,6 +319,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 {
 	long deadline = clock_ms() + o->timeout_ms;
 	struct err_text why;
+	struct statvfs vfs;
 	char trig[40];
 	struct stat st;
 	int dir = -1, fd, rc;
@@ -330,6 +332,14 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 					    "needed", sock);
 			return rc < 0 ? rc : 0;
 		}
+		/* HotSpot binds its socket in /tmp, always (A3): with a read-only
+		 * /tmp the listener cannot start, whatever the trigger does */
+		if (fstatvfs(tmp_fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+			return err_set(e, -EROFS, "the JVM has no attach socket and its "
+				       "/tmp is read-only: HotSpot creates the socket "
+				       "there (/tmp/%s), so no attach tool can reach it; "
+				       "give the container a writable /tmp (an emptyDir), or "
+				       "start the JVM with -agentpath", sock);
 		if (!hotspot_may_signal(t, &why))
 			return err_set(e, -EPERM, "the JVM has no attach socket "
 				       "(/tmp/%s) and jsym will not signal it: %s",

@@ -49,8 +49,8 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	/* ipc and net first: entering mnt first would not hurt them (the ns
-	 * fds are already open), but a refused mnt must not skip them */
+	/* ipc, net and pid first: entering mnt first would not hurt them (the
+	 * ns fds are already open), but a refused mnt must not skip them */
 	if (which & NS_ENTER_IPC) {
 		rc = enter_one(t, TNS_IPC, CLONE_NEWIPC, &res->ipc_entered, log, e);
 		if (rc)
@@ -58,6 +58,11 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	}
 	if (which & NS_ENTER_NET) {
 		rc = enter_one(t, TNS_NET, CLONE_NEWNET, &res->net_entered, log, e);
+		if (rc)
+			return rc;
+	}
+	if (which & NS_ENTER_PID) {
+		rc = enter_one(t, TNS_PID, CLONE_NEWPID, &res->pid_entered, log, e);
 		if (rc)
 			return rc;
 	}

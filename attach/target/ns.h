@@ -19,11 +19,14 @@ struct target;
 #define NS_ENTER_MNT 1u
 #define NS_ENTER_NET 2u         /* OpenJ9: its connect-back is to loopback */
 #define NS_ENTER_IPC 4u         /* OpenJ9: SysV semaphores are per ipc ns */
+#define NS_ENTER_PID 8u         /* memfd hand-over: only children forked
+                                   afterwards are in it (protocols.md E5) */
 
 struct ns_result {
 	bool mnt_entered;       /* setns(mnt) done */
 	bool mnt_fallback;      /* refused with EPERM: use root/cwd dirfds */
 	bool net_entered, ipc_entered;
+	bool pid_entered;       /* the next fork() lands in the JVM's pid ns */
 };
 
 /*
@@ -33,7 +36,8 @@ struct ns_result {
  * says so and a step is logged.  Every other failure, and any failure for
  * net/ipc, returns -errno with e naming the namespace, the reason and the
  * remedy.  A namespace whose file could not be opened is an error too (we
- * cannot know whether it differs).
+ * cannot know whether it differs).  pid: the caller stays where it is; only
+ * the children it forks afterwards are in the JVM's pid namespace.
  */
 int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	     const struct attach_log *log, struct err_text *e);

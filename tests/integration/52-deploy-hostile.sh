@@ -6,11 +6,13 @@
 # time>), so the container plants, at every name jsym will use: an absolute
 # symlink to a host directory, a directory of another uid, a symlink inside
 # jsym's own directory, a FIFO and a hard link where the agent goes; and a
-# TMPDIR that is an absolute symlink.  Each attach must fail with a message
-# naming what was found, without hanging, and no host file may change
-# (content and mtime of a victim file, the listing of its directory, the
-# host's /tmp).  A full and a read-only /tmp get a clear error and nothing
-# written.
+# TMPDIR that is an absolute symlink.  Each copy (--delivery copy) must fail
+# with a message naming what was found, without hanging, and no host file
+# may change (content and mtime of a victim file, the listing of its
+# directory, the host's /tmp).  A full and a read-only /tmp get a clear
+# error and nothing written.  Then the default delivery gets around each
+# refusal with a memfd (54-deploy-memfd has the details), still touching
+# nothing; a read-only /tmp stays impossible (HotSpot's socket lives there).
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 t_need_root "namespaces, chown"
 J=$JSYM_BUILD/jsym
@@ -48,15 +50,28 @@ start() {
 	echo "$pid"
 }
 dirname_of() { echo "jsym-$hash-$(sed 's/.*) //' "/proc/$1/stat" | awk '{print $20}')"; }
-# attempt CT EXPECTED-ERE...: jsym attach fails (exit 2) in bounded time,
-# saying what it found; no agent is mapped; the host is untouched.
+# attempt CT EXPECTED-ERE...: jsym attach --delivery copy fails (exit 2) in
+# bounded time, saying what it found; no agent is mapped; the host is
+# untouched.
 attempt() {
 	local ct=$1
 	shift
-	t_run timeout 30 "$J" attach "$ct"
+	t_run timeout 30 "$J" attach --delivery copy "$ct"
 	t_expect_rc 2
 	t_expect_err "$@"
 	t_check "no agent mapped" test -z "$(awk '/libjsym-agent/' "/proc/$ct/maps")"
+	t_eq "$(victim_state)" "$victim_before" "the host victim is untouched"
+	t_eq "$(hostlist)" "$host_before" "nothing new in the host's /tmp"
+}
+# by_memfd CT: the default delivery loads the agent from a memfd instead,
+# nothing copied, the host untouched.
+by_memfd() {
+	local ct=$1
+	t_run timeout 30 "$J" attach "$ct"
+	t_expect_rc 0
+	t_expect_out 'memfd /proc/[0-9]+/fd/[0-9]+' 'delivered from a memfd'
+	t_check "no agent file mapped" test -z "$(awk '/libjsym-agent/' "/proc/$ct/maps")"
+	t_check "the memfd agent mapped" grep -q '/memfd:jsym-agent-glibc' "/proc/$ct/maps"
 	t_eq "$(victim_state)" "$victim_before" "the host victim is untouched"
 	t_eq "$(hostlist)" "$host_before" "nothing new in the host's /tmp"
 }
@@ -65,6 +80,7 @@ t_case symlink-at-the-directory
 ct=$(start h1)
 ln -s "$victim" "/proc/$ct/root/tmp/$(dirname_of "$ct")"
 attempt "$ct" "is a symlink, not a directory: refusing"
+by_memfd "$ct"
 kit_stop h1
 
 t_case directory-of-another-uid
@@ -72,6 +88,7 @@ ct=$(start h2)
 d=/proc/$ct/root/tmp/$(dirname_of "$ct")
 mkdir "$d" && chown 2000:2000 "$d"
 attempt "$ct" "belongs to uid 2000, not to the JVM's uid 1000"
+by_memfd "$ct"
 kit_stop h2
 
 t_case symlink-inside
@@ -79,6 +96,7 @@ ct=$(start h3)
 d=/proc/$ct/root/tmp/$(dirname_of "$ct")
 mkdir "$d" && ln -s "$victim" "$d/glibc" && chown -h 1000:1000 "$d" "$d/glibc"
 attempt "$ct" "glibc in the container is a symlink"
+by_memfd "$ct"
 kit_stop h3
 
 t_case fifo-as-agent
@@ -86,6 +104,7 @@ ct=$(start h4)
 d=/proc/$ct/root/tmp/$(dirname_of "$ct")
 mkdir -p "$d/glibc" && mkfifo "$d/glibc/libjsym-agent.so" && chown -R 1000:1000 "$d"
 attempt "$ct" "libjsym-agent\.so in the container is a FIFO"
+by_memfd "$ct"
 kit_stop h4
 
 t_case hard-link-as-agent
@@ -94,6 +113,7 @@ d=/proc/$ct/root/tmp/$(dirname_of "$ct")
 mkdir -p "$d/glibc" && cp "$JSYM_ROOT/glibc-build/libjsym-agent.so" "/proc/$ct/root/tmp/other"
 ln "/proc/$ct/root/tmp/other" "$d/glibc/libjsym-agent.so" && chown -R 1000:1000 "$d" "/proc/$ct/root/tmp/other"
 attempt "$ct" "has 2 hard links: refusing"
+by_memfd "$ct"
 kit_stop h5
 
 t_case tmpdir-is-a-symlink
@@ -102,17 +122,22 @@ t_case tmpdir-is-a-symlink
 ct=$(start h6 --env TMPDIR=/var/tmp/evil)
 ln -s "$victim" "/proc/$ct/root/var/tmp/evil"
 attempt "$ct" "/var/tmp/evil is not a directory \(a symlink\?\): refusing"
+by_memfd "$ct"
 kit_stop h6
 
 t_case tmp-too-small
 ct=$(start h7 --tmp-size 600k)
 attempt "$ct" "has [0-9]+ KiB free of [0-9]+ KiB; jsym needs [0-9]+ KiB" "nothing was written"
 t_eq "$(ls -a "/proc/$ct/root/tmp" | grep -c '^jsym-[0-9a-f]' || true)" 0 "no directory left in the container"
+by_memfd "$ct"
 kit_stop h7
 
 t_case tmp-read-only
 ct=$(start h8 --tmp-ro)
 attempt "$ct" "/tmp is read-only"
+t_run timeout 30 "$J" attach "$ct"
+t_expect_rc 2
+t_expect_err "/tmp is read-only: HotSpot creates the socket there"
 kit_stop h8
 
 t_finish

@@ -22,7 +22,7 @@ _kit_rootfs_arg() {
 #   Options: --uid U --gid G (numeric, no passwd entry needed; default 0:0)
 #            --cwd DIR  --bind HOST:CT[:ro] (repeatable)  --env K=V (repeatable)
 #            --log FILE (default $KIT_DIR/NAME.log)  --net (own net ns, lo up)
-#            --tmp-size SIZE (tmpfs size=, e.g. 1m)  --tmp-ro
+#            --tmp-size SIZE (tmpfs size=, e.g. 1m)  --tmp-ro  --tmp-noexec
 #   Returns once CMD runs after pivot_root and the uid switch.
 kit_start() {
 	local name=${1:-} rootfs=${2:-} log="" d keeper i pid alive
@@ -41,7 +41,7 @@ kit_start() {
 			log=$2
 			shift 2
 			;;
-		--tmp-ro | --net)
+		--tmp-ro | --tmp-noexec | --net)
 			args+=("$1")
 			shift
 			;;

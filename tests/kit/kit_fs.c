@@ -172,7 +172,8 @@ static int fs_tmp(const struct kit_fs *fs, const char *root, char *err, size_t e
 		snprintf(opts, sizeof(opts), "mode=1777,size=%s", fs->tmp_size);
 	else
 		snprintf(opts, sizeof(opts), "mode=1777");
-	return fs_mount("jsym-kit-tmp", path, "tmpfs", MS_NOSUID | MS_NODEV, opts, err, errlen);
+	return fs_mount("jsym-kit-tmp", path, "tmpfs", MS_NOSUID | MS_NODEV |
+			(fs->tmp_noexec ? MS_NOEXEC : 0), opts, err, errlen);
 }
 
 static int fs_bind(const struct kit_bind *b, const char *root, char *err, size_t errlen)
@@ -235,8 +236,8 @@ int kit_fs_enter(const struct kit_fs *fs, char *err, size_t errlen)
 	if (fs->tmp_ro) {
 		if ((r = fs_join(path, sizeof(path), root, "/tmp", err, errlen)) < 0)
 			return r;
-		r = fs_mount(NULL, path, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
-			     NULL, err, errlen);
+		r = fs_mount(NULL, path, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV |
+			     (fs->tmp_noexec ? MS_NOEXEC : 0), NULL, err, errlen);
 		if (r < 0)
 			return r;
 	}

@@ -28,6 +28,7 @@ struct kit_fs {
 	const char *state;	/* host scratch dir: mountpoints state/root, state/rw */
 	const char *tmp_size;	/* tmpfs size= for /tmp, NULL for the default */
 	int tmp_ro;		/* mount the private /tmp read-only */
+	int tmp_noexec;		/* mount the private /tmp noexec */
 	int nbinds;
 	struct kit_bind binds[KIT_MAX_BINDS];
 };

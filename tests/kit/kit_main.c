@@ -2,7 +2,7 @@
  *
  *   jsym-kit start   --name N --rootfs DIR --state DIR --log FILE --pid-file FILE
  *                    [--uid U --gid G] [--cwd DIR] [--bind H:C[:ro]]... [--env K=V]...
- *                    [--tmp-size SIZE] [--tmp-ro] [--net] -- CMD [ARGS...]
+ *                    [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] -- CMD [ARGS...]
  *   jsym-kit sidecar --target PID --rootfs DIR --state DIR [--caps LIST]
  *                    [--bind H:C[:ro]]... [--env K=V]... -- CMD [ARGS...]
  *   LIST: comma-separated capability names replacing Docker's default set,
@@ -64,7 +64,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: jsym-kit start --name N --rootfs DIR --state DIR --log FILE --pid-file FILE\n"
 		"                [--uid U --gid G] [--cwd DIR] [--bind H:C[:ro]]... [--env K=V]...\n"
-		"                [--tmp-size SIZE] [--tmp-ro] [--net] -- CMD [ARGS...]\n"
+		"                [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] -- CMD [ARGS...]\n"
 		"       jsym-kit sidecar --target PID --rootfs DIR --state DIR [--caps LIST]\n"
 		"                [--bind H:C[:ro]]... [--env K=V]... -- CMD [ARGS...]\n");
 }
@@ -154,6 +154,7 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "env", required_argument, NULL, 'e' },
 		{ "tmp-size", required_argument, NULL, 'S' },
 		{ "tmp-ro", no_argument, NULL, 'R' },
+		{ "tmp-noexec", no_argument, NULL, 'X' },
 		{ "net", no_argument, NULL, 'N' },
 		{ "target", required_argument, NULL, 't' },
 		{ "caps", required_argument, NULL, 'c' },
@@ -176,6 +177,7 @@ static void parse_args(struct env *env, int argc, char **argv)
 		case 'e': put_env(env, optarg); break;
 		case 'S': env->fs.tmp_size = optarg; break;
 		case 'R': env->fs.tmp_ro = 1; break;
+		case 'X': env->fs.tmp_noexec = 1; break;
 		case 'N': env->net = 1; break;
 		case 't': env->target = (pid_t)parse_num(optarg, "--target"); break;
 		case 'c': env->caps = optarg; break;

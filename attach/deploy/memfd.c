@@ -1,0 +1,326 @@
+/*
+ * memfd.c - hand the agent to a JVM without writing it into its container.
+ *
+ * A helper process holds a memfd with the agent's bytes; the JVM loads
+ * /proc/<helper>/fd/<n>, resolved in its own /proc (docs/protocols.md E5):
+ *
+ *   jsym ── fork ──► child: setns(mnt) (or chroot into the JVM's root),
+ *                    setns(pid) ── fork ──► helper, in the JVM's pid ns
+ *                    (reaps the helper)     ids := the JVM's (real, eff,
+ *                                           saved): no capabilities left;
+ *                                           PR_SET_DUMPABLE 1; memfd;
+ *                                           checks /proc/<getpid()>/fd/<n>
+ *                                           is that memfd; reports; waits
+ *                                           for its pipe to close
+ *
+ * Why each step: the JVM's open of /proc/<helper>/fd/<n> is a ptrace-read
+ * check with the JVM as caller, which passes only when the helper's three
+ * uids and gids are the JVM's, its permitted capabilities are a subset of
+ * the JVM's (empty here) and it is dumpable (the id change cleared that).
+ * The helper's pid must be the one the JVM's procfs shows: getpid() in its
+ * pid namespace.  Being dumpable as the JVM's uid also lets processes of
+ * that uid in the container read the helper's /proc files, so the helper
+ * lives in the container's root (its /proc/<pid>/root leads nowhere on the
+ * host), keeps no descriptor but its pipes and the memfd, and blanks the
+ * environment it inherited from jsym.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "deploy.h"
+#include "fdio.h"
+#include "target.h"
+
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008u
+#endif
+
+/* The capset(2) ABI, version 3 (musl has no <sys/capability.h>). */
+struct cap_header { unsigned version; int pid; };
+struct cap_data { unsigned effective, permitted, inheritable; };
+#define CAP_VERSION_3 0x20080522u
+
+/* What the helper tells jsym, once. */
+struct helper_report {
+	int rc;                 /* 0, or -errno with msg */
+	pid_t nspid;
+	int fd;
+	char msg[400];
+};
+
+extern char **environ;
+
+int deploy_memfd_of(const char *name, const struct deploy_file *f,
+		    unsigned flags)
+{
+	int fd = memfd_create(name, flags);
+	int rc;
+
+	/* vm.memfd_noexec=2 refuses a memfd that could get exec bits */
+	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EINVAL))
+		fd = memfd_create(name, flags | MFD_NOEXEC_SEAL);
+	if (fd < 0)
+		return -errno;
+	rc = fdio_write_all(fd, f->data, f->size, 0);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* Drop every capability (the ids may have stayed 0: a JVM run as root). */
+static int drop_caps(void)
+{
+	struct cap_header h = { CAP_VERSION_3, 0 };
+	struct cap_data d[2];
+
+	memset(d, 0, sizeof(d));
+	return syscall(SYS_capset, &h, d) == 0 ? 0 : -errno;
+}
+
+/* jsym's environment is no business of the container's uid, which may read
+ * the helper's /proc/<pid>/environ (the original strings on its stack). */
+static void blank_environment(void)
+{
+	for (char **v = environ; v && *v; v++)
+		memset(*v, 0, strlen(*v));
+}
+
+/* Does /proc/<getpid()>/fd/<fd>, as the container resolves it, reach fd? */
+static int check_procfs(int fd, struct err_text *e)
+{
+	char path[64], self[32] = "";
+	struct stat a, b;
+	ssize_t n;
+	int pfd;
+
+	n = readlink("/proc/self", self, sizeof(self) - 1);
+	if (n > 0)
+		self[n] = '\0';
+	if (n <= 0 || atoi(self) != (int)getpid())
+		return err_set(e, -ENOENT, "the JVM's mount namespace has no procfs of "
+			       "its own pid namespace at /proc (/proc/self is %s, the "
+			       "helper is pid %d there): the JVM could not open the "
+			       "agent's memfd; mount a procfs of its pid namespace, or "
+			       "give the JVM a writable, exec-able TMPDIR",
+			       n > 0 ? self : "missing", (int)getpid());
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)getpid(), fd);
+	pfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (pfd < 0)
+		return err_set(e, -errno, "cannot open %s in the JVM's container as "
+			       "its uid: %s (an LSM or a hidepid= procfs?)", path,
+			       strerror(errno));
+	if (fstat(pfd, &a) != 0 || fstat(fd, &b) != 0 || a.st_ino != b.st_ino ||
+	    a.st_dev != b.st_dev) {
+		close(pfd);
+		return err_set(e, -ESTALE, "%s in the JVM's container is not the "
+			       "agent's memfd", path);
+	}
+	close(pfd);
+	return 0;
+}
+
+/* The helper's own steps, once it runs in the JVM's pid namespace. */
+static int helper_setup(const struct target *t, const struct deploy_builds *b,
+			enum deploy_libc which, struct helper_report *rep,
+			struct err_text *e)
+{
+	char name[40];
+	int fd, rc;
+
+	rc = deploy_become(t, e);
+	if (rc == 0 && (rc = drop_caps()) != 0)
+		err_set(e, rc, "cannot drop the helper's capabilities: %s",
+			strerror(-rc));
+	if (rc)
+		return rc;
+	/* the id change reset dumpable; the JVM's ptrace-read check needs it */
+	if (prctl(PR_SET_DUMPABLE, 1) != 0)
+		return err_set(e, -errno, "cannot make the helper dumpable: %s",
+			       strerror(errno));
+	prctl(PR_SET_NAME, "jsym-memfd");
+	blank_environment();
+	snprintf(name, sizeof(name), "jsym-agent-%s", deploy_libc_name(which));
+	/* close-on-exec: the helper never execs, the fd stays open in it */
+	fd = deploy_memfd_of(name, &b->agent[which], MFD_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, fd, "cannot create a memfd for the agent in the "
+			       "JVM's pid namespace: %s", strerror(-fd));
+	rc = check_procfs(fd, e);
+	if (rc)
+		return rc;
+	rep->nspid = getpid();
+	rep->fd = fd;
+	return 0;
+}
+
+/* jsym's child: never returns.  info: write end of the report pipe; ctl:
+ * read end whose EOF ends the helper. */
+static void helper_child(const struct target *t, const struct deploy_builds *b,
+			 enum deploy_libc which, int info, int ctl, pid_t parent)
+{
+	struct helper_report rep;
+	struct err_text e = { "" };
+	char c;
+
+	memset(&rep, 0, sizeof(rep));
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(3);
+	/* the pipes at 0 and 1, everything else closed once inside */
+	if (dup2(ctl, STDIN_FILENO) < 0 || dup2(info, STDOUT_FILENO) < 0)
+		_exit(3);
+	rep.rc = deploy_enter(t, true, &e);
+	if (rep.rc == 0) {
+		/* inside now: nothing of jsym's but the two pipes stays open */
+#ifdef SYS_close_range
+		if (syscall(SYS_close_range, 2u, ~0u, 0u) != 0)
+#endif
+			for (int fd = 2; fd < 65536; fd++)
+				close(fd);
+		rep.rc = helper_setup(t, b, which, &rep, &e);
+	}
+	snprintf(rep.msg, sizeof(rep.msg), "%s", e.msg);
+	if (write(STDOUT_FILENO, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.rc)
+		_exit(1);
+	close(STDOUT_FILENO);
+	/* hold the memfd until jsym closes its end: the load's reply came */
+	while (read(STDIN_FILENO, &c, 1) != 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/* Reap our child within ms, killing it (never anything else) when late. */
+static int reap(pid_t pid, int ms)
+{
+	long deadline = clock_ms() + ms;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		if (clock_ms() >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+}
+
+/* Read the report within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
+static int read_report(int fd, struct helper_report *rep, long deadline)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*rep)) {
+		struct pollfd pf = { fd, POLLIN, 0 };
+		long left = deadline - clock_ms();
+		ssize_t n;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pf, 1, (int)left) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		n = read(fd, (char *)rep + got, sizeof(*rep) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
+		       enum deploy_libc which, int timeout_ms,
+		       struct deploy_helper *h, const struct attach_log *log,
+		       struct err_text *e)
+{
+	struct helper_report rep;
+	int info[2], ctl[2], rc;
+	pid_t child, parent = getpid();
+
+	memset(h, 0, sizeof(*h));
+	h->ctl = -1;
+	if (pipe2(info, O_CLOEXEC) != 0)
+		return err_set(e, -errno, "cannot create a pipe: %s", strerror(errno));
+	if (pipe2(ctl, O_CLOEXEC) != 0) {
+		rc = -errno;
+		close(info[0]);
+		close(info[1]);
+		return err_set(e, rc, "cannot create a pipe: %s", strerror(-rc));
+	}
+	fflush(NULL);
+	child = fork();
+	if (child == 0) {
+		close(info[0]);
+		close(ctl[1]);
+		helper_child(t, b, which, info[1], ctl[0], parent);
+	}
+	rc = child < 0 ? -errno : 0;
+	close(info[1]);
+	close(ctl[0]);
+	if (rc) {
+		close(info[0]);
+		close(ctl[1]);
+		return err_set(e, rc, "cannot fork: %s", strerror(-rc));
+	}
+	memset(&rep, 0, sizeof(rep));
+	rc = read_report(info[0], &rep, clock_ms() + timeout_ms);
+	close(info[0]);
+	if (rc == 0 && rep.rc)
+		rc = err_set(e, rep.rc < 0 ? rep.rc : -EIO, "%.*s",
+			     (int)sizeof(rep.msg), rep.msg);
+	else if (rc == -ETIMEDOUT)
+		err_set(e, rc, "the memfd helper did not start within %d ms",
+			timeout_ms);
+	else if (rc)
+		err_set(e, rc, "the memfd helper ended without a word (killed?)");
+	if (rc) {
+		close(ctl[1]);
+		reap(child, 1000);
+		return rc;
+	}
+	h->pid = child;
+	h->ctl = ctl[1];
+	h->nspid = rep.nspid;
+	h->fd = rep.fd;
+	attach_step(log, "memfd helper: pid %d (%d in the JVM's pid namespace) "
+		    "holds the %s build as fd %d", (int)child, (int)rep.nspid,
+		    deploy_libc_name(which), rep.fd);
+	return 0;
+}
+
+int deploy_finish(struct deploy_result *r)
+{
+	struct deploy_helper *h = &r->helper;
+	int rc;
+
+	if (h->pid <= 0)
+		return 0;
+	if (h->ctl >= 0)
+		close(h->ctl);
+	rc = reap(h->pid, 2000);
+	h->pid = 0;
+	h->ctl = -1;
+	return rc;
+}
