@@ -14,6 +14,8 @@
 #   make bench      benchmarks, printed as ratios
 #   make fuzz       long fuzz runs
 #   make demo       start a sample JVM, attach the agent, resolve its JIT symbols
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the install tree (mk/install.mk)
+#   make uninstall  remove exactly what install put
 #   make clean      empty both output trees
 #   V=1             show full command lines
 
@@ -28,7 +30,8 @@ SHELL := /bin/bash
 ifeq ($(JSYM_DEPS_DONE),)
 
 GOALS := $(or $(MAKECMDGOALS),all)
-NO_DEPS_GOALS := clean
+# uninstall only removes files; install builds, so it needs the build level.
+NO_DEPS_GOALS := clean uninstall
 DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz \
 	fuzz-short,$(GOALS)),test,$(if $(filter demo,$(GOALS)),demo,build)))
 
@@ -114,6 +117,7 @@ include tests/tests.mk
 include tests/kit/kit.mk
 include tests/emu/emu.mk
 include tests/fuzz/fuzz.mk
+include mk/install.mk
 
 .PHONY: all glibc musl clean test unit \
 	integration bench fuzz fuzz-short demo

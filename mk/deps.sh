@@ -42,6 +42,7 @@ test_reqs=(
 	"/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a|libclang-rt-14-dev"
 	"readelf|binutils"
 	"python3|python3"
+	"/usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml"
 	"ps|procps"
 	"file|file"
 	"strace|strace"

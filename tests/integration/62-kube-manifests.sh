@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# 62-kube-manifests.sh - the Kubernetes recipes parse and keep what jsym
+# needs: deploy/kubernetes/*.yaml load as YAML; the DaemonSet has hostPID,
+# drops every capability and adds exactly the seven jsym uses (no
+# privileged, no SYS_ADMIN), runs `jsym attach --all` in a loop with sleep,
+# has limits, a writable /tmp emptyDir and no hostPath
+# (tests/docs/check_manifests.py; a manifest with hostPID removed and
+# SYS_CHROOT dropped must be caught).  The Dockerfile copies the install
+# tree.  61-install-tree runs jsym with the manifest's capabilities.
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+python3 -c 'import yaml' 2>/dev/null || t_skip "python3-yaml missing (mk/deps.sh test installs it)"
+ds=$JSYM_ROOT/deploy/kubernetes/daemonset.yaml
+chk=$JSYM_ROOT/tests/docs/check_manifests.py
+
+t_case yaml-parses
+for f in "$JSYM_ROOT"/deploy/kubernetes/*.yaml; do
+	t_check "${f#$JSYM_ROOT/} is YAML" python3 -c 'import sys, yaml; list(yaml.safe_load_all(open(sys.argv[1])))' "$f"
+done
+
+t_case daemonset-fields
+t_run python3 "$chk" "$ds"
+t_expect_rc 0
+t_eq "$T_OUT" "" "no problem"
+
+t_case the-check-catches-a-difference
+sed -e 's/hostPID: true/hostPID: false/' -e '/- SYS_CHROOT/d' "$ds" >"$KIT_DIR/broken.yaml"
+t_run python3 "$chk" "$KIT_DIR/broken.yaml"
+t_expect_rc 1
+t_expect_out 'hostPID' 'SYS_CHROOT missing'
+
+t_case dockerfile
+df=$JSYM_ROOT/deploy/Dockerfile
+t_check "it runs make install into a DESTDIR" grep -q 'make install PREFIX=/usr/local DESTDIR=/out' "$df"
+t_check "it copies that tree into the image's root" grep -q 'COPY --from=build /out/ /' "$df"
+t_check "the image's PATH has /usr/local/bin" grep -q '^ENV PATH=.*/usr/local/bin' "$df"
+t_check "the DaemonSet runs the installed jsym" grep -q '/usr/local/bin/jsym attach --all' "$ds"
+t_finish
