@@ -74,6 +74,10 @@ static int confirm(const struct target *t, const struct deploy_opts *o,
 	rc = deploy_run_probe(t, want, &f[want], o->timeout_ms, p, log, e);
 	if (rc)
 		return rc;
+	if (!p->runtime_libc[0])        /* the probe never ran: say why */
+		return err_set(e, -ENOEXEC, "cannot run the libc probe in the JVM's "
+			       "container: %s", p->why[want][0] ? p->why[want] :
+			       "it said nothing");
 	if (strncmp(p->runtime_libc, deploy_libc_name(want), strlen(deploy_libc_name(want))))
 		return err_set(e, -ENOEXEC, "the JVM maps %s's libc, but its loader %s "
 			       "runs the probe on '%s': refusing to guess which build "

@@ -89,6 +89,30 @@ static int check_dir(struct place *p, int fd, const char *path)
 	return 0;
 }
 
+/*
+ * Make fd (ours or the JVM's already) mode 0755 and the JVM's.  chmod
+ * first, while we own it: once the file is the JVM's, changing its mode
+ * would need CAP_FOWNER.  Nothing is done that is already so (a reused
+ * directory of the JVM's needs no capability at all).
+ */
+static int give(struct place *p, int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return err_set(p->e, -errno, "cannot stat %s: %s", path, strerror(errno));
+	if ((st.st_mode & 07777) != 0755 && fchmod(fd, 0755) != 0)
+		return err_set(p->e, -errno, "cannot chmod %s in the container: %s%s", path,
+			       strerror(errno), errno == EPERM ? " (needs CAP_FOWNER: it "
+			       "belongs to another user)" : "");
+	if ((st.st_uid != p->uid || st.st_gid != p->gid) &&
+	    fchown(fd, p->uid, p->gid) != 0)
+		return err_set(p->e, -errno, "cannot give %s to uid %u gid %u: %s%s", path,
+			       (unsigned)p->uid, (unsigned)p->gid, strerror(errno),
+			       errno == EPERM ? " (needs CAP_CHOWN)" : "");
+	return 0;
+}
+
 /* The error for a directory openat(O_DIRECTORY|O_NOFOLLOW) refused. */
 static int refuse_open_dir(struct place *p, int dirfd, const char *name,
 			   const char *path)
@@ -127,10 +151,8 @@ static int open_dir(struct place *p, int dirfd, const char *name,
 	if (fd < 0)
 		return refuse_open_dir(p, dirfd, name, path);
 	rc = check_dir(p, fd, path);
-	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
-		rc = err_set(p->e, -errno, "cannot give %s to uid %u gid %u: %s%s", path,
-			     (unsigned)p->uid, (unsigned)p->gid, strerror(errno),
-			     errno == EPERM ? " (needs CAP_CHOWN)" : "");
+	if (rc == 0)
+		rc = give(p, fd, path);
 	if (rc) {
 		close(fd);
 		return rc;
@@ -213,8 +235,12 @@ static int write_new(struct place *p, int dirfd, const char *name,
 		return err_set(p->e, -errno, "cannot create %s in the container: %s",
 			       path, strerror(errno));
 	rc = fdio_write_all(fd, f->data, f->size, 0);
-	if (rc == 0 && (fchown(fd, p->uid, p->gid) != 0 || fchmod(fd, 0755) != 0))
-		rc = -errno;
+	if (rc == 0 && (rc = give(p, fd, path)) != 0) {
+		if (!anon)
+			unlinkat(dirfd, tmpname, 0);
+		close(fd);
+		return rc;      /* give() said why */
+	}
 	if (rc == 0 && anon) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 		if (linkat(AT_FDCWD, self, dirfd, name, AT_SYMLINK_FOLLOW) != 0)
