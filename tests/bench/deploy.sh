@@ -141,14 +141,16 @@ ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 
 # db_time VAR [--map FILE] -- CMD...: time CMD (deploy_clock.py); append µs
-# to the array VAR, or say why it did not count.
+# to the array VAR and set DB_US, or say why it did not count (DB_US empty).
 db_time() {
 	local -n acc=$1
 	shift
 	local us rc
+	DB_US=
 	read -r us rc < <(python3 "$clock" --log "$W/cmd.log" "$@")
 	if [ "${rc:-x}" = 0 ]; then
 		acc+=("$us")
+		DB_US=$us
 	else
 		echo "  not counted (exit ${rc:-?}): ${*: -4} $(tail -c 300 "$W/cmd.log" | tr '\n' ' ')"
 	fi
@@ -221,8 +223,8 @@ db_stop_twins() { # KIND I PID PID
 # medians and the ratios A/B (NOTE after the cold one).
 db_pairs() {
 	local kind=$1 a=$2 b=$3 i who first second phase
-	local -a cold_a=() cold_b=() warm_a=() warm_b=() cmd map
-	local -A pid side=(["$a"]=a ["$b"]=b)
+	local -a cold_a=() cold_b=() warm_a=() warm_b=() cold_r=() warm_r=() cmd map
+	local -A pid us side=(["$a"]=a ["$b"]=b)
 	for i in $(seq "$pairs"); do
 		db_start_twins "$kind" "$i" "$a" "$b" || continue
 		sleep 1 # the start-up JIT burst is over for both
@@ -237,8 +239,13 @@ db_pairs() {
 				[ $phase = cold ] && map=(--map "$(db_map "$kind" "${pid[$who]}")")
 				kill -CONT "${pid[$who]}"
 				db_time "${phase}_${side[$who]}" "${map[@]}" -- "${cmd[@]}"
+				us[$who]=$DB_US
 				kill -STOP "${pid[$who]}"
 			done
+			# the pair's own ratio, in thousandths: both ran within
+			# a second of each other, under the same background load
+			[ -n "${us[$a]}" ] && [ -n "${us[$b]}" ] &&
+				eval "${phase}_r+=($((us[$a] * 1000 / us[$b])))"
 		done
 		db_stop_twins "$kind" "$i" "${pid[$a]}" "${pid[$b]}"
 	done
@@ -247,8 +254,8 @@ db_pairs() {
 	wa=$(median "${warm_a[@]}") wb=$(median "${warm_b[@]}")
 	echo "  cold: $(db_label "$a") $(ms "$ca") (n=${#cold_a[@]}), $(db_label "$b") $(ms "$cb") (n=${#cold_b[@]})"
 	echo "  warm: $(db_label "$a") $(ms "$wa") (n=${#warm_a[@]}), $(db_label "$b") $(ms "$wb") (n=${#warm_b[@]})"
-	echo "  $a/$b cold: $(ratio "$ca" "$cb")${4:+  ($4)}"
-	echo "  $a/$b warm: $(ratio "$wa" "$wb")"
+	echo "  $a/$b cold: $(ratio "$ca" "$cb")${4:+  ($4)}; median of the pairs' own ratios $(ratio "$(median "${cold_r[@]}")" 1000)"
+	echo "  $a/$b warm: $(ratio "$wa" "$wb"); median of the pairs' own ratios $(ratio "$(median "${warm_r[@]}")" 1000)"
 }
 db_label() {
 	case $1 in
