@@ -91,6 +91,9 @@ def parse(path):
             if c.name in ("clone", "clone3", "fork", "vfork") and c.ret and c.ret.isdigit():
                 child = procs.get(int(c.ret))
                 if child:
+                    # it exists from the fork on: waiting to be scheduled
+                    # is its time, not its parent's
+                    child.seen(c.t1)
                     procs[pid].children.append(child)
     return procs, order
 
@@ -136,8 +139,8 @@ def short(c):
 def describe(c):
     what = c.what
     if c.name == "close" and what == "inotify":
-        return ("close() of the inotify fd after the socket appeared: the kernel "
-                "waits out an SRCU grace period to free its watch")
+        return ("close() of the inotify fd: the kernel waits out (what is left "
+                "of) an SRCU grace period to free its watch")
     if c.name in ("poll", "ppoll", "recvfrom", "read") and what == "attach socket":
         return ("waiting for the JVM to answer `load`: it dlopens the agent and "
                 "runs Agent_OnAttach (first map written)")
