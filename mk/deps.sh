@@ -49,6 +49,7 @@ test_reqs=(
 )
 bench_reqs=(
 	"valgrind|valgrind"
+	"jattach|jattach"
 )
 
 reqs=("${build_reqs[@]}")
