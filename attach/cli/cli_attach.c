@@ -120,6 +120,7 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 	static struct cli_log cl;
 	struct attach_log log = { cli_step, &cl };
 	struct deploy_opts dopt = { .timeout_ms = env->timeout_ms,
+				    .evidence = env->verbose || env->json,
 				    .delivery = env->delivery, .out_dir = env->out_dir };
 	struct err_text e = { "" };
 	struct target t;

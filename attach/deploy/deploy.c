@@ -88,7 +88,7 @@ static int confirm(const struct target *t, const struct deploy_opts *o,
 			       "the JVM's container (its loader %s, as uid %u): %s",
 			       deploy_libc_name(want), p->loader, (unsigned)t->st.uid[1],
 			       p->why[want]);
-	if (f[other].agent || f[other].agent_mem)
+	if (o->evidence && (f[other].agent || f[other].agent_mem))
 		(void)deploy_run_probe(t, other, &f[other], o->timeout_ms, p, log, e);
 	e->msg[0] = '\0';
 	return 0;

@@ -88,6 +88,8 @@ const char *deploy_how_name(enum deploy_how h);
 struct deploy_opts {
 	int timeout_ms;         /* bound for the probe and the directory lock */
 	bool no_probe;          /* tests only: skip the in-container probe */
+	bool evidence;          /* also probe the other build (shown by -v and
+	                           --json; it costs one more loader run) */
 	enum deploy_delivery delivery;
 	const char *out_dir;    /* the agent's dir= (JVM's view), NULL: /tmp */
 };
