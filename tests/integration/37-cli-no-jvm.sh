@@ -7,50 +7,50 @@
 # them escaped).  Fast: no JDK, no container.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
-la_need_root
+t_need_root
 
 # A pid that cannot exist (above pid_max's hard limit of 2^22).
 nopid=9999999
 
 # ------------------------------------------- exec --json, early failure
-la_case json-early-failure-keeps-stdout-file
+t_case json-early-failure-keeps-stdout-file
 # `1<>file` opens the file without truncating it: an exec that fails before
 # its output memfd exists must not read stdout back as "output".
 out=$LA_TMP/out.json
 printf 'OLD-SECRET\n' >"$out"
 timeout -k 3 30 "$JSYM" exec --json "$nopid" properties 1<>"$out" 2>"$LA_TMP/jsym.err"
-LA_RC=$?
-echo "+ jsym exec --json $nopid properties 1<>out.json -> exit $LA_RC"
+T_RC=$?
+echo "+ jsym exec --json $nopid properties 1<>out.json -> exit $T_RC"
 sed 's/^/  file| /' "$out"
-la_expect_rc 2
-la_check "out.json is exactly one valid JSON object without \"output\"" python3 -c '
+t_expect_rc 2
+t_check "out.json is exactly one valid JSON object without \"output\"" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d.get("ok") is False and d.get("exit") == 2 and "output" not in d else 1)' "$out"
 # The JSON (longer than the old text) overwrites it from offset 0.
-la_check "the earlier contents appear nowhere" eval "! grep -q OLD-SECRET '$out'"
+t_check "the earlier contents appear nowhere" eval "! grep -q OLD-SECRET '$out'"
 
 # ------------------------------------------- list -v, unprivileged
-la_case list-v-unprivileged-names-what-was-refused
+t_case list-v-unprivileged-names-what-was-refused
 # PID 1 (root's, not a JVM) cannot be inspected by uid 65534: -v must say
 # which pid, which file and why, and must not guess that it is a JVM.
 timeout -k 3 30 setpriv --reuid 65534 --regid 65534 --clear-groups "$JSYM" list -v \
 	>"$LA_TMP/jsym.out" 2>"$LA_TMP/jsym.err" </dev/null
-LA_RC=$?
-LA_ERR=$(cat "$LA_TMP/jsym.err")
-echo "+ (uid 65534) jsym list -v -> exit $LA_RC"
+T_RC=$?
+T_ERR=$(cat "$LA_TMP/jsym.err")
+echo "+ (uid 65534) jsym list -v -> exit $T_RC"
 grep -E '\b1\b' "$LA_TMP/jsym.err" | sed 's/^/  err| /'
 tail -n 2 "$LA_TMP/jsym.err" | sed 's/^/  err| /'
-la_expect_rc 0
+t_expect_rc 0
 pid1=$(grep -E 'process 1[^0-9]' "$LA_TMP/jsym.err")
-la_check "a line names process 1" test -n "$pid1"
-la_check "it names the refused file /proc/1/maps" grep -q '/proc/1/maps' <<<"$pid1"
-la_check "it gives the reason (errno text)" grep -q 'Permission denied' <<<"$pid1"
-la_check "it does not claim a JVM" eval "! grep -qiE 'is (probably )?a JVM|the JVM' <<<\"\$pid1\""
-la_expect_not_err 'probably'
+t_check "a line names process 1" test -n "$pid1"
+t_check "it names the refused file /proc/1/maps" grep -q '/proc/1/maps' <<<"$pid1"
+t_check "it gives the reason (errno text)" grep -q 'Permission denied' <<<"$pid1"
+t_check "it does not claim a JVM" eval "! grep -qiE 'is (probably )?a JVM|the JVM' <<<\"\$pid1\""
+t_expect_not_err -i 'probably'
 
 # ------------------------------------------- hostile text from a target
-la_case list-escapes-target-text
+t_case list-escapes-target-text
 # A fake HotSpot: sleep with a copy of libm preloaded as .../lib/server/
 # libjvm.so, in a private mount namespace (so it counts as a container and
 # its cgroup is shown), in a cgroup whose name holds an escape sequence.
@@ -64,7 +64,7 @@ cg=
 for base in /sys/fs/cgroup/unified /sys/fs/cgroup; do
 	if [ -f "$base/cgroup.procs" ] && mkdir "$base/jsym-test-"$'\e[5m'"evil-$$" 2>/dev/null; then
 		cg=$base/jsym-test-$'\e[5m'evil-$$
-		la_on_exit "rmdir '$cg' 2>/dev/null"
+		kit_on_exit "rmdir '$cg' 2>/dev/null"
 		break
 	fi
 done
@@ -77,28 +77,28 @@ fake=$!
 for _ in $(seq 50); do grep -q 'libjvm.so' /proc/$fake/maps 2>/dev/null && break; sleep 0.1; done
 [ -n "$cg" ] || echo "note: no writable cgroup: only the release file is hostile"
 
-no_esc() { ! LC_ALL=C grep -qE $'\e|\a|\xc2[\x80-\x9f]' "$LA_TMP/jsym.out" "$LA_TMP/jsym.err"; }
+no_esc() { ! LC_ALL=C grep -qE $'\e|\a|\xc2[\x80-\x9f]' "$KIT_DIR/t_run.out" "$KIT_DIR/t_run.err"; }
 la_jsym list
-la_expect_rc 0
-la_check "the fake JVM is listed" grep -qE "^$fake +[0-9]+ +[0-9]+ +HotSpot" "$LA_TMP/jsym.out"
-la_check "no ESC, BEL or C1 control on stdout or stderr" no_esc
-la_check "the version is shown escaped" grep -qF '17\x1b[31mEVIL\xc2\x9b1m' "$LA_TMP/jsym.out"
+t_expect_rc 0
+t_check "the fake JVM is listed" grep -qE "^$fake +[0-9]+ +[0-9]+ +HotSpot" "$KIT_DIR/t_run.out"
+t_check "no ESC, BEL or C1 control on stdout or stderr" no_esc
+t_check "the version is shown escaped" grep -qF '17\x1b[31mEVIL\xc2\x9b1m' "$KIT_DIR/t_run.out"
 if [ -n "$cg" ]; then
-	la_check "the cgroup is shown escaped" grep -qF 'jsym-test-\x1b[5mevil' "$LA_TMP/jsym.out"
+	t_check "the cgroup is shown escaped" grep -qF 'jsym-test-\x1b[5mevil' "$KIT_DIR/t_run.out"
 fi
 la_jsym list -v
-la_expect_rc 0
-la_check "-v: no ESC/BEL byte on stdout or stderr" no_esc
+t_expect_rc 0
+t_check "-v: no ESC/BEL byte on stdout or stderr" no_esc
 la_jsym list --json
-la_expect_rc 0
-la_check "--json: no ESC/BEL byte" no_esc
-la_check "--json is valid JSON and keeps the version's text" python3 -c '
+t_expect_rc 0
+t_check "--json: no ESC/BEL byte" no_esc
+t_check "--json is valid JSON and keeps the version's text" python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))
 row = [r for r in rows if r["pid"] == int(sys.argv[2])][0]
-sys.exit(0 if row["version"] == "17\x1b[31mEVIL\x9b1m" else 1)' "$LA_TMP/jsym.out" "$fake"
+sys.exit(0 if row["version"] == "17\x1b[31mEVIL\x9b1m" else 1)' "$KIT_DIR/t_run.out" "$fake"
 la_jsym exec -v "$fake" properties
-la_check "exec -v of the fake: no ESC/BEL byte on stdout or stderr" no_esc
+t_check "exec -v of the fake: no ESC/BEL byte on stdout or stderr" no_esc
 la_jvm_stop "$fake"
 
-la_finish
+t_finish
