@@ -310,9 +310,11 @@ static void print_human(const struct attach_env *env, const struct attach_outcom
 		       (int)o->pid, path);
 		return;
 	}
-	printf("jsym: %d: agent %s (%s %s, %s build, %s%s%s)\n", (int)o->pid,
+	/* OpenJ9 gives no version before the attach: "OpenJ9, glibc build" */
+	printf("jsym: %d: agent %s (%s%s%s, %s build, %s%s%s)\n", (int)o->pid,
 	       o->dep.how == DEPLOY_ALREADY ? "refreshed" : "loaded",
-	       kind_name(o->kind), o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
+	       kind_name(o->kind), o->jdk_version[0] ? " " : "",
+	       o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
 	       deploy_libc_name(o->dep.libc), deploy_how_name(o->dep.how),
 	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
 	if (o->dep.how == DEPLOY_MEMFD)

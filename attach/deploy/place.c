@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -395,9 +396,9 @@ static int fill(struct place *p, int dfd)
 	return rc;
 }
 
-int deploy_place(const struct target *t, const struct deploy_builds *b,
-		 const struct deploy_opts *o, struct deploy_result *r,
-		 const struct attach_log *log, struct err_text *e)
+static int place_all(const struct target *t, const struct deploy_builds *b,
+		     const struct deploy_opts *o, struct deploy_result *r,
+		     const struct attach_log *log, struct err_text *e)
 {
 	struct place p = { .t = t, .b = b, .uid = t->st.uid[1], .gid = t->st.gid[1], .e = e };
 	const char *tmp = deploy_tmpdir(t);
@@ -456,5 +457,38 @@ int deploy_place(const struct target *t, const struct deploy_builds *b,
 	close(tmpfd);
 	if (rc == 0 && snprintf(r->dir, sizeof(r->dir), "%s", p.where) >= (int)sizeof(r->dir))
 		rc = err_set(e, -ENAMETOOLONG, "%s: path too long", p.where);
+	return rc;
+}
+
+/*
+ * A file system mounted inside a user namespace (a rootless container's
+ * /tmp tmpfs) cannot hold an inode owned by an id that namespace does not
+ * map, and our uid 0 is not mapped there: mkdirat and O_TMPFILE would fail
+ * with EOVERFLOW before any fchown.  So in another user namespace every
+ * file is created with the JVM's own (host-side) ids as the file-system
+ * ids.  setfsuid to a non-zero id also drops the file capabilities
+ * (CAP_CHOWN, CAP_DAC_OVERRIDE, ...) from the effective set, which costs
+ * nothing here: the JVM's uid can do all of this in its own /tmp.  Going
+ * back to our own ids restores them.
+ */
+int deploy_place(const struct target *t, const struct deploy_builds *b,
+		 const struct deploy_opts *o, struct deploy_result *r,
+		 const struct attach_log *log, struct err_text *e)
+{
+	bool as_jvm = t->ns[TNS_USER].known && t->ns[TNS_USER].differs &&
+		      geteuid() != t->st.uid[1];
+	int rc;
+
+	if (as_jvm) {
+		setfsgid(t->st.gid[1]);
+		setfsuid(t->st.uid[1]);
+		attach_step(log, "user namespace differs: writing as uid %u gid %u",
+			    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1]);
+	}
+	rc = place_all(t, b, o, r, log, e);
+	if (as_jvm) {
+		setfsuid(geteuid());
+		setfsgid(getegid());
+	}
 	return rc;
 }

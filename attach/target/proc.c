@@ -271,6 +271,25 @@ static bool is_musl_libc(struct span path, const char *b, size_t n)
 	       memmem(path.p, dir, "musl", 4) != NULL;
 }
 
+/* glibc before 2.34 installs its files under versioned names, the sonames
+ * being links to them, and the maps show the file reached: stem "libc-" or
+ * "ld-" followed by "MAJOR.MINOR.so" (libc-2.31.so, ld-2.31.so). */
+static bool is_glibc_versioned(const char *b, size_t n, const char *stem)
+{
+	const char *p = b + strlen(stem), *end = b + n - 3;
+	int dots = 0;
+
+	if (!has_prefix_n(b, n, stem) || !has_suffix_n(b, n, ".so") || p >= end)
+		return false;
+	for (const char *q = p; q < end; q++) {
+		if (*q == '.' && q > p && q[-1] != '.' && q + 1 < end)
+			dots++;
+		else if (*q < '0' || *q > '9')
+			return false;
+	}
+	return dots == 1;
+}
+
 /* Skip "start-end perms offset dev inode" and the blanks after them; the
  * path must be absolute ("/memfd:..." counts); " (deleted)" is dropped. */
 static bool maps_path(struct span line, struct span *path, bool *deleted)
@@ -328,10 +347,11 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 			mf->libc = PROC_LIBC_MUSL;
 			if (!mf->loader[0])
 				keep_span(mf->loader, sizeof(mf->loader), path);
-		} else if (has_prefix_n(b, n, "ld-linux")) {
+		} else if (has_prefix_n(b, n, "ld-linux") || is_glibc_versioned(b, n, "ld-")) {
 			if (!mf->loader[0])
 				keep_span(mf->loader, sizeof(mf->loader), path);
-		} else if (n == 9 && memcmp(b, "libc.so.6", 9) == 0 &&
+		} else if (((n == 9 && memcmp(b, "libc.so.6", 9) == 0) ||
+			    is_glibc_versioned(b, n, "libc-")) &&
 			   mf->libc == PROC_LIBC_UNKNOWN) {
 			mf->libc = PROC_LIBC_GLIBC;
 		}

@@ -60,12 +60,14 @@ enum proc_libc { PROC_LIBC_UNKNOWN = 0, PROC_LIBC_GLIBC, PROC_LIBC_MUSL };
 struct proc_maps_facts {
 	enum proc_jvm_kind kind;  /* libj9vm*.so -> OpenJ9 (it also maps a
 	                             libjvm.so shim), else libjvm.so -> HotSpot */
-	enum proc_libc libc;      /* libc.so.6 -> glibc; ld-musl-* or
+	enum proc_libc libc;      /* libc.so.6 (or glibc < 2.34's
+	                             libc-2.NN.so) -> glibc; ld-musl-* or
 	                             libc.musl-* -> musl */
 	char jvm_lib[512];        /* path of libjvm.so / libj9vm*.so, "" if
 	                             unknown or too long */
 	char loader[256];         /* the dynamic loader the process runs
-	                             under: ld-linux-*.so.* (glibc) or musl's
+	                             under: ld-linux-*.so.* or glibc < 2.34's
+	                             ld-2.NN.so (glibc), or musl's
 	                             libc (ld-musl-*, libc.musl-*, or a libc.so
 	                             in a *musl* directory, as Debian's musl
 	                             package installs it); "" if none */

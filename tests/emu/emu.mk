@@ -29,6 +29,9 @@ $(EMU_DIR)/libj9vm29.so: $(call obj_of,$(1),tests/emu/j9vm_dummy.c)
 ALL_$(1) += $(EMU_DIR)/openj9_emu $(EMU_DIR)/libtest_agent.so $(EMU_DIR)/libj9vm29.so
 endef
 $(foreach l,glibc musl,$(eval $(call emu_rules,$(l))))
+# The test agent answers jsym's probe too (a stand-in for the real agent).
+$(foreach l,glibc musl,\
+	$(eval $(call obj_of,$(l),tests/emu/test_agent.c)_CFLAGS += $(INC_agent/format)))
 
 glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
 		$(ATTACH_OPENJ9_SRCS) attach/target/inroot.c $(ATTACH_BASE_SRCS))

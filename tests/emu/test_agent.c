@@ -5,11 +5,18 @@
  * plus '\n' to FILE and returns N (default 0).  It never touches vm (the
  * emulator passes NULL), so it can be loaded by openj9_emu, never by a JVM
  * that expects a real agent to do something.
+ *
+ * It also answers jsym's libc probe (jsym_agent_probe, agent_abi.h), so a
+ * scenario can hand it to `jsym attach --agent-dir` as a stand-in for
+ * libjsym-agent.so: the real agent calls GetEnv through its JavaVM, which
+ * the emulator does not have.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "agent_abi.h"
 
 int Agent_OnAttach(void *vm, char *options, void *reserved);
 
@@ -45,4 +52,11 @@ int Agent_OnAttach(void *vm, char *options, void *reserved)
 	}
 	free(copy);
 	return rc;
+}
+
+int jsym_agent_probe(void);
+
+int jsym_agent_probe(void)
+{
+	return JSYM_AGENT_PROBE_VALUE;
 }

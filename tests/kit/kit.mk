@@ -7,7 +7,7 @@
 #   {glibc,musl}-build/kit/kit-probe   dynamic program printing its loader and
 #                               libc (runs as PID 1 in the musl-only roots)
 
-KIT_SRCS := tests/kit/kit_main.c tests/kit/kit_fs.c tests/kit/kit_caps.c
+KIT_SRCS := tests/kit/kit_main.c tests/kit/kit_fs.c tests/kit/kit_caps.c tests/kit/kit_userns.c
 KIT_SHIM_SRC := tests/kit/gcompat_shim.c
 
 glibc-build/kit/jsym-kit: $(call obj_of,glibc,$(KIT_SRCS))

@@ -23,6 +23,9 @@ _kit_rootfs_arg() {
 #            --cwd DIR  --bind HOST:CT[:ro] (repeatable)  --env K=V (repeatable)
 #            --log FILE (default $KIT_DIR/NAME.log)  --net (own net ns, lo up)
 #            --tmp-size SIZE (tmpfs size=, e.g. 1m)  --tmp-ro  --tmp-noexec
+#            --userns 0:HOST:COUNT (rootless: a new user namespace owns the
+#              others, container ids 0.. are host ids HOST..; --uid/--gid
+#              are the container's ids)
 #   Returns once CMD runs after pivot_root and the uid switch.
 kit_start() {
 	local name=${1:-} rootfs=${2:-} log="" d keeper i pid alive
@@ -32,7 +35,7 @@ kit_start() {
 	[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || kit_fail "kit_start: bad container name '$name'"
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		case $1 in
-		--uid | --gid | --cwd | --bind | --env | --tmp-size)
+		--uid | --gid | --cwd | --bind | --env | --tmp-size | --userns)
 			[ $# -ge 2 ] || kit_fail "kit_start: $1 needs a value"
 			args+=("$1" "$2")
 			shift 2
@@ -120,7 +123,9 @@ kit_wait_exit() {
 
 # kit_exec TARGET_HOSTPID [--uid U --gid G] [--env K=V]... -- CMD...
 #   Run CMD in all namespaces of the target container (mnt, pid, uts, ipc,
-#   and net if it has its own), as root by default, with a clean environment.
+#   and net and user if it has its own), as root by default, with a clean
+#   environment.  In a rootless container, U and G are its own ids and root
+#   is its root, so CMD sees ids as the container does.
 kit_exec() {
 	local pid=${1:-} ns_args=(--mount --pid --uts --ipc) envs=() uid="" gid=""
 	[ -n "$pid" ] || kit_fail "usage: kit_exec PID [--uid U --gid G] -- CMD..."
@@ -138,6 +143,11 @@ kit_exec() {
 	[ -e "/proc/$pid/ns/mnt" ] || kit_fail "kit_exec: no process $pid"
 	if [ "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)" ]; then
 		ns_args+=(--net)
+	fi
+	# nsenter joins the user namespace first and becomes its root (0:0)
+	# unless --setuid/--setgid say otherwise.
+	if [ "$(readlink "/proc/$pid/ns/user")" != "$(readlink /proc/self/ns/user)" ]; then
+		ns_args+=(--user)
 	fi
 	if [ -n "$gid" ]; then
 		ns_args+=(--setgid "$gid")

@@ -87,6 +87,56 @@ static int fs_touch(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Rootless only: the bind mountpoints, made in the overlay's upper layer
+ * before the overlay is mounted.  The cached tree belongs to host root,
+ * which a user namespace does not map, so its root cannot create anything
+ * in a lower directory (no capability applies to an unmapped owner); a
+ * directory already in the upper layer makes the merged one its own.  Each
+ * directory takes the lower one's mode where that exists.
+ */
+static int fs_upper_mountpoints(const struct kit_fs *fs, const char *upper,
+				char *err, size_t errlen)
+{
+	char rel[PATH_MAX], lower[PATH_MAX], path[PATH_MAX];
+	struct stat st;
+
+	for (int i = 0; i < fs->nbinds; i++) {
+		const char *ct = fs->binds[i].ct + 1;
+		char *end;
+		int r;
+
+		if (snprintf(rel, sizeof(rel), "%s", ct) >= (int)sizeof(rel))
+			return fs_fail(err, errlen, ENAMETOOLONG, "path too long: /%s", ct);
+		/* A file's mountpoint is made by fs_bind; its parents here. */
+		if (stat(fs->binds[i].host, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			end = strrchr(rel, '/');
+			if (!end)
+				continue;
+			*end = '\0';
+		}
+		if ((r = fs_mkdirs(upper, rel, err, errlen)) < 0)
+			return r;
+		/* Each component, shortest first: the lower directory's mode. */
+		for (end = rel; ; end++) {
+			char c = *end;
+
+			if (c != '/' && c != '\0')
+				continue;
+			*end = '\0';
+			if (snprintf(lower, sizeof(lower), "%s/%s", fs->rootfs, rel) < (int)sizeof(lower) &&
+			    snprintf(path, sizeof(path), "%s/%s", upper, rel) < (int)sizeof(path) &&
+			    stat(lower, &st) == 0 && S_ISDIR(st.st_mode) &&
+			    chmod(path, st.st_mode & 07777) < 0)
+				return fs_fail(err, errlen, errno, "cannot chmod %s", path);
+			*end = c;
+			if (c == '\0')
+				break;
+		}
+	}
+	return 0;
+}
+
 static int fs_overlay_root(const struct kit_fs *fs, char *root, size_t rootlen,
 			   char *err, size_t errlen)
 {
@@ -107,6 +157,13 @@ static int fs_overlay_root(const struct kit_fs *fs, char *root, size_t rootlen,
 	if ((r = fs_mkdirs(rw, "upper", err, errlen)) < 0 ||
 	    (r = fs_mkdirs(rw, "work", err, errlen)) < 0)
 		return r;
+	if (fs->userns) {
+		char upper[PATH_MAX];
+
+		if ((r = fs_join(upper, sizeof(upper), rw, "/upper", err, errlen)) < 0 ||
+		    (r = fs_upper_mountpoints(fs, upper, err, errlen)) < 0)
+			return r;
+	}
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s/upper,workdir=%s/work",
 		 fs->rootfs, rw, rw);
 	if (mount("jsym-kit-root", root, "overlay", 0, opts) == 0)

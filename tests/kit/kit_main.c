@@ -2,7 +2,8 @@
  *
  *   jsym-kit start   --name N --rootfs DIR --state DIR --log FILE --pid-file FILE
  *                    [--uid U --gid G] [--cwd DIR] [--bind H:C[:ro]]... [--env K=V]...
- *                    [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] -- CMD [ARGS...]
+ *                    [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] [--userns 0:HOST:COUNT]
+ *                    -- CMD [ARGS...]
  *   jsym-kit sidecar --target PID --rootfs DIR --state DIR [--caps LIST]
  *                    [--bind H:C[:ro]]... [--env K=V]... -- CMD [ARGS...]
  *   LIST: comma-separated capability names replacing Docker's default set,
@@ -12,7 +13,10 @@
  * (and net) namespaces, where it becomes PID 1 after the filesystem is set
  * up and credentials dropped.  Once CMD has been exec'd the keeper writes its
  * host PID to --pid-file, then stays to reap it and records the exit status
- * in STATE/exit.  Reaping matters: the host's PID 1 here may not.
+ * in STATE/exit.  Reaping matters: the host's PID 1 here may not.  With
+ * --userns the container is rootless: a new user namespace owns the others,
+ * container ids 0..COUNT-1 are host ids HOST.. (kit_userns.c has the order
+ * of the steps), --uid and --gid are the container's view.
  *
  * sidecar: like `kubectl debug --target`: CMD joins the target's pid, net,
  * ipc and uts namespaces (a pod shares them), gets a mount namespace and root of its own and exactly
@@ -50,6 +54,10 @@ struct env {
 	uid_t uid;
 	gid_t gid;
 	int net;
+	int has_userns;
+	struct kit_userns userns;
+	int go_fd;		/* userns: child's end of the "maps written" pipe */
+	int log_fd;		/* start: CMD's stdout and stderr, opened by the keeper */
 	struct kit_fs fs;
 	int nenv;
 	char *envp[KIT_MAX_ENV + 4];
@@ -64,7 +72,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: jsym-kit start --name N --rootfs DIR --state DIR --log FILE --pid-file FILE\n"
 		"                [--uid U --gid G] [--cwd DIR] [--bind H:C[:ro]]... [--env K=V]...\n"
-		"                [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] -- CMD [ARGS...]\n"
+		"                [--tmp-size SIZE] [--tmp-ro] [--tmp-noexec] [--net] [--userns 0:HOST:COUNT]\n"
+		"                -- CMD [ARGS...]\n"
 		"       jsym-kit sidecar --target PID --rootfs DIR --state DIR [--caps LIST]\n"
 		"                [--bind H:C[:ro]]... [--env K=V]... -- CMD [ARGS...]\n");
 }
@@ -156,11 +165,13 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "tmp-ro", no_argument, NULL, 'R' },
 		{ "tmp-noexec", no_argument, NULL, 'X' },
 		{ "net", no_argument, NULL, 'N' },
+		{ "userns", required_argument, NULL, 'U' },
 		{ "target", required_argument, NULL, 't' },
 		{ "caps", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char err[256];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -179,6 +190,11 @@ static void parse_args(struct env *env, int argc, char **argv)
 		case 'R': env->fs.tmp_ro = 1; break;
 		case 'X': env->fs.tmp_noexec = 1; break;
 		case 'N': env->net = 1; break;
+		case 'U':
+			if (kit_userns_parse(optarg, &env->userns, err, sizeof(err)) < 0)
+				die("%s", err);
+			env->has_userns = 1;
+			break;
 		case 't': env->target = (pid_t)parse_num(optarg, "--target"); break;
 		case 'c': env->caps = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -258,18 +274,15 @@ static void start_child(struct env *env)
 	char err[PATH_MAX + 256];
 	int fd;
 
+	/* Nothing can be created in a user namespace before its maps exist. */
+	if (env->has_userns && kit_userns_wait_map(env->go_fd, err, sizeof(err)) < 0)
+		child_fail(env, err);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd < 0 || dup2(fd, 0) < 0)
 		child_fail(env, "cannot open /dev/null");
 	close(fd);
-	fd = open(env->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (fd < 0) {
-		snprintf(err, sizeof(err), "cannot open log %s: %s", env->log, strerror(errno));
-		child_fail(env, err);
-	}
-	if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+	if (dup2(env->log_fd, 1) < 0 || dup2(env->log_fd, 2) < 0)
 		child_fail(env, "cannot redirect output to the log");
-	close(fd);
 	close_extra_fds(env->sync_fd);
 	if (sethostname(env->name, strlen(env->name)) < 0)
 		child_fail(env, "cannot set the hostname");
@@ -364,10 +377,10 @@ static void write_file(const char *path, const char *text)
 /* Clone the child, wait for its exec; its pid, or -1 (reason printed). */
 static pid_t run(struct env *env, unsigned long flags, void (*child_fn)(struct env *))
 {
-	int sync[2];
+	int sync[2], go[2] = { -1, -1 };
 	pid_t child;
 
-	if (pipe2(sync, O_CLOEXEC) < 0) {
+	if (pipe2(sync, O_CLOEXEC) < 0 || (env->has_userns && pipe2(go, O_CLOEXEC) < 0)) {
 		perror("jsym-kit: pipe");
 		return -1;
 	}
@@ -380,10 +393,21 @@ static pid_t run(struct env *env, unsigned long flags, void (*child_fn)(struct e
 	if (child == 0) {
 		close(sync[0]);
 		env->sync_fd = sync[1];
+		if (env->has_userns) {
+			close(go[1]);
+			env->go_fd = go[0];
+		}
 		child_fn(env);
 		_exit(127);
 	}
 	close(sync[1]);
+	if (env->has_userns) {
+		char err[256];
+
+		close(go[0]);
+		if (kit_userns_release(child, &env->userns, go[1], err, sizeof(err)) < 0)
+			fprintf(stderr, "jsym-kit: %s %s: %s\n", env->mode, env->name, err);
+	}
 	if (wait_exec(env, sync[0], child) < 0)
 		return -1;
 	return child;
@@ -400,7 +424,23 @@ static int cmd_start(struct env *env)
 		die("%s: --name, --log and --pid-file are required", env->mode);
 	if (env->net)
 		flags |= CLONE_NEWNET;
+	/* Opened here, where the path is reachable: a rootless child could
+	 * not open a file in the caller's private state directory. */
+	env->log_fd = open(env->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (env->log_fd < 0)
+		die("%s %s: cannot open log %s: %s", env->mode, env->name, env->log,
+		    strerror(errno));
+	if (env->has_userns) {
+		char err[PATH_MAX + 128];
+
+		if (kit_userns_enter_state(&env->userns, env->state, err, sizeof(err)) < 0)
+			die("%s %s: %s", env->mode, env->name, err);
+		flags |= CLONE_NEWUSER;
+		env->fs.state = ".";
+		env->fs.userns = 1;
+	}
 	child = run(env, flags, start_child);
+	close(env->log_fd);
 	if (child < 0)
 		return 125;
 	/* The keeper leaves the caller's session, the container stays in it:
@@ -473,7 +513,7 @@ static int cmd_sidecar(struct env *env)
 
 int main(int argc, char **argv)
 {
-	struct env env = { .cwd = "/", .sync_fd = -1 };
+	struct env env = { .cwd = "/", .sync_fd = -1, .go_fd = -1, .log_fd = -1 };
 
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);

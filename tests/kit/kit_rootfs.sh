@@ -8,7 +8,7 @@
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
 #   .KIND.build.log     output of the last build of KIND
 
-KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat"
+KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat debian11"
 
 # True if DIR is a complete tree of KIND: marker of this recipe version,
 # plus the files a test relies on (cheap: no JVM is started here; the JRE
@@ -35,6 +35,17 @@ _kit_rootfs_valid() {
 		if [ "$kind" = debian-musl ]; then
 			[ -e "$dir/lib/ld-musl-x86_64.so.1" ] || return 1
 		fi
+		;;
+	debian11)
+		# Bullseye's own JDK 17 on glibc 2.31 (libpthread still apart).
+		for f in "${KIT_CT_JAVA#/}" usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so \
+			lib/x86_64-linux-gnu/libc-2.31.so lib/x86_64-linux-gnu/libpthread-2.31.so bin/sh; do
+			[ -e "$dir/$f" ] || return 1
+		done
+		# An absolute link to the versioned loader: it resolves inside the
+		# container only, so look at the link itself.
+		[ -L "$dir/lib64/ld-linux-x86-64.so.2" ] || return 1
+		grep -q '^11\.' "$dir/etc/debian_version" || return 1
 		;;
 	alpine | alpine-gcompat)
 		[ -f "$dir/lib/ld-musl-x86_64.so.1" ] && [ ! -L "$dir/lib/ld-musl-x86_64.so.1" ] &&
@@ -89,7 +100,7 @@ _kit_rootfs_build() {
 }
 
 # kit_rootfs KIND : print the path of the cached tree of KIND (debian-minbase,
-# debian, debian-musl, alpine, alpine-gcompat), building it first if it is missing
+# debian, debian-musl, alpine, alpine-gcompat, debian11), building it first if it is missing
 # or incomplete.  Concurrent callers wait for one build (flock).
 kit_rootfs() {
 	local kind=${1:-} dir

@@ -16,6 +16,8 @@
 #   debian-musl     a copy of debian + Debian's musl package
 #   alpine          musl as the only libc, Alpine's layout, busybox-static
 #   alpine-gcompat  alpine + a libc.so.6 shim (needs $KIT_GCOMPAT_SHIM, built by make)
+#   debian11        debootstrap --variant=minbase bullseye (glibc 2.31) + its own
+#                   openjdk-17-jre-headless, procps
 set -euo pipefail
 
 kind=$1
@@ -37,6 +39,20 @@ host_mirror() {
 		/etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
 		head -n 1 | tr -d ' ' || true)
 	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# The security archive next to the mirror: the host's own debian-security
+# line, else deb.debian.org's; KIT_DEBIAN_SECURITY_MIRROR overrides it.
+host_security_mirror() {
+	local m
+	if [ -n "${KIT_DEBIAN_SECURITY_MIRROR:-}" ]; then
+		echo "$KIT_DEBIAN_SECURITY_MIRROR"
+		return
+	fi
+	m=$(grep -hoE 'https?://[^ ]*/debian-security/?( |$)' /etc/apt/sources.list \
+		/etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		head -n 1 | tr -d ' ' || true)
+	echo "${m:-http://deb.debian.org/debian-security}"
 }
 
 # Run a command chroot'ed into DEST with /proc mounted (private namespace).
@@ -103,6 +119,47 @@ build_debian_musl() {
 	umount "$dest/proc"
 }
 
+# An older Debian for the glibc build's oldest target: Debian 11's glibc 2.31
+# keeps libpthread and libdl as separate libraries (2.34 merged them into
+# libc), and its loader is /lib64/ld-linux-x86-64.so.2 -> the versioned
+# ld-2.31.so.  The JDK is bullseye's own openjdk-17 package: a point release
+# put 17.0.12 into bullseye main, newer builds come through bullseye-security,
+# so all three suites are configured and apt takes the newest; the build log
+# keeps `apt-cache policy` and the installed version.
+build_debian11() {
+	local mirror security glibc
+	mirror=$(host_mirror)
+	security=$(host_security_mirror)
+	say "debootstrap --variant=minbase bullseye from $mirror"
+	debootstrap --variant=minbase bullseye "$dest" "$mirror" >&2
+	printf '#!/bin/sh\nexit 101\n' >"$dest/usr/sbin/policy-rc.d"
+	chmod 755 "$dest/usr/sbin/policy-rc.d"
+	cat >"$dest/etc/apt/sources.list" <<-EOF
+		deb ${mirror%/} bullseye main
+		deb ${mirror%/} bullseye-updates main
+		deb ${security%/} bullseye-security main
+	EOF
+	rm -rf "$dest"/var/cache/apt/archives/*.deb
+	cp /etc/resolv.conf "$dest/etc/resolv.conf"
+	in_root apt-get -q update >&2
+	say "where bullseye's openjdk-17-jre-headless comes from:"
+	in_root apt-cache policy openjdk-17-jre-headless >&2
+	say "installing procps openjdk-17-jre-headless"
+	in_root apt-get -q install -y --no-install-recommends procps openjdk-17-jre-headless >&2
+	in_root apt-get clean
+	rm -rf "$dest"/var/lib/apt/lists/*
+	: >"$dest/etc/resolv.conf"
+	# shellcheck disable=SC2016 # dpkg-query's own ${field} syntax
+	say "installed: $(in_root dpkg-query -W -f '${Package} ${Version}' openjdk-17-jre-headless)"
+	# (2.31's loader has no --version; getconf asks the C library itself.)
+	glibc=$(in_root getconf GNU_LIBC_VERSION)
+	say "C library: $glibc"
+	[ "$glibc" = "glibc 2.31" ] || { say "expected glibc 2.31 in bullseye"; exit 1; }
+	say "sanity: the container's own JRE runs"
+	in_root /usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xshare:auto -version >&2
+	umount "$dest/proc"
+}
+
 # Alpine's layout with nothing from glibc: the musl loader is the real file
 # (on Debian it is a symlink into /usr/lib/x86_64-linux-musl), libc.musl-*
 # points at it, and busybox provides every command.
@@ -151,8 +208,9 @@ debian) build_debian ;;
 debian-musl) build_debian_musl ;;
 alpine) build_alpine ;;
 alpine-gcompat) build_alpine_gcompat ;;
+debian11) build_debian11 ;;
 *)
-	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat)" >&2
+	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat, debian11)" >&2
 	exit 2
 	;;
 esac

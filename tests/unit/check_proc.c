@@ -241,6 +241,34 @@ START_TEST(maps_loader_and_agent)
 }
 END_TEST
 
+START_TEST(maps_glibc_before_2_34)
+{
+	/* Debian 11, RHEL 8: the sonames link to versioned files, and the maps
+	 * show those; a library that only looks similar is no libc */
+	static const char bullseye[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /usr/lib/x86_64-linux-gnu/libpthread-2.31.so\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 /usr/lib/x86_64-linux-gnu/libc-2.31.so\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 08:01 5 /usr/lib/x86_64-linux-gnu/ld-2.31.so\n";
+	static const char lookalikes[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /opt/jdk/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 3 /opt/app/libc-client.so\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 4 /opt/app/libc-2..so\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 08:01 5 /opt/app/ld-2.so\n"
+		"7f0000400000-7f0000500000 r-xp 00000000 08:01 6 /opt/app/ld-2.31.so.bak\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(bullseye), &mf), 0);
+	ck_assert_int_eq(mf.kind, PROC_HOTSPOT);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_GLIBC);
+	ck_assert_str_eq(mf.loader, "/usr/lib/x86_64-linux-gnu/ld-2.31.so");
+
+	ck_assert_int_eq(proc_parse_maps(S(lookalikes), &mf), 0);
+	ck_assert_int_eq(mf.libc, PROC_LIBC_UNKNOWN);
+	ck_assert_str_eq(mf.loader, "");
+}
+END_TEST
+
 START_TEST(maps_not_jvm_by_name)
 {
 	/* a binary called java, a file named like libjvm.so.bak, a path
@@ -440,6 +468,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_hotspot_glibc);
 	tcase_add_test(tc, maps_openj9_musl);
 	tcase_add_test(tc, maps_loader_and_agent);
+	tcase_add_test(tc, maps_glibc_before_2_34);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
 	tcase_add_test(tc, cmdline_flags);
