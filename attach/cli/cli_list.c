@@ -28,15 +28,21 @@ static bool in_container(const struct target *t)
 }
 
 /* The version and the cgroup are the target's text: escaped (termtext.h). */
+/* AGENT column: a jsym agent mapped ("yes"), none ("-"). */
+static const char *agent_state(const struct target *t)
+{
+	return t->maps.agent[0] ? "yes" : "-";
+}
+
 static void print_row(const struct target *t)
 {
 	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];
 
 	term_str(ver, sizeof(ver), t->jdk_version[0] ? t->jdk_version : "-");
 	term_str(cg, sizeof(cg), t->cgroup[0] ? t->cgroup : "yes");
-	printf("%-8d %-7d %-6u %-8s %-12s %-8s %s\n", (int)t->pid,
+	printf("%-8d %-7d %-6u %-8s %-12s %-8s %-6s %s\n", (int)t->pid,
 	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
-	       ver, target_libc_name(t), in_container(t) ? cg : "-");
+	       ver, target_libc_name(t), agent_state(t), in_container(t) ? cg : "-");
 }
 
 static void print_json_row(const struct target *t, bool first)
@@ -54,6 +60,11 @@ static void print_json_row(const struct target *t, bool first)
 	       t->jdk_major, target_libc_name(t),
 	       in_container(t) ? "true" : "false");
 	text_json_str(stdout, t->cgroup, strlen(t->cgroup));
+	printf(",\"agent\":");
+	if (t->maps.agent[0])
+		text_json_str(stdout, t->maps.agent, strlen(t->maps.agent));
+	else
+		printf("null");
 	printf(",\"attach_disabled\":%s,\"xrs\":%s}",
 	       t->opts.disable_attach ? "true" : "false",
 	       t->opts.xrs ? "true" : "false");
@@ -120,8 +131,8 @@ int cli_list_main(int argc, char **argv)
 	if (json)
 		printf("[");
 	else
-		printf("%-8s %-7s %-6s %-8s %-12s %-8s %s\n", "PID", "NSPID", "UID",
-		       "KIND", "VERSION", "LIBC", "CONTAINER");
+		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %s\n", "PID", "NSPID", "UID",
+		       "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER");
 	while ((de = readdir(d)) != NULL) {
 		struct target t;
 		pid_t pid;

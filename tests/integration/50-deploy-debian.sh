@@ -76,6 +76,12 @@ else
 	t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/perf.log" 2>/dev/null)"
 fi
 
+t_case list-shows-the-agent
+t_run "$J" list
+t_expect_out "^$ct +1 +1000 +HotSpot +[^ ]+ +glibc +yes "
+t_run "$J" list --json
+t_check "list --json names the mapped agent" python3 -c 'import json,sys; r=[x for x in json.loads(sys.argv[1]) if x["pid"]==int(sys.argv[2])][0]; assert r["agent"].endswith("/glibc/libjsym-agent.so")' "$T_OUT" "$ct"
+
 t_case re-attach
 t_run "$J" attach "$ct"
 t_expect_rc 0
