@@ -1,81 +1,314 @@
 #!/usr/bin/env bash
-# mk/demo.sh - jsym's main job on a built-in demo.
+# mk/demo.sh - jsym's real job on a built-in demo: a JVM in a container.
 #
-# Starts the sample JIT-heavy JVM (tests/java/Workload.java), attaches the
-# jsym agent to the running JVM with `jsym exec PID load`, shows the perf map
-# it keeps, resolves a few sampled addresses with `jsym resolve`, and (when
-# perf can sample here) shows a perf profile whose Java frames are named.
-# Everything it starts it stops; everything it writes goes to a temp dir
-# except the JVM's own /tmp/perf-<pid>.map and journal, removed at the end.
+# `make demo` (root) builds jsym, then:
+#  1. starts the sample workload (tests/java/Workload.java, compiled with the
+#     host JDK) as PID 1 of a Debian 12 container of the test kit (tests/kit),
+#     uid 1000, with the container's own JRE and -XX:+PreserveFramePointer;
+#  2. `jsym attach --options unfold` from the host, then the same from a
+#     kubectl-debug-like sidecar (Docker's default capabilities, the build
+#     tree bound at /opt/jsym): the second attach refreshes the running agent;
+#  3. samples the JVM with `perf record -g -p HOSTPID` and prints the hottest
+#     Java methods and a call stack, named from the container's
+#     /tmp/perf-1.map; then the same stacks through bpftrace's ustack(perf)
+#     when bpftrace is installed and can run;
+#  4. `jsym resolve --pid HOSTPID` on sampled addresses, one of them inside
+#     code the JIT inlined (the agent's `unfold` journals inlined ranges).
+#
+# The container's root filesystem is the kit's `debian` tree, built once with
+# debootstrap (a few minutes) and cached in $JSYM_CACHE (default
+# .cache/rootfs/).  When containers cannot be made here (no namespaces, no
+# overlay, no archive for debootstrap) the demo says why and runs the same
+# steps on a host JVM instead.  A step the machine cannot do (no perf events,
+# no bpftrace) is named and skipped; the exit status is 0 unless jsym itself
+# failed.  Everything lives in the kit's state directory ($KIT_DIR, in /tmp)
+# or in containers; the kit's exit trap stops them and removes it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-build=$root/glibc-build
-java_home=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-[ -x "$java_home/bin/javac" ] || java_home=/usr/lib/jvm/java-17-openjdk-amd64
 
-work=$(mktemp -d /tmp/jsym-demo.XXXXXX)
-jvm=
-cleanup() {
-	if [ -n "$jvm" ] && kill -0 "$jvm" 2>/dev/null; then
-		kill "$jvm" 2>/dev/null || true
-		wait "$jvm" 2>/dev/null || true
-	fi
-	if [ -n "$jvm" ]; then
-		rm -f "/tmp/perf-$jvm.map" "/tmp/jsym-$jvm.journal" "/tmp/jsym-$jvm.log"
-	fi
-	rm -rf "$work"
+if [ "$(id -u)" -ne 0 ]; then
+	cat >&2 <<'EOF'
+jsym demo: needs root.
+  It runs the sample JVM in a container made of Linux namespaces (mount and
+  PID namespaces, an overlay root, pivot_root; tests/kit), attaches jsym from
+  the host and from a sidecar, and samples the JVM with perf: all of that
+  needs root.  Run it as root:  sudo make demo
+  (Building needs no root: `make` alone works as any user.)
+EOF
+	exit 1
+fi
+
+# The kit: containers, sidecars, the root filesystem cache, and the EXIT/INT/
+# TERM trap that stops every container and removes $KIT_DIR.
+# shellcheck source=tests/kit/kit.sh
+source tests/kit/kit.sh
+J=$JSYM_BUILD/jsym
+start_secs=$SECONDS
+failed=0
+
+if [ -t 1 ]; then
+	step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+else
+	step() { printf '\n== %s\n' "$*"; }
+fi
+say() { printf '  %s\n' "$*"; }
+# fail MSG: a jsym step went wrong; the demo goes on, then exits 1.
+fail() {
+	printf '  FAILED: %s\n' "$*"
+	failed=1
 }
-trap cleanup EXIT INT TERM
+# die MSG: nothing sensible can follow.
+die() {
+	printf '\njsym demo: %s\n' "$*" >&2
+	exit 1
+}
+# indent FILE [N]: the first N (default all) lines of FILE, indented.
+indent() {
+	if [ -n "${2:-}" ]; then head -n "$2" "$1"; else cat "$1"; fi | sed 's/^/    /'
+}
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+printf 'jsym demo: a JIT-heavy JVM in a container; jsym attaches to it from the\n'
+printf 'host and from a sidecar, and perf names its Java frames.\n'
 
-step "compile and start the sample JVM (JDK: $java_home)"
-"$java_home/bin/javac" --release 17 -d "$work/classes" tests/java/Workload.java
-"$java_home/bin/java" -Xmx128m -XX:+PreserveFramePointer -cp "$work/classes" Workload 120 \
-	>"$work/workload.log" 2>&1 &
-jvm=$!
-for _ in $(seq 100); do
-	grep -q 'workload: started' "$work/workload.log" 2>/dev/null && break
+# ---------------------------------------------------------------- the JVM
+classes=$(kit_java_build) || die "cannot compile tests/java/Workload.java with $KIT_HOST_JDK"
+mode=container
+ct=""
+why_host=""
+
+step "1. the sample JVM in a Debian 12 container (uid 1000, PID 1, its own JRE)"
+if [ -f "$JSYM_CACHE/debian/.jsym-rootfs" ]; then
+	say "root filesystem: the kit's 'debian' tree, cached in $JSYM_CACHE/debian"
+else
+	say "first run: building the container's root filesystem (the kit's 'debian' tree:"
+	say "debootstrap --variant=minbase bookworm plus openjdk-17-jre-headless) from"
+	say "Debian's archive; this takes a few minutes, once: it is cached in $JSYM_CACHE"
+fi
+# The kit's progress ("kit: building rootfs ...") and, on failure, the end of
+# the build's log go to stderr as they come.
+if ! rootfs=$(kit_rootfs debian); then
+	mode=host
+	why_host="the container's root filesystem could not be built here (see above)"
+elif ! ct=$(kit_start app "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/app:ro" \
+	-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/app Workload 0 \
+	2>"$KIT_DIR/start.err"); then
+	mode=host
+	why_host="a container cannot be started here: $(tail -n 1 "$KIT_DIR/start.err")"
+fi
+
+if [ "$mode" = container ]; then
+	kit_wait_jvm "$ct" 60 || die "the container JVM did not start: $(tail -n 5 "$KIT_DIR/app.log")"
+	jvm=$ct
+	jvm_root=/proc/$ct/root
+	nspid=1
+	say "tests/java/Workload.java compiled with the host JDK ($KIT_HOST_JDK) into $classes"
+	say "container 'app': $KIT_CT_JAVA -Xmx128m -XX:+PreserveFramePointer"
+	say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app)"
+	say "host pid $ct; inside: pid $(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status"), uid $(awk '/^Uid:/ {print $2}' "/proc/$ct/status"), its own /tmp, root and JRE"
+else
+	say "NOTE: $why_host"
+	say "NOTE: so this run shows the same steps on a JVM started on this machine"
+	say "      directly (no container, no sidecar)."
+	java=$KIT_HOST_JDK/bin/java
+	"$java" -Xmx128m -XX:+PreserveFramePointer -cp "$classes" Workload 0 \
+		>"$KIT_DIR/app.log" 2>&1 </dev/null &
+	jvm=$!
+	# The kit knows nothing of this JVM: stop it and remove its files ourselves.
+	kit_on_exit "kill $jvm 2>/dev/null; wait $jvm 2>/dev/null; rm -f /tmp/perf-$jvm.map /tmp/perf-$jvm.map.tmp /tmp/jsym-$jvm.journal /tmp/jsym-$jvm.log"
+	kit_wait_jvm "$jvm" 60 || die "the JVM did not start: $(tail -n 5 "$KIT_DIR/app.log")"
+	jvm_root=""
+	nspid=$jvm
+	say "host JVM: pid $jvm, $java -Xmx128m -XX:+PreserveFramePointer ... Workload 0"
+fi
+for _ in $(seq 50); do
+	grep -q 'workload: started' "$KIT_DIR/app.log" 2>/dev/null && break
 	sleep 0.1
 done
-sleep 2 # let the JIT compile the hot methods before we attach
-echo "JVM pid $jvm is running; its JIT code is anonymous to perf so far"
+say "waiting 3 s for the JIT to compile the hot methods: to perf they are"
+say "anonymous memory so far"
+sleep 3
 
-step "attach the agent to the running JVM: jsym exec $jvm load ..."
-"$build/jsym" exec -v "$jvm" load "$build/libjsym-agent.so" true "dir=/tmp"
-
-map=/tmp/perf-$jvm.map
+# ---------------------------------------------------------------- attach
+map=$jvm_root/tmp/perf-$nspid.map
+journal=$jvm_root/tmp/jsym-$nspid.journal
+step "2. jsym attach --options unfold $jvm   (from the host)"
+if "$J" attach --options unfold "$jvm" >"$KIT_DIR/attach.out" 2>&1; then
+	indent "$KIT_DIR/attach.out"
+else
+	indent "$KIT_DIR/attach.out"
+	die "jsym attach failed (exit status above); nothing can be named"
+fi
 for _ in $(seq 50); do
-	[ -s "$map" ] && break
+	[ -s "$map" ] && [ -s "$journal" ] && break
 	sleep 0.1
 done
 sleep 1
-step "the perf map the agent keeps ($map): $(wc -l <"$map") live ranges, first lines"
-grep -E ' (Arith|Strs|Rx|Colls|Funcs|Bigs|Recur)\.' "$map" | head -n 8 || head -n 8 "$map"
+[ -s "$map" ] || die "the agent wrote no perf map at $map"
+if [ "$mode" = container ]; then
+	say "what the agent keeps in the container's /tmp (the host sees it as $jvm_root/tmp):"
+else
+	say "what the agent keeps in /tmp:"
+fi
+say "  perf-$nspid.map: $(wc -l <"$map") live code ranges (owner uid $(stat -c %u "$map")), for perf"
+say "  jsym-$nspid.journal: $(($(stat -c %s "$journal") / 1024)) KiB, loads, unloads and (unfold) inlined ranges, for jsym resolve"
+say "a few lines of the map (START SIZE name):"
+grep -E ' [a-z]+ (Arith|Strs|Colls|Recur)\.' "$map" | head -n 5 | sed 's/^/    /' || true
 
-step "resolve addresses with jsym resolve --pid $jvm (middle of three Workload methods)"
-addrs=$(grep -E ' (Arith|Strs)\.' "$map" | head -n 3 | while read -r start size _; do
-	printf '0x%x\n' $((0x$start + 0x$size / 2))
-done)
-[ -n "$addrs" ] || { echo "jsym demo: no Workload method compiled yet; run it again" >&2; exit 1; }
-# shellcheck disable=SC2086
-"$build/jsym" resolve --pid "$jvm" $addrs
-
-if command -v perf >/dev/null 2>&1 && perf record -q -e cpu-clock -o "$work/probe.data" -- true >/dev/null 2>&1; then
-	step "perf record -p $jvm for 3 s: the hottest symbols, Java frames named from the map"
-	perf record -q -e cpu-clock -F 499 -p "$jvm" -o "$work/perf.data" -- sleep 3 \
-		>"$work/perf.log" 2>&1 || true
-	report=$(perf report -i "$work/perf.data" --stdio --sort sym 2>>"$work/perf.log" |
-		grep -v '^#' | grep -v '^$' | head -n 12 || true)
-	if [ -n "$report" ]; then
-		echo "$report"
+agents() { awk '/libjsym-agent/ {print $6}' "/proc/$jvm/maps" | sort -u | grep -c . || true; }
+if [ "$mode" = container ]; then
+	step "3. the same from a sidecar: /opt/jsym/musl-build/jsym attach --options unfold 1"
+	say "a kubectl-debug-like container in the JVM's PID namespace, root with"
+	say "Docker's default capabilities (no SYS_ADMIN, no SYS_PTRACE), the build"
+	say "tree bound read-only at /opt/jsym; the JVM is PID 1 there"
+	if kit_sidecar "$ct" --bind "$PWD:/opt/jsym:ro" -- \
+		/opt/jsym/musl-build/jsym attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
+		indent "$KIT_DIR/sidecar.out"
 	else
-		echo "perf produced no profile this time; what it said:"
-		sed 's/^/  perf: /' "$work/perf.log"
+		indent "$KIT_DIR/sidecar.out"
+		fail "jsym attach from the sidecar"
 	fi
 else
-	step "perf cannot sample on this machine; skipped the profile"
+	step "3. a second jsym attach --options unfold $jvm (no sidecar without containers)"
+	if "$J" attach --options unfold "$jvm" >"$KIT_DIR/sidecar.out" 2>&1; then
+		indent "$KIT_DIR/sidecar.out"
+	else
+		indent "$KIT_DIR/sidecar.out"
+		fail "the second jsym attach"
+	fi
 fi
+say "a second attach refreshes the agent already running: the JVM maps $(agents)"
+say "jsym agent, and the agent logged $(grep -c 'attached again: refreshing' "$jvm_root/tmp/jsym-$nspid.log" || true) refresh"
+
+# ---------------------------------------------------------------- perf
+# Sampled JIT addresses (for resolve) come from perf when it can sample.
+data=$KIT_DIR/perf.data
+sampled=$KIT_DIR/sampled
+: >"$sampled"
+step "4. perf record -e cpu-clock -g -p $jvm for 4 s (as root, on the host)"
+if ! command -v perf >/dev/null; then
+	say "perf is not installed (apt-get install linux-perf): skipped"
+elif ! perf record -q -e cpu-clock -o "$KIT_DIR/probe.data" -- true >"$KIT_DIR/probe.log" 2>&1; then
+	say "perf cannot sample on this machine: skipped ($(head -n 1 "$KIT_DIR/probe.log"))"
+elif ! timeout 30 perf record -e cpu-clock -F 499 -g -p "$jvm" -o "$data" -- sleep 4 \
+	>"$KIT_DIR/perf.log" 2>&1; then
+	say "perf record failed: skipped; it said:"
+	indent "$KIT_DIR/perf.log" 5
+else
+	# perf finds the map itself: for a process in another mount namespace it
+	# reads /tmp/perf-<nspid>.map there.  -f: a perf that checks the map's
+	# owner would otherwise skip a map owned by the JVM's uid
+	# (docs/perf-map.md); the perf of Debian 12 reads it either way.
+	perf script -f -i "$data" -F ip,sym,dso -G 2>/dev/null >"$KIT_DIR/leaves" || true
+	total=$(grep -c . "$KIT_DIR/leaves" || true)
+	jit=$(grep -c "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" || true)
+	unnamed=$(grep "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" | grep -c '\[unknown\]' || true)
+	say "$total samples; $jit of them in JIT code, $((jit - unnamed)) of those named from the agent's map"
+	grep "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" | awk '{print $1}' >"$sampled" || true
+	say "hottest Java methods (perf report --stdio --no-children --sort dso,sym, JIT lines):"
+	perf report -f -i "$data" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
+		awk '$2 == "[JIT]" { s = $0; sub(/.*\[\.\] /, "", s); if (s ~ /\(/) printf "    %7s  %s\n", $1, s }' |
+		head -n 8 || true
+	# One call stack whose leaf is a Workload method, frame pointers all the way.
+	perf script -f -i "$data" -F ip,sym,symoff,dso 2>/dev/null |
+		awk -v m="(/tmp/perf-$jvm.map)" '
+			/^$/ { if (n && pick) exit; n = 0; pick = 0; next }
+			{ n++; if (n == 1 && index($0, m) && $0 ~ / (Arith|Strs|Colls|Recur|Bigs)\./) pick = 1
+			  if (pick && n <= 7) lines[n] = $0 }
+			END { if (pick) for (i = 1; i <= 7 && i in lines; i++) print lines[i] }' \
+		>"$KIT_DIR/stack" || true
+	if [ -s "$KIT_DIR/stack" ]; then
+		say "one sampled call stack (perf script), innermost first:"
+		sed 's/^[[:space:]]*/    /' "$KIT_DIR/stack"
+	fi
+fi
+
+step "5. bpftrace: the JVM's user stacks from eBPF, ustack(perf), 3 s"
+if ! command -v bpftrace >/dev/null; then
+	say "bpftrace is not installed: skipped (apt-get install bpftrace, about"
+	say "30 MB with LLVM, to see the same named stacks from eBPF)"
+else
+	if [ "$mode" = container ]; then
+		# The container's PID namespace: bpftrace's `pid` is the kernel's
+		# global pid, which differs from $jvm when this runs in a container.
+		filter="curtask->nsproxy->pid_ns_for_children->ns.inum == $(stat -L -c %i "/proc/$jvm/ns/pid")"
+	else
+		filter="pid == $jvm"
+	fi
+	prog="profile:hz:99 /$filter/ { @[ustack(perf, 5)] = count(); }
+		interval:s:3 { print(@, 2); clear(@); exit(); }"
+	say "bpftrace -e 'profile:hz:99 /<the JVM>/ { @[ustack(perf, 5)] = count(); } ...'"
+	say "(the two most frequent stacks; bpftrace reads the same map perf does)"
+	if timeout 30 bpftrace -e "$prog" >"$KIT_DIR/bpftrace.out" 2>"$KIT_DIR/bpftrace.err" &&
+		grep -q '^@\[' "$KIT_DIR/bpftrace.out"; then
+		grep -v -e '^$' -e '^Attaching ' "$KIT_DIR/bpftrace.out" | sed 's/^[[:space:]]*/    /'
+	else
+		say "bpftrace cannot run here: skipped; it said:"
+		grep -v RLIMIT_MEMLOCK "$KIT_DIR/bpftrace.err" | head -n 3 | sed 's/^/    /'
+		[ -s "$KIT_DIR/bpftrace.out" ] && indent "$KIT_DIR/bpftrace.out" 3
+	fi
+fi
+
+# ---------------------------------------------------------------- resolve
+# Candidates: every sampled JIT address, else (no perf) 32 addresses spread
+# over each Workload method of the map.  All are resolved once, quietly; the
+# demo shows three named ones from different methods and one whose code the
+# JIT inlined, resolved again in one visible command.
+# spread: 32 addresses spread over each of the first 40 Workload methods of
+# the map.
+spread() {
+	grep -E ' [a-z]+ (Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.' "$map" | head -n 40 |
+		while read -r start size _; do
+			for i in $(seq 0 31); do
+				printf '0x%x\n' $((0x$start + 0x$size * i / 32))
+			done
+		done || true
+}
+if [ ! -s "$sampled" ]; then
+	spread >"$sampled"
+	src="addresses spread over Workload methods of the map (no perf samples)"
+else
+	src="addresses perf sampled"
+fi
+# Most often sampled first, so the three named ones are from hot methods.
+sort "$sampled" | uniq -c | sort -k1,1nr -k2 | awk '{print $2}' |
+	"$J" resolve --pid "$jvm" >"$KIT_DIR/candidates" 2>&1 || true
+named=$(grep -E '  [^ ].* (Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.[A-Za-z0-9_$]+\(.*\)\+0x[0-9a-f]+  \[class ' "$KIT_DIR/candidates" |
+	grep -v ' inlined: ' | sed 's/\(^[^ ]*\) .*\[class \([^,]*\), method \([^,]*\),.*/\1 \2.\3/' |
+	awk '!seen[$2]++ {print $1}' | head -n 3 || true)
+inl=$(grep -E ' inlined: .*(Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.' "$KIT_DIR/candidates" | head -n 1 | awk '{print $1}' || true)
+[ -n "$inl" ] || inl=$(grep ' inlined: ' "$KIT_DIR/candidates" | head -n 1 | awk '{print $1}' || true)
+if [ -z "$inl" ]; then
+	# No sample fell in inlined code: look for some in the Workload methods.
+	inl=$(spread | "$J" resolve --pid "$jvm" 2>/dev/null | grep ' inlined: ' | head -n 1 | awk '{print $1}' || true)
+	[ -z "$inl" ] || src="$src, and one in inlined code found in the map"
+fi
+# shellcheck disable=SC2086 # one address per word
+addrs=$(printf '%s\n' $named $inl | grep . | tr '\n' ' ' || true)
+
+step "6. jsym resolve --pid $jvm ADDR...   ($src)"
+say "the journal's names, with class, method, signature, range, and for an"
+say "address in inlined code, the inlined methods innermost first:"
+if [ -z "$addrs" ]; then
+	fail "jsym resolve named none of $(sort -u "$sampled" | grep -c .) candidate addresses"
+	indent "$KIT_DIR/candidates" 5
+else
+	# shellcheck disable=SC2086
+	if "$J" resolve --pid "$jvm" $addrs >"$KIT_DIR/resolve.out" 2>&1; then
+		cat "$KIT_DIR/resolve.out"
+	else
+		indent "$KIT_DIR/resolve.out"
+		fail "jsym resolve"
+	fi
+	[ -n "$inl" ] || say "(no address in inlined code found this time)"
+fi
+
 echo
-echo "demo done: the JVM is stopped and its files removed"
+if [ "$failed" -ne 0 ]; then
+	echo "jsym demo: FAILED (see above) after $((SECONDS - start_secs)) s"
+	exit 1
+fi
+if [ "$mode" = container ]; then
+	echo "demo done in $((SECONDS - start_secs)) s: the container is stopped and $KIT_DIR removed"
+else
+	echo "demo done in $((SECONDS - start_secs)) s (host JVM: $why_host): the JVM is stopped and its files removed"
+fi

@@ -2,7 +2,8 @@
 # mk/deps.sh - check (and, as root, install) the Debian packages jsym needs.
 #
 #   mk/deps.sh build   what compiling both builds needs
-#   mk/deps.sh demo    build + what `make demo` (mk/demo.sh) runs: javac, perf
+#   mk/deps.sh demo    build + what `make demo` (mk/demo.sh) runs: javac, perf,
+#                      debootstrap (the demo's container root filesystem)
 #   mk/deps.sh test    demo + what the test suites need (containers, fuzzers)
 #   mk/deps.sh bench   test + what the benchmarks need
 #
@@ -25,14 +26,17 @@ build_reqs=(
 	"/usr/include/sys/capability.h|libcap-dev"
 	"/usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h|openjdk-17-jdk-headless"
 )
-# mk/demo.sh compiles and runs the sample JVM and samples it with perf; the
-# rest it uses (grep, seq, mktemp, ...) is in every Debian.
+# mk/demo.sh compiles the sample JVM, runs it in a kit container whose Debian
+# root filesystem debootstrap builds (once; tests/kit/rootfs.sh), and samples
+# it with perf.  The rest it uses (unshare, nsenter, flock, chroot, mount,
+# grep, ...) is in every Debian, minbase included.  bpftrace is not required:
+# the demo shows its stacks when it is installed and says how otherwise.
 demo_reqs=(
 	"/usr/lib/jvm/java-17-openjdk-amd64/bin/javac|openjdk-17-jdk-headless"
 	"perf|linux-perf"
+	"debootstrap|debootstrap"
 )
 test_reqs=(
-	"debootstrap|debootstrap"
 	"/bin/busybox|busybox-static"
 	"unshare|util-linux"
 	"setpriv|util-linux"
