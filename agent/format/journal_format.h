@@ -98,6 +98,10 @@ enum jf_epoch_reason {
 	JF_EPOCH_REFRESH = 2,   /* refresh on a repeated attach */
 	JF_EPOCH_STOPPED = 3,   /* agent stopped: no records follow until the
 	                           next EPOCH */
+	JF_EPOCH_LIVE_SET = 4,  /* first record of a journal the agent started
+	                           over (journal_max): the live code follows, as
+	                           its original records (ids, times); the file
+	                           covers nothing before this record's time */
 };
 
 /* ---- little-endian helpers ---------------------------------------------- */

@@ -276,14 +276,15 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 		return RC_OK;
 	}
 	if (sink_running()) {
-		if (strcmp(o.dir, cur.dir) == 0 && o.unfold == cur.unfold) {
+		if (strcmp(o.dir, cur.dir) == 0 && o.unfold == cur.unfold &&
+		    o.jitdump == cur.jitdump) {
 			cur = o;
 			sink_update(&o);
 			agentlog("attached again: refreshing (flush_ms=%u)", o.flush_ms);
 			replay(jvmti, JF_EPOCH_REFRESH);
 			return RC_OK;
 		}
-		stop_agent("attached again with another dir= or unfold: restarting");
+		stop_agent("attached again with another dir=, unfold or jitdump: restarting");
 	}
 	java_vm = vm;
 	fresh_env = setup_env(vm, why, sizeof(why));

@@ -16,7 +16,7 @@ AGENT_JOURNAL_SRCS := agent/jvm/journal.c agent/jvm/bbuf.c
 INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
 AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) $(addprefix agent/jvm/,names.c options.c codetable.c \
-	perfmap.c outfile.c procinfo.c unfold.c agentlog.c sink.c sink_io.c)
+	perfmap.c outfile.c procinfo.c unfold.c agentlog.c sink.c sink_io.c sink_rotate.c jitdump.c)
 AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)

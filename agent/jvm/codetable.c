@@ -31,6 +31,7 @@ void codetable_clear(struct code_table *t)
 {
 	for (size_t i = 0; i < t->cap; i++) {
 		free(t->slots[i].name);
+		free(t->slots[i].rec);
 		memset(&t->slots[i], 0, sizeof(t->slots[i]));
 	}
 	t->count = 0;
@@ -95,6 +96,7 @@ int codetable_put(struct code_table *t, const struct code_entry *e)
 		t->count++;
 	} else {
 		free(slot->name);
+		free(slot->rec);
 	}
 	*slot = *e;
 	slot->name = name;
@@ -109,6 +111,7 @@ int codetable_remove(struct code_table *t, uint64_t start)
 	if (!e)
 		return -ENOENT;
 	free(e->name);
+	free(e->rec);
 	i = (size_t)(e - t->slots);
 	/* Backward shift: pull later members of the probe run into the hole. */
 	for (j = (i + 1) & (t->cap - 1); t->slots[j].start; j = (j + 1) & (t->cap - 1)) {
@@ -133,7 +136,31 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-const struct code_entry **codetable_sorted(const struct code_table *t, size_t *n)
+int codetable_add_rec(struct code_entry *e, const void *p, size_t n)
+{
+	unsigned char *r;
+
+	if (n > UINT32_MAX - e->rec_len)
+		return -ENOMEM;
+	r = realloc(e->rec, e->rec_len + n);
+	if (!r)
+		return -ENOMEM;
+	memcpy(r + e->rec_len, p, n);
+	e->rec = r;
+	e->rec_len += (uint32_t)n;
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct code_entry *x = *(const struct code_entry *const *)a;
+	const struct code_entry *y = *(const struct code_entry *const *)b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const struct code_entry **collect(const struct code_table *t, size_t *n,
+					 int (*cmp)(const void *, const void *))
 {
 	const struct code_entry **v;
 	size_t k = 0;
@@ -147,7 +174,17 @@ const struct code_entry **codetable_sorted(const struct code_table *t, size_t *n
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->slots[i].start)
 			v[k++] = &t->slots[i];
-	qsort(v, k, sizeof(*v), by_start);
+	qsort(v, k, sizeof(*v), cmp);
 	*n = k;
 	return v;
+}
+
+const struct code_entry **codetable_sorted(const struct code_table *t, size_t *n)
+{
+	return collect(t, n, by_start);
+}
+
+const struct code_entry **codetable_by_id(const struct code_table *t, size_t *n)
+{
+	return collect(t, n, by_id);
 }

@@ -21,6 +21,11 @@ struct code_entry {
 	uintptr_t method;   /* jmethodID of a CODE_METHOD, 0 for stubs */
 	char *name;         /* display name, owned by the table */
 	int kind;
+	/* The entry's journal records (its LOAD or STUB, then its INLINEs) as
+	 * written, kept when the journal is bounded (journal_max): a journal
+	 * started over begins with them.  Owned by the table; NULL = none. */
+	unsigned char *rec;
+	uint32_t rec_len;
 };
 
 struct code_table {
@@ -36,9 +41,13 @@ void codetable_free(struct code_table *t);
 /* The entry starting at `start`, or NULL.  Valid until the next change. */
 struct code_entry *codetable_find(struct code_table *t, uint64_t start);
 
-/* Insert or replace the entry at e->start (start != 0); the name is copied.
+/* Insert or replace the entry at e->start (start != 0); the name is copied,
+ * e->rec (malloc'd, may be NULL) is taken over by the table on success only.
  * 0, -EINVAL or -ENOMEM (table unchanged). */
 int codetable_put(struct code_table *t, const struct code_entry *e);
+
+/* Append n bytes to the records kept for entry e.  0 or -ENOMEM. */
+int codetable_add_rec(struct code_entry *e, const void *p, size_t n);
 
 /* Remove the entry at `start`.  0 or -ENOENT. */
 int codetable_remove(struct code_table *t, uint64_t start);
@@ -50,5 +59,8 @@ void codetable_clear(struct code_table *t);
  * t->count elements (caller frees the array only).  NULL if empty or on
  * allocation failure (*n = 0). */
 const struct code_entry **codetable_sorted(const struct code_table *t, size_t *n);
+
+/* Pointers to all entries sorted by id (ascending), like codetable_sorted. */
+const struct code_entry **codetable_by_id(const struct code_table *t, size_t *n);
 
 #endif

@@ -8,13 +8,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KNOWN "known: dir=PATH, unfold, verbose, stop, flush_ms=N"
+#define KNOWN "known: dir=PATH, unfold, verbose, stop, flush_ms=N, journal_max=SIZE, jitdump"
 
 void options_defaults(struct agent_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	strcpy(o->dir, "/tmp");
 	o->flush_ms = 100;
+	o->journal_max = AGENT_JOURNAL_MAX_DEFAULT;
+}
+
+/* SIZE: digits with an optional k, m or g (powers of 1024), 0 or
+ * AGENT_JOURNAL_MAX_MIN..AGENT_JOURNAL_MAX_MAX.  0 or -1. */
+static int parse_size(const char *val, size_t vlen, unsigned long long *out)
+{
+	unsigned long long v = 0, mult = 1;
+	size_t i;
+
+	for (i = 0; i < vlen && val[i] >= '0' && val[i] <= '9'; i++) {
+		if (v > AGENT_JOURNAL_MAX_MAX)
+			return -1;
+		v = v * 10 + (unsigned long long)(val[i] - '0');
+	}
+	if (i == 0)
+		return -1;
+	if (i + 1 == vlen) {
+		switch (val[i]) {
+		case 'k': case 'K': mult = 1ull << 10; break;
+		case 'm': case 'M': mult = 1ull << 20; break;
+		case 'g': case 'G': mult = 1ull << 30; break;
+		default: return -1;
+		}
+	} else if (i != vlen) {
+		return -1;
+	}
+	if (v > AGENT_JOURNAL_MAX_MAX / mult)
+		return -1;
+	v *= mult;
+	if (v != 0 && (v < AGENT_JOURNAL_MAX_MIN || v > AGENT_JOURNAL_MAX_MAX))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 static int fail(char *err, size_t errlen, const char *what, const char *tok, size_t toklen)
@@ -33,11 +67,13 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 	size_t vlen = eq ? len - klen - 1 : 0;
 
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
-	if (KEY("unfold") || KEY("verbose") || KEY("stop")) {
+	if (KEY("unfold") || KEY("verbose") || KEY("stop") || KEY("jitdump")) {
 		if (eq)
 			return fail(err, errlen, "option takes no value:", tok, len);
 		if (KEY("unfold"))
 			o->unfold = true;
+		else if (KEY("jitdump"))
+			o->jitdump = true;
 		else if (KEY("verbose"))
 			o->verbose = true;
 		else
@@ -67,6 +103,12 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 		if (errno || *end || num[0] < '0' || num[0] > '9' || v < 1 || v > 60000)
 			return fail(err, errlen, "flush_ms needs a number 1..60000:", tok, len);
 		o->flush_ms = (unsigned)v;
+		return 0;
+	}
+	if (KEY("journal_max")) {
+		if (!eq || parse_size(val, vlen, &o->journal_max) < 0)
+			return fail(err, errlen, "journal_max needs 0 or a size 64k..1g (bytes, "
+				    "k/m/g suffix):", tok, len);
 		return 0;
 	}
 #undef KEY

@@ -8,6 +8,10 @@
  *   verbose       may write one-line messages to the JVM's stderr
  *   stop          disable events and close the outputs
  *   flush_ms=N    flush period in ms, 1..60000 (default 100)
+ *   journal_max=SIZE  start the journal over (with the live code) when it
+ *                 passes SIZE bytes; k/m/g suffixes (1024-based), 64k..1g or
+ *                 0 = never (default 16m)
+ *   jitdump       also write jit-<pid>.dump for perf inject --jit
  * Keys match exactly (no prefixes).  An empty string or NULL = defaults.
  */
 #ifndef JSYM_OPTIONS_H
@@ -24,9 +28,15 @@ struct agent_opts {
 	bool verbose;
 	bool stop;
 	unsigned flush_ms;
+	unsigned long long journal_max;   /* bytes; 0 = unbounded */
+	bool jitdump;
 };
 
-/* Defaults: dir=/tmp, flush_ms=100, flags off. */
+#define AGENT_JOURNAL_MAX_DEFAULT (16ull << 20)
+#define AGENT_JOURNAL_MAX_MIN (64ull << 10)
+#define AGENT_JOURNAL_MAX_MAX (1ull << 30)
+
+/* Defaults: dir=/tmp, flush_ms=100, journal_max=16m, flags off. */
 void options_defaults(struct agent_opts *o);
 
 /*

@@ -6,7 +6,10 @@
 #include "sink.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "journal.h"
 #include "perfmap.h"
@@ -17,6 +20,7 @@ struct sink_state sink_state = {
 	.wake = PTHREAD_COND_INITIALIZER,
 	.drained = PTHREAD_COND_INITIALIZER,
 	.dirfd = -1, .jfd = -1, .mapfd = -1,
+	.jd = { .fd = -1 },
 	.buf_max = SINK_BUF_MAX,
 };
 
@@ -57,7 +61,8 @@ static int wait_for_room(void)
 
 static void maybe_wake(void)
 {
-	if (S.jbuf.len > S.buf_max / 2 || S.mapbuf.len > S.buf_max / 2) {
+	if (S.jbuf.len > S.buf_max / 2 || S.mapbuf.len > S.buf_max / 2 ||
+	    S.dbuf.len > S.buf_max / 2) {
 		S.kick = true;
 		pthread_cond_signal(&S.wake);
 	}
@@ -77,35 +82,39 @@ struct jrec {
 	const char *name;                  /* STUB */
 };
 
-static int encode(const struct jrec *r)
+static int encode(struct bbuf *b, const struct jrec *r)
 {
 	switch (r->type) {
 	case JF_LOAD:
 	case JF_INLINE:
-		return journal_put_method(&S.jbuf, r->type, r->ts, r->id, r->m);
+		return journal_put_method(b, r->type, r->ts, r->id, r->m);
 	case JF_UNLOAD:
-		return journal_put_unload(&S.jbuf, r->ts, r->id, r->start);
+		return journal_put_unload(b, r->ts, r->id, r->start);
 	case JF_STUB:
-		return journal_put_stub(&S.jbuf, r->ts, r->id, r->start, r->size, r->name);
+		return journal_put_stub(b, r->ts, r->id, r->start, r->size, r->name);
 	default:
-		return journal_put_epoch(&S.jbuf, r->ts, r->size);
+		return journal_put_epoch(b, r->ts, r->size);
 	}
 }
 
 /*
  * Queue a record (lock held).  A full buffer gets one wait for room; then
- * the record is dropped and counted.  Returns 0, -ENOBUFS/-ENOMEM (dropped)
- * or -ESHUTDOWN (the sink stopped while we waited: do nothing more).
+ * the record is dropped and counted.  Returns 0 (the record is
+ * S.jbuf.data[*off..]), -ENOBUFS/-ENOMEM (dropped) or -ESHUTDOWN (the sink
+ * stopped while we waited: do nothing more).
  */
-static int journal_add(const struct jrec *r)
+static int journal_add(const struct jrec *r, size_t *off)
 {
-	int rc = encode(r);
+	int rc;
 
+	*off = S.jbuf.len;
+	rc = encode(&S.jbuf, r);
 	if (rc == -ENOBUFS) {
 		wait_for_room();
 		if (!S.running)
 			return -ESHUTDOWN;
-		rc = encode(r);
+		*off = S.jbuf.len;
+		rc = encode(&S.jbuf, r);
 	}
 	if (rc < 0)
 		S.st.drops++;
@@ -113,24 +122,90 @@ static int journal_add(const struct jrec *r)
 	return rc;
 }
 
+/*
+ * For a bounded journal, a malloc'd copy of the record journal_add just
+ * queued at `off` (returned rc), or of the record encoded again when it was
+ * dropped: a journal started over must hold every live entry.  NULL when
+ * records are not kept, or out of memory.
+ */
+static unsigned char *kept_copy(const struct jrec *r, int rc, size_t off, uint32_t *len)
+{
+	struct bbuf one = { 0 };
+
+	*len = 0;
+	if (!S.keep_records)
+		return NULL;
+	if (rc == 0 ? bbuf_append(&one, S.jbuf.data + off, S.jbuf.len - off) : encode(&one, r)) {
+		bbuf_free(&one);
+		return NULL;
+	}
+	*len = (uint32_t)one.len;
+	return one.data;
+}
+
+/* The live entry whose LOAD has `id` (its INLINEs follow it closely). */
+static struct code_entry *entry_by_id(uint64_t id)
+{
+	struct code_entry *e;
+
+	for (unsigned i = 0; i < 8; i++)
+		if (S.recent_id[i] == id && (e = codetable_find(&S.table, S.recent_start[i])) &&
+		    e->id == id)
+			return e;
+	for (size_t i = 0; i < S.table.cap; i++)
+		if (S.table.slots[i].start && S.table.slots[i].id == id)
+			return &S.table.slots[i];
+	return NULL;
+}
+
+/* A jitdump CODE_LOAD with the code bytes, copied now (lock held; the
+ * callback that reported the code runs, so it is live and readable). */
+static void jit_add(uint64_t start, uint64_t size, const char *name, uint64_t id)
+{
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	int rc;
+
+	if (!S.jitdump || S.jd.fd < 0)
+		return;
+	rc = jitdump_put_code_load(&S.dbuf, sink_now(), S.pid, tid, start, size, id, name);
+	if (rc == -ENOBUFS) {
+		wait_for_room();
+		if (!S.running)
+			return;
+		rc = jitdump_put_code_load(&S.dbuf, sink_now(), S.pid, tid, start, size, id, name);
+	}
+	if (rc == 0)
+		S.st.jit_records++;
+	else if (rc != -EINVAL)
+		S.st.jit_drops++;
+	maybe_wake();
+}
+
 /* Put a new entry in the table (and its line in the map buffer). */
 static void table_add(const struct code_entry *e)
 {
 	if (codetable_find(&S.table, e->start))
 		S.need_rewrite = true;   /* replaced without an unload: old line must go */
-	if (codetable_put(&S.table, e) < 0)
+	if (codetable_put(&S.table, e) < 0) {
+		free(e->rec);
 		S.st.drops++;
-	else
+	} else {
 		map_append(e->start, e->size, e->name);
+	}
+	S.recent_id[S.recent_pos] = e->id;
+	S.recent_start[S.recent_pos] = e->start;
+	S.recent_pos = (S.recent_pos + 1) % 8;
 }
 
 uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const char *cls,
 			  const char *mname, const char *sig, const char *display)
 {
 	struct journal_method m = { start, size, cls, mname, sig, display };
-	struct code_entry e = { start, size, 0, method, (char *)display, CODE_METHOD };
+	struct code_entry e = { start, size, 0, method, (char *)display, CODE_METHOD, NULL, 0 };
 	struct jrec r = { .type = JF_LOAD, .ts = sink_now(), .m = &m };
 	struct code_entry *old;
+	size_t off;
+	int rc;
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running || !start)
@@ -142,12 +217,15 @@ uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const
 		goto out;
 	}
 	e.id = r.id = S.next_id++;
-	if (journal_add(&r) == -ESHUTDOWN) {
+	rc = journal_add(&r, &off);
+	if (rc == -ESHUTDOWN) {
 		e.id = 0;
 		goto out;
 	}
+	e.rec = kept_copy(&r, rc, off, &e.rec_len);
 	table_add(&e);
 	S.st.loads++;
+	jit_add(start, size, display, e.id);
 out:
 	pthread_mutex_unlock(&S.lock);
 	return e.id;
@@ -159,9 +237,25 @@ void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const
 	struct journal_method m = { start, size, cls, mname, sig, display };
 	struct jrec r = { .type = JF_INLINE, .ts = sink_now(), .id = parent_id, .m = &m };
 
+	struct code_entry *parent;
+	unsigned char *rec;
+	uint32_t len;
+	size_t off;
+	int rc;
+
 	pthread_mutex_lock(&S.lock);
-	if (S.running && parent_id && journal_add(&r) == 0)
+	if (!S.running || !parent_id)
+		goto out;
+	rc = journal_add(&r, &off);
+	if (rc == -ESHUTDOWN)
+		goto out;
+	if (rc == 0)
 		S.st.inlines++;
+	rec = kept_copy(&r, rc, off, &len);
+	if (rec && (parent = entry_by_id(parent_id)) && codetable_add_rec(parent, rec, len) < 0)
+		S.st.drops++;
+	free(rec);
+out:
 	pthread_mutex_unlock(&S.lock);
 }
 
@@ -169,6 +263,7 @@ void sink_record_unload(uintptr_t method, uint64_t start)
 {
 	struct jrec r = { .type = JF_UNLOAD, .ts = sink_now(), .start = start };
 	struct code_entry *e;
+	size_t off;
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running)
@@ -180,7 +275,7 @@ void sink_record_unload(uintptr_t method, uint64_t start)
 		goto out;
 	}
 	r.id = e->id;
-	if (journal_add(&r) == -ESHUTDOWN)
+	if (journal_add(&r, &off) == -ESHUTDOWN)
 		goto out;
 	/* The wait may have let a newer LOAD in: end only our id. */
 	e = codetable_find(&S.table, start);
@@ -194,10 +289,12 @@ out:
 
 void sink_record_stub(uint64_t start, uint64_t size, const char *name)
 {
-	struct code_entry e = { start, size, 0, 0, (char *)name, CODE_STUB };
+	struct code_entry e = { start, size, 0, 0, (char *)name, CODE_STUB, NULL, 0 };
 	struct jrec r = { .type = JF_STUB, .ts = sink_now(), .start = start, .size = size,
 			  .name = name };
 	struct code_entry *old;
+	size_t off;
+	int rc;
 
 	pthread_mutex_lock(&S.lock);
 	if (!S.running || !start)
@@ -208,10 +305,13 @@ void sink_record_stub(uint64_t start, uint64_t size, const char *name)
 		goto out;
 	}
 	e.id = r.id = S.next_id++;
-	if (journal_add(&r) == -ESHUTDOWN)
+	rc = journal_add(&r, &off);
+	if (rc == -ESHUTDOWN)
 		goto out;
+	e.rec = kept_copy(&r, rc, off, &e.rec_len);
 	table_add(&e);
 	S.st.stubs++;
+	jit_add(start, size, name, e.id);
 out:
 	pthread_mutex_unlock(&S.lock);
 }
@@ -219,10 +319,11 @@ out:
 void sink_record_epoch(uint64_t reason)
 {
 	struct jrec r = { .type = JF_EPOCH, .ts = sink_now(), .size = reason };
+	size_t off;
 
 	pthread_mutex_lock(&S.lock);
 	if (S.running)
-		journal_add(&r);
+		journal_add(&r, &off);
 	pthread_mutex_unlock(&S.lock);
 }
 

@@ -56,7 +56,8 @@ void sink_flush_loop(void);
 /* Is the sink started (outputs open, thread running)? */
 int sink_running(void);
 
-/* Change flush_ms / verbose of a running sink. */
+/* Change flush_ms / verbose / journal_max of a running sink (journal_max
+ * from 0 to a size only takes effect at the next start). */
 void sink_update(const struct agent_opts *opts);
 
 /* Journal an UNLOAD for every live entry, an EPOCH(3), flush, end the
@@ -95,6 +96,8 @@ void sink_record_epoch(uint64_t reason);
 struct sink_stats {
 	uint64_t loads, unloads, stubs, inlines, dups, drops, stray_unloads, rewrites;
 	uint64_t map_lines;   /* entries in the table */
+	uint64_t rotations;   /* journals started over (journal_max) */
+	uint64_t jit_records, jit_drops;   /* jitdump CODE_LOADs written / dropped */
 };
 void sink_get_stats(struct sink_stats *st);
 

@@ -32,8 +32,8 @@ static bool map_was_removed(void)
 
 static void flush_once(void)
 {
-	struct bbuf jout, mout, full = { 0 };
-	bool rewrite = false;
+	struct bbuf jout, mout, dout, full = { 0 }, fresh = { 0 };
+	bool rewrite = false, rotate = false;
 	uint64_t now = sink_now(), drops;
 	char why[512];
 	int rc;
@@ -41,8 +41,18 @@ static void flush_once(void)
 	pthread_mutex_lock(&S.lock);
 	jout = S.jbuf;
 	mout = S.mapbuf;
+	dout = S.dbuf;
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
+	S.dbuf = (struct bbuf){ .max = S.buf_max };
+	/* Starting the journal over: the live set is taken in the same hold as
+	 * the swap, so it reflects exactly the records of jout (sink_rotate.c). */
+	if (jout.len && sink_rotate_due(jout.len)) {
+		if (sink_rotate_render(&fresh) == 0)
+			rotate = true;
+		else
+			bbuf_free(&fresh);
+	}
 	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
 	    (S.mapfd < 0 || S.force_rewrite ||
 	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
@@ -59,11 +69,21 @@ static void flush_once(void)
 	drops = S.st.drops;
 	pthread_mutex_unlock(&S.lock);
 
-	if (jout.len && S.jfd >= 0) {
+	if (rotate) {
+		sink_rotate_write(&fresh, &jout);
+	} else if (jout.len && S.jfd >= 0) {
 		rc = write_all(S.jfd, jout.data, jout.len);
 		if (rc < 0)
 			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
 				 strerror(-rc), jout.len);
+		else
+			S.jsize += jout.len;
+	}
+	if (dout.len && S.jd.fd >= 0) {
+		rc = write_all(S.jd.fd, dout.data, dout.len);
+		if (rc < 0)
+			agentlog("cannot write the jitdump: %s (%zu bytes lost)", strerror(-rc),
+				 dout.len);
 	}
 	if (rewrite) {
 		rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full.data, full.len, why,
@@ -112,7 +132,9 @@ static void flush_once(void)
 	}
 	bbuf_free(&jout);
 	bbuf_free(&mout);
+	bbuf_free(&dout);
 	bbuf_free(&full);
+	bbuf_free(&fresh);
 }
 
 static void close_files(void)
@@ -124,6 +146,7 @@ static void close_files(void)
 	if (S.dirfd >= 0)
 		close(S.dirfd);
 	S.jfd = S.mapfd = S.dirfd = -1;
+	jitdump_close(&S.jd);
 }
 
 /* Everything a stopped sink leaves behind.  Called with the lock held, when
@@ -134,6 +157,7 @@ static void release_outputs(void)
 	codetable_free(&S.table);
 	bbuf_free(&S.jbuf);
 	bbuf_free(&S.mapbuf);
+	bbuf_free(&S.dbuf);
 }
 
 void sink_flush_loop(void)
@@ -233,6 +257,8 @@ void sink_update(const struct agent_opts *opts)
 {
 	pthread_mutex_lock(&S.lock);
 	S.flush_ms = opts->flush_ms;
+	if (S.keep_records || !opts->journal_max)
+		S.journal_max = opts->journal_max;
 	pthread_mutex_unlock(&S.lock);
 	agentlog_set_verbose(opts->verbose);
 }
@@ -248,14 +274,22 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
 	uint64_t starttime = procinfo_starttime();
 	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why, whylen);
 
+	struct stat st;
+
 	if (fd < 0)
 		return fd;
 	S.jfd = fd;
+	S.starttime = starttime;
+	S.jsize = S.jlive = 0;
+	S.rotate_after_ns = 0;
+	S.last_rotate_err = 0;
 	if (S.last_next_id && strcmp(S.last_dir, opts->dir) == 0 &&
 	    pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h, JF_MAGIC, 8) == 0 &&
 	    jf_get32(h + JF_H_PID) == (uint32_t)getpid() &&
 	    jf_get64(h + JF_H_PROC_STARTTIME) == starttime) {
 		S.next_id = S.last_next_id;
+		if (fstat(fd, &st) == 0)
+			S.jsize = (uint64_t)st.st_size;
 		return 0;
 	}
 	if (ftruncate(fd, 0) < 0) {
@@ -270,6 +304,31 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
 	return journal_put_header(&S.jbuf, (uint32_t)getpid(),
 				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
 				  starttime, JSYM_AGENT_VERSION);
+}
+
+/* The jitdump, when asked for: continued with the journal, else new.  Not
+ * fatal: the map and the journal do not need it. */
+static void open_jitdump(const struct agent_opts *opts)
+{
+	char why[512];
+	int rc;
+
+	S.jitdump = false;
+	if (!opts->jitdump)
+		return;
+	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, why, sizeof(why));
+	if (rc < 0) {
+		agentlog("jitdump disabled: %s", why);
+		return;
+	}
+	if (why[0])
+		agentlog("jitdump: %s", why);
+	if (S.jd.size == 0 && jitdump_put_header(&S.dbuf, S.pid, sink_now()) < 0) {
+		agentlog("jitdump disabled: out of memory");
+		jitdump_close(&S.jd);
+		return;
+	}
+	S.jitdump = true;
 }
 
 int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
@@ -303,12 +362,18 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	snprintf(S.map_name, sizeof(S.map_name), "perf-%d.map", pid);
 	snprintf(S.map_tmp, sizeof(S.map_tmp), "perf-%d.map.tmp", pid);
 	snprintf(S.journal_name, sizeof(S.journal_name), "jsym-%d.journal", pid);
+	snprintf(S.journal_tmp, sizeof(S.journal_tmp), "jsym-%d.journal.tmp", pid);
+	S.pid = (uint32_t)pid;
+	S.journal_max = opts->journal_max;
+	S.keep_records = opts->journal_max != 0;
 
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
+	S.dbuf = (struct bbuf){ .max = S.buf_max };
 	rc = open_journal(opts, why, whylen);
 	if (rc < 0)
 		goto fail;
+	open_jitdump(opts);
 	S.map_refused = false;
 	rc = outfile_check(S.dirfd, S.map_name, why, whylen);
 	if (rc < 0 && rc != -ENOENT) {
@@ -327,14 +392,17 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	S.drops_logged = S.st.drops;
 
 	snprintf(S.last_dir, sizeof(S.last_dir), "%s", opts->dir);
-	agentlog("started: dir=%s flush_ms=%u unfold=%d map=%s journal=%s%s", opts->dir,
-		 opts->flush_ms, opts->unfold, S.map_refused ? "(refused)" : S.map_name,
-		 S.journal_name, S.next_id > 1 ? " (appending)" : "");
+	agentlog("started: dir=%s flush_ms=%u unfold=%d map=%s journal=%s%s journal_max=%llu%s",
+		 opts->dir, opts->flush_ms, opts->unfold,
+		 S.map_refused ? "(refused)" : S.map_name, S.journal_name,
+		 S.next_id > 1 ? " (appending)" : "", (unsigned long long)opts->journal_max,
+		 S.jitdump ? " jitdump=on" : "");
 	return 0;
 fail:
 	agentlog("%s", why);
 	bbuf_free(&S.jbuf);
 	bbuf_free(&S.mapbuf);
+	bbuf_free(&S.dbuf);
 	close_files();
 	return rc;
 }
@@ -357,6 +425,11 @@ void sink_stop(void)
 	}
 	if (journal_put_epoch(&S.jbuf, sink_now(), JF_EPOCH_STOPPED) < 0)
 		S.st.drops++;
+	if (S.jitdump && S.jd.fd >= 0)
+		(void)jitdump_put_close(&S.dbuf, sink_now());
+	/* The final map is the live set, whatever the rewrite rate limit says
+	 * (unloads of the last 500 ms would otherwise stay in it). */
+	S.force_rewrite = true;
 	S.running = false;
 	S.quit = true;
 	pthread_cond_signal(&S.wake);
@@ -380,11 +453,14 @@ void sink_stop(void)
 
 	sink_get_stats(&st);
 	agentlog("stopped: %llu loads, %llu unloads, %llu stubs, %llu inlined ranges, "
-		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops",
+		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops, "
+		 "%llu journal start-overs, %llu jitdump records (%llu dropped)",
 		 (unsigned long long)st.loads, (unsigned long long)st.unloads,
 		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
 		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
-		 (unsigned long long)st.rewrites, (unsigned long long)st.drops);
+		 (unsigned long long)st.rewrites, (unsigned long long)st.drops,
+		 (unsigned long long)st.rotations, (unsigned long long)st.jit_records,
+		 (unsigned long long)st.jit_drops);
 	pthread_mutex_lock(&S.lock);
 	if (!S.thread_on || S.thread_done) {
 		release_outputs();

@@ -15,6 +15,7 @@
 
 #include "bbuf.h"
 #include "codetable.h"
+#include "jitdump.h"
 #include "options.h"
 #include "sink.h"
 
@@ -44,6 +45,22 @@ struct sink_state {
 	/* the journal this process last wrote, to append to it on a restart */
 	char last_dir[AGENT_DIR_MAX];
 	uint64_t last_next_id;
+	/* the bounded journal (journal_max, sink_rotate.c) */
+	uint64_t journal_max;     /* bytes; 0 = unbounded */
+	bool keep_records;        /* entries keep their records (journal_max at start) */
+	uint64_t jsize;           /* bytes in the journal file */
+	uint64_t jlive;           /* bytes the current file began with (header, live set) */
+	uint64_t rotate_after_ns; /* no new attempt before (after a failure) */
+	int last_rotate_err;
+	char journal_tmp[64];
+	uint64_t recent_id[8], recent_start[8];   /* last LOADs, for their INLINEs */
+	unsigned recent_pos;
+	/* perf's jitdump (option jitdump) */
+	bool jitdump;
+	uint32_t pid;
+	uint64_t starttime;        /* procinfo_starttime(), for new headers */
+	struct jitdump_file jd;
+	struct bbuf dbuf;
 };
 
 extern struct sink_state sink_state;
@@ -54,5 +71,18 @@ uint64_t sink_now(void);
 
 /* *ts = CLOCK_REALTIME now + ms (for pthread_cond_timedwait). */
 void sink_deadline(struct timespec *ts, unsigned ms);
+
+/* sink_rotate.c: is it time to start the journal over, before writing
+ * `adding` more bytes?  Lock held. */
+bool sink_rotate_due(size_t adding);
+
+/* Render the new journal into *out: header, EPOCH(JF_EPOCH_LIVE_SET) and
+ * the kept records of every live entry, by id.  Lock held.  0 or -errno. */
+int sink_rotate_render(struct bbuf *out);
+
+/* Replace the journal with fresh[0..len) (tmp + rename) and continue in the
+ * new file; on failure write `pending` to the old one instead.  Flush
+ * thread, lock not held. */
+void sink_rotate_write(const struct bbuf *fresh, const struct bbuf *pending);
 
 #endif

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "journal_read.h"
 #include "lookup.h"
 #include "perfmap_read.h"
 #include "resolve_cli.h"
@@ -211,10 +212,13 @@ struct resolver {
 /*
  * A perf map is rewritten by rename (the jsym agent) or in place (the JDK,
  * perf-map-agent); lookup_refresh notices the latter, the former needs the
- * path opened again.  Journals are only ever appended to or started over in
- * place.
+ * path opened again.  A journal is appended to, started over in place (a new
+ * process with the same pid), or, bounded by journal_max, replaced by rename
+ * with a new one that begins with the live code: read from its start, it
+ * gives the whole state, so forgetting the old file loses nothing and
+ * applies nothing twice.
  */
-static void follow_renamed_map(struct resolver *r)
+static void follow_renamed(struct resolver *r)
 {
 	struct timespec now;
 	int fd;
@@ -228,7 +232,8 @@ static void follow_renamed_map(struct resolver *r)
 	if (fd < 0)
 		return;
 	lookup_clear(r->lk);
-	lookup_follow_map(r->lk, fd);
+	(r->src->is_journal ? lookup_follow_journal : lookup_follow_map)(r->lk, fd);
+	lookup_set_until(r->lk, r->env->at_ns);
 }
 
 /* Read what is new.  0, or -1 when that failed so badly nothing can be trusted. */
@@ -237,8 +242,8 @@ static int refresh(struct resolver *r)
 	char err[256] = "";
 	long n;
 
-	if (r->env->follow && !r->src->is_journal)
-		follow_renamed_map(r);
+	if (r->env->follow)
+		follow_renamed(r);
 	n = lookup_refresh(r->lk, err, sizeof(err));
 
 	if (n >= 0 || n == -EAGAIN)
@@ -306,6 +311,48 @@ static void report_source(const struct resolver *r)
 			st.malformed_lines, st.pending_bytes);
 }
 
+/*
+ * The time from which a journal covers the code: the EPOCH(LIVE_SET) that
+ * begins a journal the agent started over (journal_max), else 0 (it covers
+ * the whole time since the agent started).  Read on a dup of the fd; pread
+ * only, so the lookup's own reader is not disturbed.
+ */
+static uint64_t journal_covers_from(int fd)
+{
+	struct jr_reader jr;
+	struct jr_record rec;
+	uint64_t from = 0;
+	int dfd = dup(fd);
+
+	if (dfd < 0)
+		return 0;
+	jr_open_fd(&jr, dfd);
+	if (jr_next(&jr, &rec, NULL, 0) == 1 && rec.type == JF_EPOCH &&
+	    rec.reason == JF_EPOCH_LIVE_SET)
+		from = rec.timestamp;
+	jr_close(&jr);
+	return from;
+}
+
+/* --at before what the journal still holds: an error, not a wrong answer. */
+static int check_at_covered(const struct resolver *r)
+{
+	uint64_t from;
+
+	if (!r->env->at_ns || !r->src->is_journal)
+		return 0;
+	from = journal_covers_from(r->src->fd);
+	if (!from || r->env->at_ns >= from)
+		return 0;
+	fprintf(stderr, "jsym: --at %" PRIu64 ".%06" PRIu64 " is before the earliest time %s "
+			"covers, %" PRIu64 ".%06" PRIu64 ": the agent started the journal over "
+			"then with the code live at that time (agent option journal_max); give a "
+			"later --at, or a larger journal_max for a longer history\n",
+		r->env->at_ns / UINT64_C(1000000000), r->env->at_ns % UINT64_C(1000000000) / 1000,
+		r->src->path, from / UINT64_C(1000000000), from % UINT64_C(1000000000) / 1000);
+	return -1;
+}
+
 /* A journal whose agent stopped has every range closed: say how to look back. */
 static void warn_if_stopped(const struct resolver *r)
 {
@@ -341,6 +388,12 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 		close(src.fd);
 		resolve_close(&src);
 		fprintf(stderr, "jsym: out of memory\n");
+		return 2;
+	}
+	if (check_at_covered(&r) < 0) {
+		close(src.fd);
+		lookup_free(r.lk);
+		resolve_close(&src);
 		return 2;
 	}
 	(src.is_journal ? lookup_follow_journal : lookup_follow_map)(r.lk, src.fd);

@@ -22,7 +22,7 @@ extern Suite *agent_codetable_suite(void);
 
 static void put(struct code_table *t, uint64_t start, uint64_t size, uint64_t id, const char *n)
 {
-	struct code_entry e = { start, size, id, 0, (char *)n, CODE_METHOD };
+	struct code_entry e = { start, size, id, 0, (char *)n, CODE_METHOD, NULL, 0 };
 
 	ck_assert_int_eq(codetable_put(t, &e), 0);
 }
@@ -46,7 +46,7 @@ START_TEST(test_table_basic)
 	ck_assert_ptr_null(codetable_find(&t, 0x2000));
 	ck_assert_uint_eq(t.count, 1);
 	{
-		struct code_entry z = { 0, 1, 1, 0, "z", CODE_STUB };
+		struct code_entry z = { 0, 1, 1, 0, "z", CODE_STUB, NULL, 0 };
 
 		ck_assert_int_eq(codetable_put(&t, &z), -EINVAL);
 	}

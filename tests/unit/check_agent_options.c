@@ -76,6 +76,41 @@ START_TEST(test_long_dir)
 }
 END_TEST
 
+START_TEST(test_journal_max_and_jitdump)
+{
+	struct agent_opts o;
+	char err[256];
+
+	ck_assert_int_eq(options_parse(NULL, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 16u << 20);
+	ck_assert(!o.jitdump);
+	ck_assert_int_eq(options_parse("journal_max=64k,jitdump", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 64u << 10);
+	ck_assert(o.jitdump);
+	ck_assert_int_eq(options_parse("journal_max=3M", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 3u << 20);
+	ck_assert_int_eq(options_parse("journal_max=1g", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 1ull << 30);
+	ck_assert_int_eq(options_parse("journal_max=100000", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 100000);
+	ck_assert_int_eq(options_parse("journal_max=0", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.journal_max, 0);
+	/* below the floor, above the ceiling, overflow, junk, no value */
+	static const char *const bad[] = {
+		"journal_max=63k", "journal_max=1000", "journal_max=2g", "journal_max=1025m",
+		"journal_max=99999999999999999999", "journal_max=16mb", "journal_max=k",
+		"journal_max=-1", "journal_max=", "journal_max", "journal_max=1.5m",
+		"jitdump=1",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(options_parse(bad[i], &o, err, sizeof(err)) == -EINVAL, "%s", bad[i]);
+		ck_assert_ptr_nonnull(strstr(err, "known: "));
+	}
+	ck_assert_int_eq(options_parse("journal_max=1k", &o, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "64k..1g"));
+}
+END_TEST
+
 Suite *agent_options_suite(void)
 {
 	Suite *s = suite_create("agent_options");
@@ -85,6 +120,7 @@ Suite *agent_options_suite(void)
 	tcase_add_test(tc, test_all_options);
 	tcase_add_test(tc, test_errors_name_the_option);
 	tcase_add_test(tc, test_long_dir);
+	tcase_add_test(tc, test_journal_max_and_jitdump);
 	suite_add_tcase(s, tc);
 	return s;
 }

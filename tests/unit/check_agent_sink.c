@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jitdump.h"
 #include "journal_format.h"
+#include "journal_read.h"
 #include "options.h"
 #include "sink.h"
 #include "sink_state.h"
@@ -319,6 +321,165 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 }
 END_TEST
 
+/* Code bytes for the jitdump: the sink copies them from the load's start. */
+static unsigned char fake_code[0x40 * 200];
+
+/*
+ * journal_max: the journal never passes the cap, is started over with
+ * EPOCH(LIVE_SET), and read alone gives exactly the live set (INLINEs of
+ * live loads included, nothing twice); the jitdump has one CODE_LOAD per
+ * load; stop rewrites the map at once, rate limit or not.
+ */
+START_TEST(test_bounded_journal_and_jitdump)
+{
+	struct agent_opts o;
+	struct sink_stats st;
+	char why[512], path_dump[192];
+	struct stat sb;
+	uint64_t base = (uint64_t)(uintptr_t)fake_code, max_seen = 0;
+	static uint64_t live[200];
+
+	for (size_t i = 0; i < sizeof(fake_code); i++)
+		fake_code[i] = (unsigned char)i;
+	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path_map, sizeof(path_map), "%s/perf-%d.map", dir, (int)getpid());
+	snprintf(path_journal, sizeof(path_journal), "%s/jsym-%d.journal", dir, (int)getpid());
+	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
+		 (int)getpid());
+	ck_assert_int_eq(options_parse("flush_ms=5,journal_max=64k,jitdump", &o, why,
+				       sizeof(why)), 0);
+	strcpy(o.dir, dir);
+	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	memset(live, 0, sizeof(live));
+	for (int round = 0; round < 120; round++) {
+		for (int k = 0; k < 30; k++) {
+			int i = (round * 37 + k * 11) % 200;
+			char name[64];
+
+			if (live[i]) {
+				sink_record_unload(0x100 + (uintptr_t)i, base + 0x40 * (uint64_t)i);
+				live[i] = 0;
+				continue;
+			}
+			snprintf(name, sizeof(name), "void T.m%d()", i);
+			live[i] = sink_record_load(0x100 + (uintptr_t)i, base + 0x40 * (uint64_t)i,
+						   0x40, "T", "m", "()V", name);
+			sink_record_inline(live[i], base + 0x40 * (uint64_t)i + 8, 8, "U", "n",
+					   "()V", "void U.n()");
+		}
+		sink_sync();
+		ck_assert_int_eq(stat(path_journal, &sb), 0);
+		ck_assert_int_le(sb.st_size, 64 << 10);
+		if ((uint64_t)sb.st_size > max_seen)
+			max_seen = (uint64_t)sb.st_size;
+	}
+	sink_get_stats(&st);
+	ck_assert_uint_ge(st.rotations, 2);
+	ck_assert_uint_eq(st.jit_records, st.loads);
+
+	/* The journal alone: EPOCH(LIVE_SET) first, then exactly the live set. */
+	{
+		struct jr_reader jr;
+		struct jr_record rec;
+		static uint64_t seen[200], inl[200];
+		int n = 0, first = 1;
+
+		memset(seen, 0, sizeof(seen));
+		memset(inl, 0, sizeof(inl));
+		jr_open_fd(&jr, open(path_journal, O_RDONLY));
+		while (jr_next(&jr, &rec, NULL, 0) == 1) {
+			int i = (int)((rec.code_start - base) / 0x40);
+
+			if (first) {
+				ck_assert_uint_eq(rec.type, JF_EPOCH);
+				ck_assert_uint_eq(rec.reason, JF_EPOCH_LIVE_SET);
+				first = 0;
+				continue;
+			}
+			if (rec.type == JF_LOAD) {
+				ck_assert_uint_eq(seen[i], 0);   /* never twice */
+				seen[i] = rec.id;
+			} else if (rec.type == JF_UNLOAD) {
+				ck_assert_uint_eq(seen[i], rec.id);
+				seen[i] = 0;
+				inl[i] = 0;
+			} else if (rec.type == JF_INLINE) {
+				ck_assert_uint_eq(seen[i], rec.id);
+				inl[i]++;
+			}
+		}
+		jr_close(&jr);
+		for (int i = 0; i < 200; i++) {
+			ck_assert_uint_eq(seen[i], live[i]);
+			if (live[i]) {
+				ck_assert_uint_eq(inl[i], 1);
+				n++;
+			}
+		}
+		ck_assert_int_gt(n, 0);
+	}
+
+	/* Unloads just before stop leave the map at once: the rewrite after
+	 * the sync started the rate limit, stop ignores it. */
+	sink_sync();
+	for (int i = 0, k = 0; i < 200 && k < 3; i++)
+		if (live[i]) {
+			sink_record_unload(0x100 + (uintptr_t)i, base + 0x40 * (uint64_t)i);
+			live[i] = 0;
+			k++;
+		}
+	sink_stop();
+	sink_get_stats(&st);
+	{
+		size_t len;
+		const char *map = (const char *)slurp(path_map, &len);
+		int n = 0;
+
+		for (int i = 0; i < 200; i++)
+			n += live[i] != 0;
+		ck_assert_int_eq(count_lines(map), n);
+	}
+
+	/* The jitdump: header, then CODE_LOADs carrying the code, then CLOSE. */
+	{
+		size_t len, off = JITDUMP_HEADER_SIZE, loads = 0;
+		const unsigned char *d = slurp(path_dump, &len);
+		uint32_t v;
+
+		memcpy(&v, d, 4);
+		ck_assert_uint_eq(v, JITDUMP_MAGIC);
+		memcpy(&v, d + 20, 4);
+		ck_assert_uint_eq(v, (uint32_t)getpid());
+		while (off + 16 <= len) {
+			uint32_t id, total;
+			uint64_t addr, size;
+
+			memcpy(&id, d + off, 4);
+			memcpy(&total, d + off + 4, 4);
+			ck_assert_uint_ge(total, 16);
+			if (id == JITDUMP_CODE_LOAD) {
+				const char *name = (const char *)d + off + JITDUMP_LOAD_FIXED;
+
+				memcpy(&addr, d + off + 24, 8);
+				memcpy(&size, d + off + 40, 8);
+				ck_assert_uint_eq(size, 0x40);
+				ck_assert_int_eq(memcmp(name + strlen(name) + 1,
+							(const void *)(uintptr_t)addr, 0x40), 0);
+				loads++;
+			} else {
+				ck_assert_uint_eq(id, JITDUMP_CODE_CLOSE);
+				ck_assert_uint_eq(off + total, len);
+			}
+			off += total;
+		}
+		ck_assert_uint_eq(off, len);
+		ck_assert_uint_eq(loads, st.jit_records);
+	}
+	remove_dir();
+}
+END_TEST
+
 Suite *agent_sink_suite(void)
 {
 	Suite *s = suite_create("agent_sink");
@@ -331,6 +492,7 @@ Suite *agent_sink_suite(void)
 	tcase_add_test(tc, test_full_buffer_drops_journal_not_map);
 	tcase_add_test(tc, test_bad_dir_fails_with_reason);
 	tcase_add_test(tc, test_reattach_never_runs_two_flush_threads);
+	tcase_add_test(tc, test_bounded_journal_and_jitdump);
 	suite_add_tcase(s, tc);
 	return s;
 }

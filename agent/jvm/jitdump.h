@@ -1,0 +1,74 @@
+/*
+ * jitdump.h - the jitdump file Linux perf reads (`perf inject --jit`), as
+ * tools/perf/Documentation/jitdump-specification.txt describes it: a 40-byte
+ * header, then records, all in the host's byte order (perf tells the order
+ * by the magic).  The agent writes JIT_CODE_LOAD records only: one per
+ * compiled method or stub, with a copy of its code bytes taken while the
+ * code is live (in the JVMTI callback).  Timestamps are CLOCK_MONOTONIC,
+ * so record with `perf record -k mono`.
+ *
+ * perf finds the file through an mmap of it: the writer maps its first page
+ * PROT_READ|PROT_EXEC, so `perf record` logs an MMAP event naming the file
+ * (or synthesizes one from /proc/PID/maps when it starts later), and
+ * `perf inject --jit` opens the file by that path.  The basename must be
+ * jit-<pid>.dump with the pid the process sees for itself.
+ */
+#ifndef JSYM_JITDUMP_H
+#define JSYM_JITDUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bbuf.h"
+
+#define JITDUMP_MAGIC 0x4A695444u   /* "JiTD" as a host-order u32 */
+#define JITDUMP_VERSION 1
+#define JITDUMP_HEADER_SIZE 40
+#define JITDUMP_CODE_LOAD 0
+#define JITDUMP_CODE_CLOSE 3
+#define JITDUMP_PREFIX_SIZE 16       /* u32 id, u32 total_size, u64 timestamp */
+#define JITDUMP_LOAD_FIXED 56        /* prefix + pid, tid, vma, addr, size, index */
+#define JITDUMP_MAX_CODE (16u << 20) /* larger blobs are not dumped */
+
+/* Append the header.  0, -ENOMEM or -ENOBUFS (buffer unchanged). */
+int jitdump_put_header(struct bbuf *b, uint32_t pid, uint64_t ts);
+
+/*
+ * Append a JIT_CODE_LOAD for `size` bytes of code at `addr`, which must be
+ * readable in this process (they are copied now), named `name` (NUL added).
+ * `index` is unique per load (perf names its ELF jitted-<pid>-<index>.so).
+ * 0, -EINVAL (size 0 or above JITDUMP_MAX_CODE), -ENOMEM or -ENOBUFS
+ * (buffer unchanged).
+ */
+int jitdump_put_code_load(struct bbuf *b, uint64_t ts, uint32_t pid, uint32_t tid,
+			  uint64_t addr, uint64_t size, uint64_t index, const char *name);
+
+/* Append a JIT_CODE_CLOSE (the writer is done).  0 or -errno. */
+int jitdump_put_close(struct bbuf *b, uint64_t ts);
+
+/*
+ * The open dump: the file, and the executable mapping of its first page
+ * that makes perf see it.
+ */
+struct jitdump_file {
+	int fd;          /* -1 when closed */
+	void *marker;    /* the PROT_EXEC mapping, or NULL */
+	size_t marker_len;
+	uint64_t size;   /* bytes in the file */
+};
+
+/*
+ * Open DIR/jsym-jit-<pid>/jit-<pid>.dump in dirfd (the directory is made
+ * 0755 if missing; a symlink or non-directory there is refused), append to
+ * it when `append` and it holds a header already, else start it empty, and
+ * map it executable.  Returns 0 (f->size 0 = write a header first) or
+ * -errno with a reason in why.  A mapping refused (a noexec mount) is not
+ * an error of the open: f->marker stays NULL and why says so (check it).
+ */
+int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append, char *why,
+		 size_t whylen);
+
+/* Unmap and close.  Harmless on a closed file. */
+void jitdump_close(struct jitdump_file *f);
+
+#endif
