@@ -165,6 +165,29 @@ void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const
 	pthread_mutex_unlock(&S.lock);
 }
 
+void sink_record_raw(uint64_t parent_id, const void *recs, size_t len, unsigned n_records)
+{
+	int rc;
+
+	pthread_mutex_lock(&S.lock);
+	if (!S.running || !parent_id || !len)
+		goto out;
+	rc = bbuf_append(&S.jbuf, recs, len);
+	if (rc == -ENOBUFS) {
+		wait_for_room();
+		if (!S.running)
+			goto out;
+		rc = bbuf_append(&S.jbuf, recs, len);
+	}
+	if (rc < 0)
+		S.st.drops += n_records;
+	else
+		S.st.inlines += n_records;
+	maybe_wake();
+out:
+	pthread_mutex_unlock(&S.lock);
+}
+
 void sink_record_unload(uintptr_t method, uint64_t start)
 {
 	struct jrec r = { .type = JF_UNLOAD, .ts = sink_now(), .start = start };
