@@ -32,7 +32,8 @@ $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibilit
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
 $(call obj_of,glibc,$(AGENT_SRCS)): agent/jvm/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
-AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/agent.c tests/unit/check_agent_codetable.c
+AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/agent.c tests/unit/check_agent_codetable.c \
+	tests/unit/check_lookup_api.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 
 AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed \
