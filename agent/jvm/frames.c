@@ -91,7 +91,10 @@ static int merge(const struct unfold_info *u, const struct frames_method *m, int
 
 			f[3 * k] = uf->method;
 			f[3 * k + 1] = with_lines ? uf->bci : UNFOLD_NO_BCI;
-			f[3 * k + 2] = with_lines ? frames_line_of(mm->lines, mm->n_lines, uf->bci)
+			/* no bci: JVMTI's -1, the method's entry (HotSpot's
+			 * InvocationEntryBci), which is the line of its first bytecode */
+			f[3 * k + 2] = with_lines ? frames_line_of(mm->lines, mm->n_lines,
+								   uf->bci == UNFOLD_NO_BCI ? 0 : uf->bci)
 						  : 0;
 		}
 		/* same methods and lines as the range before it: one range (the bci

@@ -29,7 +29,9 @@ struct frames_method {
 };
 
 /* The line of `bci` in a sorted line table: the entry with the largest
- * bci <= it; 0 (unknown) when there is none or bci is UNFOLD_NO_BCI. */
+ * bci <= it; 0 (unknown) when there is none or bci is UNFOLD_NO_BCI.
+ * (frames_encode asks for bci 0 when a frame has no bci: JVMTI gives -1 at
+ * an inlined method's entry, before its first bytecode.) */
 uint16_t frames_line_of(const struct frames_line *lines, uint32_t n, uint16_t bci);
 
 /*
