@@ -124,6 +124,22 @@ frames_of() {
 	awk '/^    / {print; next} {if (NR > 1) print "--"}' "$1" | grep -v '^--$'
 }
 
+# The library other programs link: only the public API, all at JSYM_LOOKUP_1.0.
+t_case "library"
+for b in "$JSYM_BUILD" "${JSYM_MUSL_BUILD:-$JSYM_ROOT/musl-build}"; do
+	so=$b/libjsym-lookup.so.1
+	[ -f "$so" ] || continue
+	exports=$(readelf --dyn-syms -W "$so" | awk '$7 != "UND" && $5 != "LOCAL" && $8 ~ /^[a-z]/ {print $8}' | sort)
+	t_eq "$(echo "$exports" | tr '\n' ' ')" "$(printf '%s@@JSYM_LOOKUP_1.0 ' jsym_lookup_close \
+		jsym_lookup_error jsym_lookup_open_files jsym_lookup_open_pid jsym_lookup_refresh \
+		jsym_lookup_resolve jsym_lookup_resolve_at jsym_lookup_set_time jsym_lookup_version)" \
+		"$so exports exactly the nine jsym_lookup_* at JSYM_LOOKUP_1.0"
+	t_check "$so: soname libjsym-lookup.so.1" \
+		bash -c "readelf -d '$so' | grep -q 'SONAME.*\[libjsym-lookup.so.1\]'"
+	t_check "$b: header, .pc and example exist" test -f "$b/include/jsym/lookup.h" -a \
+		-f "$b/jsym-lookup.pc" -a -x "$b/examples/jsym-lookup-example"
+done
+
 found=0
 while read -r home major <&3; do
 	case $major in 17 | 25) ;; *) continue ;; esac
