@@ -58,3 +58,14 @@ $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 	$(Q)$(CC_glibc) -shared -o $@ $^
 
 ALL_glibc += $(TEST_AGENT)
+
+# The empty JVMTI agent that is the floor of tests/bench/agent_overhead.sh.
+FLOOR_AGENT := glibc-build/tests/bench/libjsymflooragent.so
+$(call obj_of,glibc,tests/bench/floor_agent.c)_CFLAGS += -Wno-strict-prototypes -fvisibility=hidden
+
+$(FLOOR_AGENT): $(call obj_of,glibc,tests/bench/floor_agent.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -shared -o $@ $^
+
+ALL_glibc += $(FLOOR_AGENT)

@@ -48,6 +48,8 @@ enum jf_type {
 	JF_STUB = 3,    /* DynamicCodeGenerated: interpreter, stubs, adapters */
 	JF_INLINE = 4,  /* a range of a LOAD's code that belongs to an inlined method */
 	JF_EPOCH = 5,   /* the agent (re)started a full dump (GenerateEvents); informational */
+	JF_FRAMES = 6,  /* the inline chains (and source lines) of a LOAD's code;
+	                   supersedes JF_INLINE, which readers still accept */
 };
 
 /*
@@ -92,6 +94,32 @@ enum jf_type {
  *   u64 reason      enum jf_epoch_reason
  */
 #define JF_EPOCH_BODY 8
+
+/*
+ * FRAMES body (agent option `unfold`; docs/journal-format.md has the bytes):
+ *   u64 id          the LOAD it describes; it ends with that LOAD's UNLOAD
+ *   u64 code_start  that LOAD's code start; range offsets count from here
+ *   u32 n_ranges, u32 n_frames, u32 n_methods, u32 flags (JF_FRAMES_F_*)
+ *   then n_ranges ranges of JF_FRAMES_RANGE bytes:
+ *     u32 offset, u32 size, u16 depth (>= 1), u16 0
+ *   then n_frames frames of JF_FRAMES_FRAME bytes, the ranges' chains in
+ *   range order, each chain OUTERMOST first (its first frame is the LOAD's
+ *   own method), depth frames per range (n_frames = sum of the depths):
+ *     u16 method (index into the method table), u16 bci (0xffff unknown),
+ *     u16 line (0 unknown), u16 0
+ *   then n_methods methods: u16 class_len, method_len, sig_len, name_len,
+ *     file_len, u16 0, then class, method, sig, name (display), source
+ *     file bytes; methods follow each other without padding
+ *   then zero padding to 8.
+ * One LOAD may have several FRAMES records (a big method is split so that
+ * each stays under JF_MAX_RECORD); each carries the whole method table.
+ */
+#define JF_FRAMES_FIXED 32
+#define JF_FRAMES_RANGE 12
+#define JF_FRAMES_FRAME 8
+#define JF_FRAMES_METHOD_FIXED 12
+#define JF_FRAMES_NO_BCI 0xffff
+#define JF_FRAMES_F_LINES 1u          /* bcis and lines were recorded (option `lines`) */
 
 enum jf_epoch_reason {
 	JF_EPOCH_ATTACHED = 1,  /* initial dump after a late attach */

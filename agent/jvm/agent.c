@@ -27,6 +27,8 @@
 
 #include "agent_abi.h"
 #include "agentlog.h"
+#include "bbuf.h"
+#include "frames.h"
 #include "journal.h"
 #include "methodinfo.h"
 #include "options.h"
@@ -42,6 +44,8 @@ static JavaVM *java_vm;
 static jvmtiEnv *jvmti;
 static struct agent_opts cur;
 static volatile bool unfold_on;
+static volatile bool lines_on;
+static bool lines_caps;        /* can_get_line_numbers and can_get_source_file_name */
 
 static const jvmtiEvent code_events[] = {
 	JVMTI_EVENT_COMPILED_METHOD_LOAD,
@@ -51,31 +55,77 @@ static const jvmtiEvent code_events[] = {
 
 /* ---- callbacks ------------------------------------------------------------ */
 
-#define UNFOLD_MAX 512
+/* Strings of one method of a chain, owned by unfold_emit. */
+struct emit_method {
+	char *strs;                   /* cls\0name\0sig\0display\0file\0 */
+	struct frames_line *lines;
+};
 
-/* Inlined ranges of one compiled method, names resolved now, to the sink. */
-static void unfold_emit(jvmtiEnv *j, uint64_t parent_id, jmethodID root, uint64_t code_start,
-		 uint64_t code_size, const void *compile_info)
+static void fill_method(jvmtiEnv *j, jmethodID id, bool lines, struct method_info *mi,
+			struct emit_method *em, struct frames_method *fm)
 {
-	struct unfold_range *v = malloc(UNFOLD_MAX * sizeof(*v));
-	struct method_info *mi = malloc(sizeof(*mi));
-	jmethodID last = NULL;
+	char file[256] = "";
+	size_t l[5];
+	char *p;
+
+	methodinfo_resolve(j, id, mi);
+	if (lines)
+		methodinfo_source(j, id, file, sizeof(file), &em->lines, &fm->n_lines);
+	l[0] = strlen(mi->cls) + 1;
+	l[1] = strlen(mi->name) + 1;
+	l[2] = strlen(mi->sig) + 1;
+	l[3] = strlen(mi->display) + 1;
+	l[4] = strlen(file) + 1;
+	em->strs = p = malloc(l[0] + l[1] + l[2] + l[3] + l[4]);
+	fm->lines = em->lines;
+	if (!p)
+		return; /* the method's names stay "" */
+	fm->cls = memcpy(p, mi->cls, l[0]);
+	fm->name = memcpy(p += l[0], mi->name, l[1]);
+	fm->sig = memcpy(p += l[1], mi->sig, l[2]);
+	fm->display = memcpy(p += l[2], mi->display, l[3]);
+	fm->file = memcpy(p + l[3], file, l[4]);
+}
+
+/*
+ * The inline chains of one compiled method, names (and with `lines`, source
+ * files and line tables) resolved now, while the jmethodIDs are valid,
+ * encoded here and handed to the sink as whole FRAMES records.
+ */
+static void unfold_emit(jvmtiEnv *j, uint64_t parent_id, jmethodID root, uint64_t code_start,
+			uint64_t code_size, const void *compile_info)
+{
+	struct unfold_info u = { 0 };
+	struct method_info *mi = NULL;
+	struct emit_method *em = NULL;
+	struct frames_method *fm = NULL;
+	struct bbuf b = { 0 };
+	uint64_t ts = journal_now();
+	bool lines = lines_on;
 	int n;
 
-	if (!v || !mi)
+	if (unfold_chains(root, code_start, code_size, compile_info, &u) <= 0)
 		goto out;
-	n = unfold_ranges(root, code_start, code_size, compile_info, v, UNFOLD_MAX);
-	for (int i = 0; i < n; i++) {
-		if (v[i].method != last) {
-			methodinfo_resolve(j, v[i].method, mi);
-			last = v[i].method;
-		}
-		sink_record_inline(parent_id, v[i].start, v[i].size, mi->cls, mi->name, mi->sig,
-				   mi->display);
-	}
+	mi = malloc(sizeof(*mi));
+	em = calloc(u.n_methods, sizeof(*em));
+	fm = calloc(u.n_methods, sizeof(*fm));
+	if (!mi || !em || !fm)
+		goto out;
+	for (uint32_t i = 0; i < u.n_methods; i++)
+		fill_method(j, u.methods[i], lines, mi, &em[i], &fm[i]);
+	n = frames_encode(&b, ts, parent_id, code_start, &u, fm, lines);
+	if (n > 0)
+		sink_record_raw(parent_id, b.data, b.len, (unsigned)n);
 out:
-	free(v);
+	for (uint32_t i = 0; em && i < u.n_methods; i++) {
+		free(em[i].strs);
+		free(em[i].lines);
+	}
+	free(em);
+	free(fm);
 	free(mi);
+	bbuf_free(&b);
+	unfold_free(&u);
 }
 
 static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_size,
@@ -239,6 +289,14 @@ static int setup_env(JavaVM *vm, char *why, size_t whylen)
 		cb.VMInit = on_vm_init;
 		err = (*jvmti)->SetEventCallbacks(jvmti, &cb, (jint)sizeof(cb));
 	}
+	if (err == JVMTI_ERROR_NONE) {
+		/* For `lines`; HotSpot always grants both (they cost nothing), and
+		 * a JVM that does not still gets chains, without lines. */
+		memset(&caps, 0, sizeof(caps));
+		caps.can_get_line_numbers = 1;
+		caps.can_get_source_file_name = 1;
+		lines_caps = (*jvmti)->AddCapabilities(jvmti, &caps) == JVMTI_ERROR_NONE;
+	}
 	if (err != JVMTI_ERROR_NONE) {
 		snprintf(why, whylen, "JVMTI refused can_generate_compiled_method_load_events "
 			 "or the callbacks (error %d)", (int)err);
@@ -277,14 +335,15 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 	}
 	if (sink_running()) {
 		if (strcmp(o.dir, cur.dir) == 0 && o.unfold == cur.unfold &&
-		    o.jitdump == cur.jitdump) {
+		    o.lines == cur.lines && o.jitdump == cur.jitdump) {
 			cur = o;
 			sink_update(&o);
 			agentlog("attached again: refreshing (flush_ms=%u)", o.flush_ms);
 			replay(jvmti, JF_EPOCH_REFRESH);
 			return RC_OK;
 		}
-		stop_agent("attached again with another dir=, unfold or jitdump: restarting");
+		stop_agent("attached again with another dir=, unfold, lines or jitdump: "
+			   "restarting");
 	}
 	java_vm = vm;
 	fresh_env = setup_env(vm, why, sizeof(why));
@@ -293,6 +352,10 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 		return RC_JVMTI;
 	}
 	unfold_on = o.unfold;
+	lines_on = o.lines && lines_caps;
+	if (o.lines && !lines_caps)
+		agentlog("lines: JVMTI refused can_get_line_numbers/can_get_source_file_name; "
+			 "chains are recorded without source lines");
 	if (sink_start(&o, why, sizeof(why)) < 0)
 		goto fail_output;
 	cur = o;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
@@ -47,4 +48,47 @@ int methodinfo_resolve(jvmtiEnv *jvmti, jmethodID method, struct method_info *mi
 	if (csig)
 		(*jvmti)->Deallocate(jvmti, (unsigned char *)csig);
 	return rc;
+}
+
+int methodinfo_source(jvmtiEnv *jvmti, jmethodID method, char *file, size_t cap,
+		      struct frames_line **lines, uint32_t *n_lines)
+{
+	jvmtiLineNumberEntry *t = NULL;
+	struct frames_line *out = NULL;
+	jclass klass = NULL;
+	char *src = NULL;
+	jint n = 0;
+	uint32_t k = 0;
+
+	file[0] = '\0';
+	*lines = NULL;
+	*n_lines = 0;
+	if ((*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) == JVMTI_ERROR_NONE &&
+	    (*jvmti)->GetSourceFileName(jvmti, klass, &src) == JVMTI_ERROR_NONE && src) {
+		copy(file, cap, src);
+		(*jvmti)->Deallocate(jvmti, (unsigned char *)src);
+	}
+	if ((*jvmti)->GetLineNumberTable(jvmti, method, &n, &t) != JVMTI_ERROR_NONE)
+		return file[0] ? 0 : -EINVAL;
+	if (n > 0 && (out = malloc((size_t)n * sizeof(*out)))) {
+		for (jint i = 0; i < n; i++) {
+			struct frames_line e;
+			uint32_t j;
+
+			if (t[i].start_location < 0 || t[i].start_location >= 0xffff ||
+			    t[i].line_number <= 0 || t[i].line_number > 0xffff)
+				continue;
+			e.bci = (uint16_t)t[i].start_location;
+			e.line = (uint16_t)t[i].line_number;
+			/* insertion by bci: tables are short and nearly sorted */
+			for (j = k; j > 0 && out[j - 1].bci > e.bci; j--)
+				out[j] = out[j - 1];
+			out[j] = e;
+			k++;
+		}
+	}
+	(*jvmti)->Deallocate(jvmti, (unsigned char *)t);
+	*lines = out;
+	*n_lines = out ? k : 0;
+	return 0;
 }

@@ -5,7 +5,10 @@
 #ifndef JSYM_METHODINFO_H
 #define JSYM_METHODINFO_H
 
+#include <stdint.h>
 #include <jvmti.h>
+
+#include "frames.h"
 
 struct method_info {
 	char cls[1024];      /* external class name: "java.util.HashMap$Node" */
@@ -17,5 +20,15 @@ struct method_info {
 /* Fill *mi.  Never fails: unresolvable parts read "<unknown>" and the
  * return value is then -EINVAL (0 when everything resolved). */
 int methodinfo_resolve(jvmtiEnv *jvmti, jmethodID method, struct method_info *mi);
+
+/*
+ * The source file of method's declaring class (GetSourceFileName) into
+ * file[cap] ("" when unknown) and its line table (GetLineNumberTable),
+ * sorted by bci, into *lines (malloc'ed, the caller frees; NULL and
+ * *n_lines 0 when unknown: native, abstract, no debug info, or no
+ * can_get_line_numbers).  Returns 0, or -EINVAL when neither was known.
+ */
+int methodinfo_source(jvmtiEnv *jvmti, jmethodID method, char *file, size_t cap,
+		      struct frames_line **lines, uint32_t *n_lines);
 
 #endif

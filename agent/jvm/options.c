@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KNOWN "known: dir=PATH, unfold, verbose, stop, flush_ms=N, journal_max=SIZE, jitdump"
+#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N, journal_max=SIZE, jitdump"
 
 void options_defaults(struct agent_opts *o)
 {
@@ -67,13 +67,15 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 	size_t vlen = eq ? len - klen - 1 : 0;
 
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
-	if (KEY("unfold") || KEY("verbose") || KEY("stop") || KEY("jitdump")) {
+	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop") || KEY("jitdump")) {
 		if (eq)
 			return fail(err, errlen, "option takes no value:", tok, len);
 		if (KEY("unfold"))
 			o->unfold = true;
 		else if (KEY("jitdump"))
 			o->jitdump = true;
+		else if (KEY("lines"))
+			o->lines = o->unfold = true;
 		else if (KEY("verbose"))
 			o->verbose = true;
 		else

@@ -4,7 +4,8 @@
  *
  * Comma-separated `key=value` pairs and flags:
  *   dir=PATH      output directory (absolute, default /tmp)
- *   unfold        also journal inlined ranges (JF_INLINE)
+ *   unfold        also journal the inline chains of compiled code (JF_FRAMES)
+ *   lines         unfold, with source files, bcis and lines in the chains
  *   verbose       may write one-line messages to the JVM's stderr
  *   stop          disable events and close the outputs
  *   flush_ms=N    flush period in ms, 1..60000 (default 100)
@@ -25,6 +26,7 @@
 struct agent_opts {
 	char dir[AGENT_DIR_MAX];
 	bool unfold;
+	bool lines;          /* implies unfold */
 	bool verbose;
 	bool stop;
 	unsigned flush_ms;

@@ -259,6 +259,36 @@ out:
 	pthread_mutex_unlock(&S.lock);
 }
 
+void sink_record_raw(uint64_t parent_id, const void *recs, size_t len, unsigned n_records)
+{
+	int rc;
+
+	pthread_mutex_lock(&S.lock);
+	if (!S.running || !parent_id || !len)
+		goto out;
+	rc = bbuf_append(&S.jbuf, recs, len);
+	if (rc == -ENOBUFS) {
+		wait_for_room();
+		if (!S.running)
+			goto out;
+		rc = bbuf_append(&S.jbuf, recs, len);
+	}
+	if (rc < 0)
+		S.st.drops += n_records;
+	else
+		S.st.inlines += n_records;
+	/* a journal started over must hold the live entry's FRAMES too */
+	if (S.keep_records) {
+		struct code_entry *parent = entry_by_id(parent_id);
+
+		if (parent && codetable_add_rec(parent, recs, len) < 0)
+			S.st.drops += n_records;
+	}
+	maybe_wake();
+out:
+	pthread_mutex_unlock(&S.lock);
+}
+
 void sink_record_unload(uintptr_t method, uint64_t start)
 {
 	struct jrec r = { .type = JF_UNLOAD, .ts = sink_now(), .start = start };

@@ -82,6 +82,10 @@ uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const
 void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
 			const char *mname, const char *sig, const char *display);
 
+/* n_records whole FRAMES records of LOAD `parent_id`, encoded by the
+ * caller (frames.h), to the journal only. */
+void sink_record_raw(uint64_t parent_id, const void *recs, size_t len, unsigned n_records);
+
 /* CompiledMethodUnload: ends the entry at `start` only if it is the LOAD of
  * `method` (never a newer entry that reuses the address). */
 void sink_record_unload(uintptr_t method, uint64_t start);

@@ -1,12 +1,17 @@
 /*
- * unfold.h - inlined ranges from a CompiledMethodLoad's compile_info
- * (jvmticmlr.h, JVMTI_CMLR_INLINE_INFO), journaled as JF_INLINE records.
+ * unfold.h - the inline chains of a compiled method, from the compile_info
+ * of CompiledMethodLoad (jvmticmlr.h, JVMTI_CMLR_INLINE_INFO), journaled as
+ * JF_FRAMES records (frames.h).
  *
- * For each PC descriptor, methods[0] is the innermost frame: the range from
- * that PC to the next one belongs to it.  Consecutive PCs with the same
- * innermost method are merged; ranges of the root method itself are
- * skipped.  PCs exist only at safepoints unless -XX:+DebugNonSafepoints,
- * so ranges are approximate without it.
+ * Each PCStackInfo is one of HotSpot's PC descriptors: the JVM stack at that
+ * code address, methods[0]/bcis[0] innermost, methods[n-1] the compiled
+ * method itself.  HotSpot's own approximate lookup (nmethod.cpp, match_desc;
+ * AsyncGetCallTrace and async-profiler use it) gives the descriptor at pc_i
+ * the code offsets (pc_{i-1}, pc_i]: the instructions that lead up to a call
+ * or safepoint belong to the scope of that call, and a return address is
+ * the pc of its call's descriptor.  unfold follows that rule.  Descriptors
+ * exist only at safepoints and calls unless -XX:+DebugNonSafepoints, so
+ * ranges are approximate without it.
  */
 #ifndef JSYM_UNFOLD_H
 #define JSYM_UNFOLD_H
@@ -14,16 +19,45 @@
 #include <stdint.h>
 #include <jvmti.h>
 
+#define UNFOLD_MAX_DEPTH 256     /* frames kept per range (outermost first) */
+#define UNFOLD_MAX_METHODS 4096  /* distinct methods per compiled method */
+#define UNFOLD_NO_BCI 0xffff
+
+/* One range of the compiled code and its chain: frames[first .. first+depth). */
 struct unfold_range {
-	uint64_t start, size;
-	jmethodID method;
+	uint32_t off, size;       /* from the compiled method's code start */
+	uint32_t first;
+	uint16_t depth;
+};
+
+/* One frame of a chain: an index into methods[], and its bci (UNFOLD_NO_BCI
+ * when JVMTI gave none or it does not fit 16 bits; Java bytecode is < 64 KiB). */
+struct unfold_frame {
+	uint16_t method;
+	uint16_t bci;
+};
+
+struct unfold_info {
+	struct unfold_range *ranges;
+	struct unfold_frame *frames;
+	jmethodID *methods;       /* distinct methods; [0] is the compiled method */
+	uint32_t n_ranges, n_frames, n_methods;
+	uint32_t cap_ranges, cap_frames, cap_methods;
+	uint32_t *slots;          /* hash of methods (index + 1), cap_slots a power of 2 */
+	uint32_t cap_slots;
 };
 
 /*
- * Compute the ranges of one compiled method into out[max]; returns how many
- * (at most max).  Pure: no JVMTI calls, so it is unit-testable.
+ * Collect the chains of one compiled method into *u (emptied first; memory
+ * is reused across calls, release it with unfold_free).  Consecutive
+ * descriptors with the same chain (methods and bcis) are merged.  Chains
+ * are outermost first, so frame `first` is always the compiled method.
+ * Returns the number of ranges, or -ENOMEM (u then holds what fitted).
+ * Pure: no JVMTI calls, so it is unit-testable.
  */
-int unfold_ranges(jmethodID root, uint64_t code_start, uint64_t code_size,
-		  const void *compile_info, struct unfold_range *out, int max);
+int unfold_chains(jmethodID root, uint64_t code_start, uint64_t code_size,
+		  const void *compile_info, struct unfold_info *u);
+
+void unfold_free(struct unfold_info *u);
 
 #endif

@@ -132,6 +132,15 @@ static int parse_body(const unsigned char *b, size_t blen, struct jr_record *rec
 			return -1;
 		rec->reason = jf_get64(b);
 		return 0;
+	case JF_FRAMES:
+		/* the tables are checked by jr_frames_parse (frames_read.c) */
+		if (blen < JF_FRAMES_FIXED)
+			return -1;
+		rec->id = jf_get64(b);
+		rec->code_start = jf_get64(b + 8);
+		rec->body = b;
+		rec->body_len = (uint32_t)blen;
+		return 0;
 	default:
 		return 0; /* unknown type: the caller skips it by size */
 	}

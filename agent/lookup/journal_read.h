@@ -49,12 +49,34 @@ struct jr_record {
 	uint16_t flags;
 	uint32_t size;
 	uint64_t timestamp;
-	uint64_t id;         /* LOAD/STUB: own id; INLINE: parent id; UNLOAD: ended id */
+	uint64_t id;         /* LOAD/STUB: own id; INLINE, FRAMES: parent id; UNLOAD: ended id */
 	uint64_t code_start;
 	uint64_t code_size;  /* 0 for UNLOAD */
 	uint64_t reason;     /* EPOCH only */
 	struct jr_str class_name, method, signature, name; /* STUB: name only */
+	const unsigned char *body; /* FRAMES: the body after the prefix (jr_frames_parse) */
+	uint32_t body_len;
 };
+
+/* A FRAMES record's tables, checked: every count fits the body, the depths
+ * add up to n_frames, every method index is below n_methods and every
+ * method's strings fit.  Pointers into the record's body. */
+struct jr_frames {
+	uint64_t id, code_start;
+	uint32_t n_ranges, n_frames, n_methods, flags;
+	const unsigned char *ranges;   /* n_ranges x JF_FRAMES_RANGE */
+	const unsigned char *frames;   /* n_frames x JF_FRAMES_FRAME */
+	const unsigned char *methods;  /* the method table */
+	size_t methods_len;
+};
+
+/* Parse a FRAMES record's body (jr_record.body).  0, or -EBADMSG. */
+int jr_frames_parse(const unsigned char *body, size_t len, struct jr_frames *f);
+
+/* Method i's five strings (class, method, sig, name, file) of a parsed
+ * record: walks the table, so call it in order from a saved position:
+ * *pos starts at 0 and is advanced past method i.  0 or -EBADMSG. */
+int jr_frames_method(const struct jr_frames *f, size_t *pos, struct jr_str out[5]);
 
 /*
  * Parse the 64-byte header from buf[0..len).  Returns 0, -EAGAIN when len is

@@ -66,6 +66,8 @@ static void ent_clear(struct lk_ent *e)
 		free(e->inl[i].strs);
 	free(e->inl);
 	free(e->strs);
+	lk_frames_free(e->fx);
+	e->fx = NULL;
 	e->inl = NULL;
 	e->strs = NULL;
 	e->n_inl = e->cap_inl = 0;
@@ -120,7 +122,7 @@ void lookup_clear(struct lookup *lk)
 		ent_clear(&lk->ents[i]);
 	lkh_free(&lk->by_id);
 	lkh_free(&lk->by_start);
-	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = 0;
+	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = lk->r_n = 0;
 	lk->n_order = lk->n_sorted = 0;
 	lk->order_valid = 0;
 	lk->dirty = 0;
@@ -141,7 +143,9 @@ void lookup_free(struct lookup *lk)
 	free(lk->s_start);
 	free(lk->s_end);
 	free(lk->s_ent);
+	free(lk->r_idx);
 	free(lk->scratch);
+	free(lk->chain_buf);
 	lk_close_source(lk);
 	free(lk);
 }
@@ -163,6 +167,8 @@ static void kill_entry(struct lookup *lk, uint32_t idx)
 	if (slot != LKH_NONE && lkh_idx(&lk->by_start, slot) == idx)
 		lkh_del(&lk->by_start, slot);
 	lk->n_inl -= e->n_inl;
+	if (e->fx)
+		lk->st.chains -= e->fx->n_ch;
 	ent_clear(e);
 	lk->n_dead++;
 	lk->dirty = 1;
@@ -300,6 +306,9 @@ int lookup_apply_record(struct lookup *lk, const struct jr_record *rec)
 	case JF_UNLOAD:
 		if (lookup_remove(lk, rec->id) == -ENOENT)
 			lk->st.orphan_unloads++;
+		break;
+	case JF_FRAMES:
+		rc = lk_add_frames(lk, rec);
 		break;
 	case JF_EPOCH:
 		lk->st.last_epoch = rec->reason;

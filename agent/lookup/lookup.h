@@ -59,6 +59,9 @@ struct lookup_frame {
 	int kind;
 	uint64_t id, start, size;
 	const char *class_name, *method, *signature, *name;
+	const char *file;        /* source file ("Busy.java"), "" when unknown */
+	int line;                /* source line, 0 when unknown */
+	int bci;                 /* bytecode index, -1 when unknown */
 };
 
 struct lookup_hit {
@@ -68,6 +71,10 @@ struct lookup_hit {
 	size_t n_inline;                    /* inlined methods whose range holds addr */
 	const struct lookup_frame *inlined; /* [0] innermost ... [n_inline-1] outermost,
 					       all inside sym; NULL when n_inline is 0 */
+	size_t n_chain;                     /* frames of the whole inline stack at addr
+					       (journal FRAMES records), 0 when unknown */
+	const struct lookup_frame *chain;   /* [0] innermost ... [n_chain-1] the compiled
+					       method itself (kind LOOKUP_LOAD) */
 };
 
 enum lookup_source {
@@ -85,7 +92,8 @@ struct lookup_stats {
 	uint64_t unknown_records;  /* unknown type, skipped */
 	uint64_t orphan_unloads;   /* UNLOAD of an id that is not live */
 	uint64_t superseded;       /* entries ended by a newer one at the same start */
-	uint64_t orphan_inlines;   /* INLINE whose parent id is not a live LOAD */
+	uint64_t orphan_inlines;   /* INLINE or FRAMES whose parent id is not a live LOAD */
+	size_t chains;             /* live inline-chain ranges (FRAMES) */
 	uint64_t malformed_lines;  /* perf-map lines skipped */
 	uint64_t source_offset;    /* next byte lookup_refresh reads */
 	size_t pending_bytes;      /* perf map: torn last line held back */

@@ -2,19 +2,60 @@
 # perf-map parser, address index.  Uses agent/format only.
 #
 #   LOOKUP_LIB_SRCS   what `jsym resolve` (attach/cli) and the fuzzers link
-#   libjsym-lookup.a  the reader + index alone, for other tools (both libcs)
+#   LOOKUP_PUB_SRCS   the public API (agent/lookup/include/jsym/lookup.h)
+#   In each of glibc-build/ and musl-build/, ready for `make install` to copy:
+#     libjsym-lookup.a               everything, for static linking
+#     libjsym-lookup.so.1            the public API only (version script
+#                                    jsym-lookup.map, JSYM_LOOKUP_1.0), soname
+#                                    libjsym-lookup.so.1, and the link
+#                                    libjsym-lookup.so -> libjsym-lookup.so.1
+#     include/jsym/lookup.h          the public header
+#     jsym-lookup.pc                 pkg-config, prefix $(LOOKUP_PREFIX)
+#     examples/jsym-lookup-example   docs/examples/lookup_example.c, linked
+#                                    against the .so with only the public header
 #   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
-LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
-	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_follow.c
-INC_agent/lookup := -Iagent/lookup $(INC_agent/format)
-UNIT_SRCS += $(LOOKUP_LIB_SRCS)
+LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
+	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_radix.c agent/lookup/lookup_frames.c \
+	agent/lookup/lookup_follow.c
+LOOKUP_PUB_SRCS := agent/lookup/jsym_lookup.c agent/lookup/jsym_lookup_open.c
+INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format)
+UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
+LOOKUP_SO_VERSION := 1.0
+LOOKUP_PREFIX ?= /usr/local
+LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noexecstack \
+	-Wl,--version-script=$(ROOT)/agent/lookup/jsym-lookup.map
 
 define lookup_lib_rule
-$(1)-build/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS))
+$(1)-build/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS))
 	$$(call msg,AR,$$@)
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
-ALL_$(1) += $(1)-build/libjsym-lookup.a
+
+$(1)-build/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)) \
+		agent/lookup/jsym-lookup.map
+	$$(call msg,LD,$$@)
+	$$(Q)$$(CC_$(1)) $$(LOOKUP_LDFLAGS) -o $$@ $$(filter %.o,$$^)
+
+$(1)-build/libjsym-lookup.so: $(1)-build/libjsym-lookup.so.1
+	$$(Q)ln -sf libjsym-lookup.so.1 $$@
+
+$(1)-build/include/jsym/lookup.h: agent/lookup/include/jsym/lookup.h
+	@mkdir -p $$(@D)
+	$$(Q)cp $$< $$@
+
+$(1)-build/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in agent/lookup/lookup.mk
+	$$(Q)sed -e 's|@PREFIX@|$$(LOOKUP_PREFIX)|' -e 's|@VERSION@|$$(LOOKUP_SO_VERSION)|' $$< >$$@
+
+# The example is built like an outside program: the copied header only.
+$(1)-build/examples/jsym-lookup-example: docs/examples/lookup_example.c \
+		$(1)-build/include/jsym/lookup.h $(1)-build/libjsym-lookup.so
+	$$(call msg,LD,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC_$(1)) -std=c99 $$(WARN) -O2 -I$(1)-build/include -o $$@ $$< \
+		-L$(1)-build -ljsym-lookup -Wl,-rpath,'$$$$ORIGIN/..'
+
+ALL_$(1) += $(1)-build/libjsym-lookup.a $(1)-build/libjsym-lookup.so $(1)-build/jsym-lookup.pc \
+	$(1)-build/include/jsym/lookup.h $(1)-build/examples/jsym-lookup-example
 endef
 $(foreach l,$(LIBCS),$(eval $(call lookup_lib_rule,$(l))))
 

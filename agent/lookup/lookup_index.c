@@ -5,7 +5,7 @@
  * entry index, rebuilt lazily (on the first lookup_find after a change) by a
  * sweep over the live entries in start order with a max-heap on id: the
  * winner of each piece of address space is the live entry with the highest id
- * covering it.
+ * covering it.  Queries go through the radix index of lookup_radix.c.
  *
  * The start order is kept between rebuilds: only the entries added since the
  * last one are sorted and merged in, dead ones dropped on the way, so a
@@ -188,6 +188,8 @@ int lk_rebuild(struct lookup *lk)
 		emit(lk, cur, next, heap[0].ent);
 		cur = next;
 	}
+	if ((rc = lk_radix_build(lk)) < 0)
+		return rc;
 	lk->st.segments = lk->n_seg;
 	lk->dirty = 0;
 	return 0;
@@ -207,6 +209,8 @@ static struct lookup_frame frame_of(int kind, uint64_t id, uint64_t start, uint6
 		.method = strs + om,
 		.signature = strs + os,
 		.name = strs + on,
+		.file = "",
+		.bci = -1,
 	};
 }
 
@@ -236,29 +240,36 @@ static int collect_inlines(struct lookup *lk, const struct lk_ent *e, uint64_t a
 	return 0;
 }
 
+/* The whole inline stack at addr, innermost first, into lk->chain_buf. */
+static int collect_chain(struct lookup *lk, const struct lk_ent *e, uint64_t addr,
+			 struct lookup_hit *hit)
+{
+	const struct lk_chain *c = lk_chain_at(e->fx, addr);
+
+	if (!c)
+		return 0;
+	if (lk_grow((void **)&lk->chain_buf, &lk->cap_chain_buf, c->depth, sizeof(*lk->chain_buf)) < 0)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < c->depth; k++)
+		lk->chain_buf[c->depth - 1 - k] = lk_chain_frame(e, c, k);
+	hit->n_chain = c->depth;
+	hit->chain = lk->chain_buf;
+	return 0;
+}
+
 int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 {
-	size_t lo = 0, hi;
 	const struct lk_ent *e;
+	long seg;
 	int rc;
 
 	memset(hit, 0, sizeof(*hit));
 	hit->addr = addr;
 	if (lk->dirty && (rc = lk_rebuild(lk)) < 0)
 		return rc;
-	/* last segment with start <= addr */
-	hi = lk->n_seg;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (lk->s_start[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr >= lk->s_end[lo - 1])
+	if ((seg = lk_seg_find(lk, addr)) < 0)
 		return 0;
-	e = &lk->ents[lk->s_ent[lo - 1]];
+	e = &lk->ents[lk->s_ent[seg]];
 	hit->sym = frame_of(e->kind, e->id, e->start, e->end, e->strs, e->o_method, e->o_sig,
 			    e->o_name);
 	hit->offset = addr - e->start;
@@ -267,5 +278,7 @@ int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 			return rc;
 		hit->inlined = hit->n_inline ? lk->scratch : NULL;
 	}
+	if (e->fx && (rc = collect_chain(lk, e, addr, hit)) < 0)
+		return rc;
 	return 1;
 }

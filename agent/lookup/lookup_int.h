@@ -18,9 +18,34 @@ struct lk_inl {
 	uint32_t o_method, o_sig, o_name;
 };
 
+/* The inline chains of one LOAD (JF_FRAMES records; lookup_frames.c). */
+struct lk_meth {
+	char *strs; /* class\0method\0sig\0name\0file\0 */
+	uint32_t o_method, o_sig, o_name, o_file;
+};
+
+struct lk_chain {
+	uint64_t start, end;  /* absolute */
+	uint32_t first;       /* frames[first .. first + depth), outermost first */
+	uint32_t depth;
+};
+
+struct lk_fr {
+	uint32_t method;      /* index into meth[] */
+	uint16_t bci, line;   /* JF_FRAMES_NO_BCI / 0 when unknown */
+};
+
+struct lk_frames {
+	struct lk_chain *ch;
+	struct lk_fr *fr;
+	struct lk_meth *meth;
+	size_t n_ch, cap_ch, n_fr, cap_fr, n_meth, cap_meth;
+};
+
 struct lk_ent {
 	uint64_t start, end, id;
 	char *strs; /* class\0method\0sig\0name\0; NULL once dead */
+	struct lk_frames *fx; /* NULL when the journal has no chains for it */
 	struct lk_inl *inl;
 	uint32_t n_inl, cap_inl;
 	uint32_t o_method, o_sig, o_name;
@@ -60,10 +85,19 @@ struct lookup {
 	uint64_t *s_start, *s_end;
 	uint32_t *s_ent;
 	size_t n_seg, cap_seg;
+	/* radix index over the segment starts (lookup_index.c): bucket b holds
+	 * addresses r_base + [b << r_shift, (b + 1) << r_shift), and r_idx[b] is
+	 * the number of segments that start before it; r_n + 1 entries */
+	uint32_t *r_idx;
+	size_t r_n, cap_r;
+	uint64_t r_base;
+	unsigned r_shift;
 	int dirty;
 	size_t n_inl;
 	struct lookup_frame *scratch; /* inline chain of the last hit */
 	size_t cap_scratch;
+	struct lookup_frame *chain_buf; /* FRAMES stack of the last hit */
+	size_t cap_chain_buf;
 	struct lookup_stats st;
 	uint64_t until;          /* journal records after this timestamp wait; 0 = none */
 	/* followed source */
@@ -95,6 +129,32 @@ int lk_compact(struct lookup *lk);
 
 /* Compute the segments from the live entries (lookup_index.c).  0 or -ENOMEM. */
 int lk_rebuild(struct lookup *lk);
+
+/* Build the radix index over the segments (lookup_radix.c).  0 or -ENOMEM. */
+int lk_radix_build(struct lookup *lk);
+
+/* Index of the last segment starting at or below addr, by binary search
+ * over all segments (the index before the radix; kept for the benchmark
+ * and the oracle tests), or -1. */
+long lk_seg_bsearch(const struct lookup *lk, uint64_t addr);
+
+/* The same through the radix index: what lookup_find uses.  The index
+ * must be clean (lk_rebuild). */
+long lk_seg_find(const struct lookup *lk, uint64_t addr);
+
+/* Apply a FRAMES record (lookup_frames.c).  0 or -ENOMEM; bad and orphan
+ * records are counted. */
+int lk_add_frames(struct lookup *lk, const struct jr_record *rec);
+
+/* Free an entry's chains. */
+void lk_frames_free(struct lk_frames *fx);
+
+/* The chain of fx holding addr, or NULL. */
+const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
+
+/* Frame k of chain c (k = 0 the outermost) as a lookup_frame: kind
+ * LOOKUP_LOAD for the outermost, LOOKUP_INLINE for the others. */
+struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k);
 
 /* Close the followed file, if any (lookup_follow.c). */
 void lk_close_source(struct lookup *lk);

@@ -64,6 +64,9 @@ static void usage(FILE *f)
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "Output: ADDR  NAME+OFFSET  [class C, method M, sig S, START+SIZE]\n"
+	      "            CLASS.METHOD (FILE:LINE) [inlined]   the inline stack, innermost\n"
+	      "            ...                                  first, when the agent ran\n"
+	      "            CLASS.METHOD (FILE:LINE)             with unfold (lines: FILE:LINE)\n"
 	      "        ADDR  ??            when no live code range holds ADDR\n"
 	      "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n",
 	      f);
@@ -114,6 +117,34 @@ static void json_frame(const struct lookup_frame *f)
 	}
 }
 
+/* The inline stack, innermost first: "frames":[{...},...]. */
+static void json_chain(const struct lookup_hit *h)
+{
+	fputs(",\"frames\":[", stdout);
+	for (size_t i = 0; i < h->n_chain; i++) {
+		const struct lookup_frame *f = &h->chain[i];
+
+		fputs(i ? ",{" : "{", stdout);
+		put_json_str("class", f->class_name);
+		putchar(',');
+		put_json_str("method", f->method);
+		putchar(',');
+		put_json_str("sig", f->signature);
+		putchar(',');
+		put_json_str("name", f->name);
+		if (f->file[0]) {
+			putchar(',');
+			put_json_str("file", f->file);
+		}
+		if (f->line > 0)
+			printf(",\"line\":%d", f->line);
+		if (f->bci >= 0)
+			printf(",\"bci\":%d", f->bci);
+		printf(",\"inlined\":%s}", i + 1 < h->n_chain ? "true" : "false");
+	}
+	putchar(']');
+}
+
 static void print_json(const struct lookup_hit *h, int found)
 {
 	printf("{\"addr\":\"0x%" PRIx64 "\",\"resolved\":%s", h->addr, found ? "true" : "false");
@@ -129,6 +160,8 @@ static void print_json(const struct lookup_hit *h, int found)
 			}
 			putchar(']');
 		}
+		if (h->n_chain)
+			json_chain(h);
 	}
 	puts("}");
 }
@@ -161,6 +194,24 @@ static void print_text(const struct lookup_hit *h, int found)
 		put_text(h->inlined[i].name);
 	}
 	putchar('\n');
+	/* the whole stack, innermost first, one indented line per frame, the
+	 * way perf script and async-profiler print Java frames */
+	for (size_t i = 0; i < h->n_chain; i++) {
+		const struct lookup_frame *c = &h->chain[i];
+
+		fputs("    ", stdout);
+		put_text(c->class_name);
+		putchar('.');
+		put_text(c->method);
+		if (c->file[0] || c->line > 0) {
+			fputs(" (", stdout);
+			put_text(c->file[0] ? c->file : "?");
+			if (c->line > 0)
+				printf(":%d", c->line);
+			putchar(')');
+		}
+		puts(i + 1 < h->n_chain ? " [inlined]" : "");
+	}
 }
 
 /* ---- the loop -------------------------------------------------------------- */
@@ -292,9 +343,10 @@ static void report_source(const struct resolver *r)
 	struct lookup_stats st;
 
 	lookup_get_stats(r->lk, &st);
-	fprintf(stderr, "jsym: %s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges\n",
+	fprintf(stderr, "jsym: %s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges, "
+			"%zu inline-chain ranges\n",
 		r->src->path, st.records, r->src->is_journal ? "records" : "lines", st.live,
-		st.inlines);
+		st.inlines, st.chains);
 	if (h)
 		fprintf(stderr, "jsym: journal of pid %" PRIu32 " (its namespace), agent %s\n",
 			h->pid, h->agent_version);

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # agent_overhead.sh - cost of the agent on a JIT-heavy run.
 #
-# Baseline: a JVM (JDK 17) that runs javac in-process 5 times on
-# tests/java/*.java (AgentJavacHost: ~5000 methods JIT-compiled in a few
-# seconds), without an agent.  Same run with -agentpath:libjsym-agent.so
-# (map + journal to a temp dir).  REPS runs of
-# each, interleaved; prints the medians of wall and CPU (user+sys) time and
-# their ratios (agent / baseline).  Never asserts.
+# A JVM (JDK 17) runs javac in-process 5 times on tests/java/*.java
+# (AgentJavacHost: ~5000 methods JIT-compiled in a few seconds), in five
+# setups: no agent; the floor, an empty agent that only enables the three
+# code events (tests/bench/floor_agent.c: what the JVM itself spends to post
+# them); jsym's agent (map + journal to a temp dir); with `unfold`; with
+# `lines`.  REPS runs of each, interleaved; prints the medians of wall and
+# CPU (user+sys) time and each agent's ratio to the floor (the goal is
+# <= 1.02) and to no agent.  Never asserts.
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
 lib=$JSYM_BUILD/libjsym-agent.so
+floor=$JSYM_BUILD/tests/bench/libjsymflooragent.so
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 reps=${REPS:-5}
-[ -f "$lib" ] || { echo "agent_overhead: skipped, agent not built (make)"; exit 0; }
+[ -f "$lib" ] && [ -f "$floor" ] || { echo "agent_overhead: skipped, agent not built (make)"; exit 0; }
 [ -x "$jdk/bin/javac" ] || { echo "agent_overhead: skipped, needs JDK 17"; exit 0; }
 tmp=$(mktemp -d /tmp/jsym-bench-agent.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,16 +39,25 @@ median() { # FILE COLUMN
 
 run warmup # page cache
 rm -f "$tmp/warmup"
+setups="base floor jsym unfold lines"
 for i in $(seq 1 "$reps"); do
-	run base
-	mkdir -p "$tmp/agent-out"
-	run agent "-agentpath:$lib=dir=$tmp/agent-out"
-	rm -rf "$tmp/agent-out"
+	for k in $setups; do
+		mkdir -p "$tmp/agent-out"
+		case $k in
+		base) run base ;;
+		floor) run floor "-agentpath:$floor" ;;
+		jsym) run jsym "-agentpath:$lib=dir=$tmp/agent-out" ;;
+		unfold) run unfold "-agentpath:$lib=dir=$tmp/agent-out,unfold" ;;
+		lines) run lines "-agentpath:$lib=dir=$tmp/agent-out,lines" ;;
+		esac
+		rm -rf "$tmp/agent-out"
+	done
 done
-bw=$(median "$tmp/base" 1) bc=$(median "$tmp/base" 2)
-aw=$(median "$tmp/agent" 1) ac=$(median "$tmp/agent" 2)
 echo "JVM running javac 5x in-process (JIT-heavy), $reps runs each, medians:"
-echo "  baseline (no agent): wall ${bw}s  cpu ${bc}s"
-echo "  with jsym agent:     wall ${aw}s  cpu ${ac}s"
-awk -v bw="$bw" -v bc="$bc" -v aw="$aw" -v ac="$ac" \
-	'BEGIN {printf "  ratio agent/baseline: wall %.3f  cpu %.3f\n", aw / bw, ac / bc}'
+fw=$(median "$tmp/floor" 1) fc=$(median "$tmp/floor" 2)
+bw=$(median "$tmp/base" 1) bc=$(median "$tmp/base" 2)
+for k in $setups; do
+	w=$(median "$tmp/$k" 1) c=$(median "$tmp/$k" 2)
+	awk -v k="$k" -v w="$w" -v c="$c" -v fw="$fw" -v fc="$fc" -v bw="$bw" -v bc="$bc" \
+		'BEGIN {printf "  %-7s wall %6.2fs cpu %6.2fs   /floor: wall %.3f cpu %.3f   /no agent: wall %.3f cpu %.3f\n", k, w, c, w / fw, c / fc, w / bw, c / bc}'
+done

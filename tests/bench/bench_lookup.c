@@ -5,7 +5,11 @@
  *
  *   bench_lookup [SYMBOLS] [QUERIES]      defaults 100000, 10000
  *
- * Prints figures and ratios only; never judges them.
+ * Rates, all on the same symbols and queries: the linear scan; the binary
+ * search over the segments that was the index before the radix (old index);
+ * lookup_find (internal API, radix); jsym_lookup_resolve (the public API a
+ * profiler links, radix, frames filled).  Prints figures and ratios only;
+ * never judges them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +21,9 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "jsym/lookup.h"
 #include "lookup.h"
+#include "lookup_int.h"
 
 /* The seed agent's table entry and search. */
 struct seed_symbol {
@@ -113,7 +119,12 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/jsym-bench-XXXXXX";
 	uint64_t a = 0x7f0000000000ULL, hits_lin = 0, hits_idx = 0, mismatch = 0;
 	struct lookup *lk;
+	jsym_lookup *pub;
+	struct jsym_frame frames[8];
 	struct lookup_hit hit;
+	double old_s, pub_s;
+	int reps_old = 0, reps_pub = 0;
+	long acc = 0;
 	double t0, load_s, lin_s, idx_s;
 	char err[256] = "";
 	long got;
@@ -142,6 +153,10 @@ int main(int argc, char **argv)
 	got = lookup_refresh(lk, err, sizeof(err));
 	lookup_find(lk, 0, &hit); /* includes the index build */
 	load_s = now_s() - t0;
+	if (jsym_lookup_open_files(&pub, path, NULL) < 0) {
+		fprintf(stderr, "bench_lookup: jsym_lookup_open_files %s failed\n", path);
+		return 2;
+	}
 	unlink(path);
 	if (got != (long)n) {
 		fprintf(stderr, "bench_lookup: journal gave %ld records, wanted %zu: %s\n", got, n, err);
@@ -167,19 +182,49 @@ int main(int argc, char **argv)
 	} while (now_s() - t0 < 0.3);
 	idx_s = now_s() - t0;
 
+	t0 = now_s();
+	do {
+		for (size_t i = 0; i < q; i++)
+			acc += lk_seg_bsearch(lk, addrs[i]);
+		reps_old++;
+	} while (now_s() - t0 < 0.3);
+	old_s = now_s() - t0;
+
+	t0 = now_s();
+	do {
+		for (size_t i = 0; i < q; i++)
+			acc += jsym_lookup_resolve(pub, addrs[i], frames, 8);
+		reps_pub++;
+	} while (now_s() - t0 < 0.3);
+	pub_s = now_s() - t0;
+	for (size_t i = 0; i < q; i++) { /* the public API gives the same answers */
+		int got_n = jsym_lookup_resolve(pub, addrs[i], frames, 8);
+
+		if (got_n != lookup_find(lk, addrs[i], &hit) || (got_n && strcmp(frames[0].name, hit.sym.name)))
+			mismatch++;
+	}
+
 	printf("symbols %zu, queries %zu (%.0f%% inside a symbol), answers differing: %llu\n", n, q,
 	       100.0 * (double)hits_lin / (double)q, (unsigned long long)mismatch);
 	printf("linear scan (seed agent): %.0f lookups/s\n", (double)q / lin_s);
+	printf("old index (binary search over segments): %.0f lookups/s\n",
+	       (double)q * reps_old / old_s);
 	printf("jsym lookup index:        %.0f lookups/s (%d passes)\n",
 	       (double)q * reps / idx_s, reps);
 	printf("ratio index/linear:       %.0fx\n", ((double)q * reps / idx_s) / ((double)q / lin_s));
+	printf("public API jsym_lookup_resolve: %.0f lookups/s, ratio to linear %.0fx, "
+	       "to the old index %.2fx\n", (double)q * reps_pub / pub_s,
+	       ((double)q * reps_pub / pub_s) / ((double)q / lin_s),
+	       ((double)q * reps_pub / pub_s) / ((double)q * reps_old / old_s));
 	printf("journal load + index build, %zu entries: %.1f ms\n", n, load_s * 1e3);
 	printf("batch of 10 loads + 5 unloads, then a lookup: %.2f ms\n", batch_ms(lk, a + 0x1000));
 	lookup_free(lk);
+	jsym_lookup_close(pub);
 	for (size_t i = 0; i < n; i++)
 		free(t[i].method_name);
 	free(t);
 	free(addrs);
 	(void)hits_idx;
+	(void)acc;
 	return mismatch ? 1 : 0;
 }

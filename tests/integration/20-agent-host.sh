@@ -64,8 +64,8 @@ while read -r home v <&3; do
 			grep -qF ' int[] AgentBusy.fill(int[], java.lang.String[])' "$d/perf-$p.map"
 		t_check "A$v: stubs named (Interpreter)" grep -q ' Interpreter$' "$d/perf-$p.map"
 		t_check "A$v: coverage of the JDK's map" coverage_vs_jdk "$home" "$p" "$d"
-		t_check "A$v: unfold: INLINE records (inside their LOADs)" \
-			bash -c "python3 '$JSYM_ROOT/tests/integration/agent_check.py' journal '$d/jsym-$p.journal' | grep -Eq ', [1-9][0-9]* INLINE'"
+		t_check "A$v: unfold: FRAMES records (inside their LOADs, rooted in them)" \
+			bash -c "python3 '$JSYM_ROOT/tests/integration/agent_check.py' journal '$d/jsym-$p.journal' | grep -Eq ', [1-9][0-9]* FRAMES'"
 		t_check "A$v: verbose: log lines on the JVM's stderr" grep -q 'jsym-agent\[[0-9]*\]: started' "$AG_TMP/a$v.out"
 		ag_load "$home" "$p" "dir=$d,unfold,verbose"
 		t_check "A$v: jcmd load over the -agentpath instance returned 0" [ "$AG_LOAD_RC" = 0 ]

@@ -42,6 +42,8 @@ l1, l2 = load(m1), load(m2)
 stable = set(l1) & set(l2)
 answers = []
 for line in open(out, encoding='utf-8', errors='replace'):
+    if line.startswith('    '):
+        continue  # a frame of the inline stack under its address
     addr, rest = line.rstrip('\n').split('  ', 1)
     answers.append((int(addr, 16), rest))
 checked = mism = unres = 0
@@ -100,7 +102,7 @@ sys.path.insert(0, os.environ['JSYM_ROOT'] + '/tests/integration')
 from agent_check import check_journal, read_journal
 check_journal(journal)
 _, recs = read_journal(journal)
-live, by_start, inl = {}, {}, {}
+live, by_start, inl, chains = {}, {}, {}, {}
 for r in recs:
     if until and r['ts'] > until:
         break  # like lookup_set_until: the first later record stops the reading
@@ -115,12 +117,35 @@ for r in recs:
         live.pop(r['id'], None)
     elif r['type'] == 4 and r['id'] in live:
         inl[r['id']].append(r)
+    elif r['type'] == 6 and r['id'] in live and live[r['id']]['start'] == r['start']:
+        for g in r['ranges']:
+            chains.setdefault(r['id'], []).append(
+                (r['start'] + g['off'], r['start'] + g['off'] + g['size'], g['chain']))
 addrs = set()
 for r in live.values():
     addrs.update((r['start'], r['start'] + r['size'] - 1, r['start'] + r['size']))
     for i in inl[r['id']]:
         addrs.update((i['start'], i['start'] + i['size'] // 2, i['start'] + i['size'] - 1))
+    for cs, ce, _ in chains.get(r['id'], []):
+        addrs.update((cs, (cs + ce) // 2, ce - 1))
 addrs = sorted(addrs)
+
+def stack(rid, a):
+    """The frame lines jsym prints under an address: the chain of the range
+    with the last start <= a (ranges sorted by start), innermost first."""
+    hold = None
+    for cs, ce, chain in sorted(chains.get(rid, []), key=lambda c: c[0]):
+        if cs <= a:
+            hold = (cs, ce, chain)
+    if not hold or a >= hold[1]:
+        return ''
+    out = []
+    for k, (m, bci, line) in enumerate(reversed(hold[2])):
+        t = '    %s.%s' % (m['cls'], m['method'])
+        if m['file'] or line:
+            t += ' (%s%s)' % (m['file'] or '?', ':%d' % line if line else '')
+        out.append(t + (' [inlined]' if k + 1 < len(hold[2]) else '') + '\n')
+    return ''.join(out)
 ents = sorted(live.values(), key=lambda r: r['start'])
 with open(out_addrs, 'w') as fa, open(out_expect, 'w') as fe:
     for a in addrs:
@@ -144,7 +169,7 @@ with open(out_addrs, 'w') as fa, open(out_expect, 'w') as fe:
                        key=lambda i: i['size'])
         if chain:
             line += '  inlined: ' + ' < '.join(i['name'] for i in chain)
-        fe.write(line + '\n')
+        fe.write(line + '\n' + stack(best['id'], a))
 print('journal: %d live ranges, %d inlined ranges of live methods, %d addresses'
       % (len(live), sum(len(inl[i]) for i in live), len(addrs)))
 EOF
@@ -194,8 +219,8 @@ compare() { # MODE OUTFILE
 t_check "journal (--pid): first, middle, last byte of every stable map range; ?? outside" \
 	compare pid "$AG_TMP/out"
 t_check "-v names the journal it used" grep -q "jsym-$p.journal: [0-9]* records" "$AG_TMP/err"
-t_check "answered every address, one line each" \
-	[ "$(wc -l <"$AG_TMP/out")" = "$(wc -w <"$AG_TMP/addrs")" ]
+t_check "answered every address, one line each (and frame lines under it)" \
+	[ "$(grep -vc '^    ' "$AG_TMP/out")" = "$(wc -w <"$AG_TMP/addrs")" ]
 t_check "a Java method is named with class, method and signature" \
 	grep -qE '  long AgentBusy\.heavyCompute\(int\)\+0x[0-9a-f]+  \[class AgentBusy, method heavyCompute, sig \(I\)J, 0x' "$AG_TMP/out"
 
@@ -206,7 +231,7 @@ journal_oracle "$AG_TMP/j.copy" "$AG_TMP/addrs-j" "$AG_TMP/expect-j" || exit 1
 "$JSYM" resolve --journal "$AG_TMP/j.copy" <"$AG_TMP/addrs-j" >"$AG_TMP/out-jc"
 t_check "--journal: every answer equals an independent reading of the journal" \
 	diff -u "$AG_TMP/expect-j" "$AG_TMP/out-jc"
-n=$(grep -c '  inlined: ' "$AG_TMP/out-jc")
+n=$(grep -c ' \[inlined\]$' "$AG_TMP/out-jc")
 echo "    answers inside inlined methods: $n"
 t_check "unfold: addresses inside inlined methods are named with them" [ "$n" -gt 20 ]
 
@@ -230,7 +255,7 @@ t_check "--json: one JSON object per address, names as in the text output" pytho
 	"$AG_TMP/out-json" "$AG_TMP/out" "$(head -40 "$AG_TMP/addrs" | wc -w)" <<'EOF'
 import json, sys
 js = [json.loads(l) for l in open(sys.argv[1])]
-txt = open(sys.argv[2]).read().splitlines()[:len(js)]
+txt = [l for l in open(sys.argv[2]).read().splitlines() if not l.startswith('    ')][:len(js)]
 assert len(js) == int(sys.argv[3]), (len(js), sys.argv[3])
 for j, t in zip(js, txt):
     assert int(j['addr'], 16) == int(t.split()[0], 16)

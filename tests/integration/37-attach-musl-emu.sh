@@ -282,8 +282,8 @@ journal_check=$JSYM_ROOT/tests/integration/agent_check.py
 if [ -f "$journal_check" ]; then
 	jout=$("$PY" "$journal_check" journal "$r/jsym-1.journal" 2>&1)
 	echo "    $jout"
-	t_check "alpine: journal valid, with the inlined ranges of --inline-info" \
-		grep -Eq "journal ok: pid 1, .* [1-9][0-9]* INLINE" <<<"$jout"
+	t_check "alpine: journal valid, with the inline chains of --inline-info" \
+		grep -Eq "journal ok: pid 1, .* [1-9][0-9]* FRAMES" <<<"$jout"
 fi
 jsym_run exec --json "$ct" load /opt/jsym-musl/libjsym-agent.so true "dir=/tmp,flush_ms=$FLUSH_MS,unfold"
 t_check "alpine: second load: return code: 0" [ "$(agent_code)" = 0 ]

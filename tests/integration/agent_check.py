@@ -56,9 +56,41 @@ def read_journal(path):
             rec.update(id=rid, start=start, size=csize, name=body[32:32 + nl].decode())
         elif typ == 5:
             rec['reason'] = struct.unpack_from('<Q', body)[0]
+        elif typ == 6:
+            rec.update(read_frames(path, off, body))
         recs.append(rec)
         off += size
     return pid, recs
+
+
+def read_frames(path, off, body):
+    """A FRAMES record (docs/journal-format.md): id, code start, and its
+    ranges, each with its chain outermost first as (method, bci, line)."""
+    rid, start, nr, nf, nm, flags = struct.unpack_from('<QQIIII', body)
+    pos = 32 + 12 * nr + 8 * nf
+    methods = []
+    for _ in range(nm):
+        lens = struct.unpack_from('<HHHHH', body, pos)
+        pos += 12
+        strs = []
+        for n in lens:
+            strs.append(body[pos:pos + n].decode())
+            pos += n
+        methods.append(dict(zip(('cls', 'method', 'sig', 'name', 'file'), strs)))
+    if pos > len(body) or any(body[pos:]):
+        fail('%s: FRAMES at %d: tables overrun or non-zero padding' % (path, off))
+    ranges, f = [], 32 + 12 * nr
+    for i in range(nr):
+        roff, rsize, depth = struct.unpack_from('<IIH', body, 32 + 12 * i)
+        chain = []
+        for _ in range(depth):
+            m, bci, line = struct.unpack_from('<HHH', body, f)
+            f += 8
+            chain.append((methods[m], -1 if bci == 0xffff else bci, line))
+        ranges.append({'off': roff, 'size': rsize, 'chain': chain})
+    if f != 32 + 12 * nr + 8 * nf:
+        fail('%s: FRAMES at %d: depths do not add up to %d frames' % (path, off, nf))
+    return {'id': rid, 'start': start, 'flags': flags, 'ranges': ranges}
 
 
 def check_journal(path):
@@ -67,7 +99,7 @@ def check_journal(path):
     by_start = {}
     superseded = 0
     last_id = 0
-    counts = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0}
+    counts = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0}
     for r in recs:
         counts[r['type']] = counts.get(r['type'], 0) + 1
         if r['type'] in (1, 3):
@@ -92,9 +124,22 @@ def check_journal(path):
             p = live[r['id']]
             if r['start'] < p['start'] or r['start'] + r['size'] > p['start'] + p['size']:
                 fail('INLINE %x+%x outside its LOAD %d' % (r['start'], r['size'], r['id']))
-    print('journal ok: pid %d, %d LOAD, %d UNLOAD, %d STUB, %d INLINE, %d EPOCH, %d live, '
+        elif r['type'] == 6:
+            if r['id'] not in live:
+                fail('FRAMES for id %d that is not live' % r['id'])
+            p = live[r['id']]
+            if r['start'] != p['start']:
+                fail('FRAMES for id %d: start %x, its LOAD is at %x' % (r['id'], r['start'], p['start']))
+            for g in r['ranges']:
+                if g['off'] + g['size'] > p['size'] or not g['chain']:
+                    fail('FRAMES range +%x+%x outside LOAD %d or empty' % (g['off'], g['size'], r['id']))
+                if g['chain'][0][0]['name'] != p['name'] and p['name'].find('intrinsic') < 0:
+                    fail('FRAMES of id %d: outermost frame %r is not the LOAD %r'
+                         % (r['id'], g['chain'][0][0]['name'], p['name']))
+    print('journal ok: pid %d, %d LOAD, %d UNLOAD, %d STUB, %d INLINE, %d FRAMES, %d EPOCH, %d live, '
           '%d superseded at the same address'
-          % (pid, counts[1], counts[2], counts[3], counts[4], counts[5], len(live), superseded))
+          % (pid, counts[1], counts[2], counts[3], counts[4], counts[6], counts[5], len(live),
+             superseded))
     return recs, live
 
 

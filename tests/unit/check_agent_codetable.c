@@ -15,6 +15,8 @@
 #include "outfile.h"
 #include "perfmap.h"
 #include "procinfo.h"
+#include "frames.h"
+#include "journal_format.h"
 #include "unfold.h"
 #include <jvmticmlr.h>
 
@@ -190,33 +192,113 @@ START_TEST(test_procinfo_starttime)
 }
 END_TEST
 
-START_TEST(test_unfold_ranges)
+START_TEST(test_unfold_chains)
 {
 	static int m_root, m_a, m_b;
 	jmethodID root = (jmethodID)&m_root, a = (jmethodID)&m_a, b = (jmethodID)&m_b;
+	/* innermost first, as JVMTI gives them */
 	jmethodID s_root[1] = { root }, s_a[2] = { a, root }, s_b[3] = { b, a, root };
-	jint bci[3] = { 0, 0, 0 };
+	jint bci_r[1] = { 3 }, bci_a[2] = { 1, 7 }, bci_a2[2] = { 2, 7 }, bci_b[3] = { 0, 4, 7 };
 	PCStackInfo pcs[] = {
-		{ .pc = (void *)0x1000, .methods = s_root, .bcis = bci, .numstackframes = 1 },
-		{ .pc = (void *)0x1010, .methods = s_a, .bcis = bci, .numstackframes = 2 },
-		{ .pc = (void *)0x1020, .methods = s_a, .bcis = bci, .numstackframes = 2 },  /* merged with the previous */
-		{ .pc = (void *)0x1030, .methods = s_b, .bcis = bci, .numstackframes = 3 },
-		{ .pc = (void *)0x1040, .methods = s_root, .bcis = bci, .numstackframes = 1 },
-		{ .pc = (void *)0x1050, .methods = s_a, .bcis = bci, .numstackframes = 2 },  /* runs to the end of the code */
+		{ .pc = (void *)0x100f, .methods = s_root, .bcis = bci_r, .numstackframes = 1 },
+		{ .pc = (void *)0x101f, .methods = s_a, .bcis = bci_a, .numstackframes = 2 },
+		{ .pc = (void *)0x102f, .methods = s_a, .bcis = bci_a, .numstackframes = 2 }, /* merged */
+		{ .pc = (void *)0x103f, .methods = s_a, .bcis = bci_a2, .numstackframes = 2 }, /* other bci */
+		{ .pc = (void *)0x103f, .methods = s_b, .bcis = bci_b, .numstackframes = 3 }, /* repeat: skipped */
+		{ .pc = (void *)0x104f, .methods = s_b, .bcis = bci_b, .numstackframes = 3 },
+		{ .pc = (void *)0x2000, .methods = s_b, .bcis = bci_b, .numstackframes = 3 }, /* outside */
 	};
 	jvmtiCompiledMethodLoadInlineRecord rec = {
 		{ JVMTI_CMLR_INLINE_INFO, JVMTI_CMLR_MAJOR_VERSION, JVMTI_CMLR_MINOR_VERSION, NULL },
 		(jint)(sizeof(pcs) / sizeof(pcs[0])), pcs
 	};
-	struct unfold_range r[8];
-	int n = unfold_ranges(root, 0x1000, 0x60, &rec, r, 8);
+	struct unfold_info u = { 0 };
+	int n = unfold_chains(root, 0x1000, 0x60, &rec, &u);
 
-	ck_assert_int_eq(n, 3);
-	ck_assert(r[0].start == 0x1010 && r[0].size == 0x20 && r[0].method == a);
-	ck_assert(r[1].start == 0x1030 && r[1].size == 0x10 && r[1].method == b);
-	ck_assert(r[2].start == 0x1050 && r[2].size == 0x10 && r[2].method == a);
-	ck_assert_int_eq(unfold_ranges(root, 0x1000, 0x60, &rec, r, 1), 1);
-	ck_assert_int_eq(unfold_ranges(root, 0x1000, 0x60, NULL, r, 8), 0);
+	ck_assert_int_eq(n, 4);
+	ck_assert_uint_eq(u.n_methods, 3);
+	ck_assert(u.methods[0] == root && u.methods[1] == a && u.methods[2] == b);
+	/* (pc_{i-1}, pc_i] belongs to descriptor i */
+	ck_assert(u.ranges[0].off == 0 && u.ranges[0].size == 0x10 && u.ranges[0].depth == 1);
+	ck_assert(u.ranges[1].off == 0x10 && u.ranges[1].size == 0x20 && u.ranges[1].depth == 2);
+	ck_assert(u.ranges[2].off == 0x30 && u.ranges[2].size == 0x10 && u.ranges[2].depth == 2);
+	ck_assert(u.ranges[3].off == 0x40 && u.ranges[3].size == 0x10 && u.ranges[3].depth == 3);
+	/* outermost first: root@7, a@4, b@0 */
+	ck_assert_uint_eq(u.n_frames, 1 + 2 + 2 + 3);
+	ck_assert(u.frames[u.ranges[3].first].method == 0 && u.frames[u.ranges[3].first].bci == 7);
+	ck_assert(u.frames[u.ranges[3].first + 1].method == 1 &&
+		  u.frames[u.ranges[3].first + 1].bci == 4);
+	ck_assert(u.frames[u.ranges[3].first + 2].method == 2 &&
+		  u.frames[u.ranges[3].first + 2].bci == 0);
+	ck_assert_int_eq(unfold_chains(root, 0x1000, 0x60, NULL, &u), 0);
+	unfold_free(&u);
+}
+END_TEST
+
+/* Encoded FRAMES records: bytes as docs/journal-format.md says, lines merged. */
+START_TEST(test_frames_encode)
+{
+	static int m_root, m_a;
+	jmethodID root = (jmethodID)&m_root, a = (jmethodID)&m_a;
+	jmethodID s_root[1] = { root }, s_a[2] = { a, root };
+	jint b0[1] = { 0 }, b1[2] = { 1, 5 }, b2[2] = { 4, 5 }, b3[2] = { 9, 5 };
+	PCStackInfo pcs[] = {
+		{ .pc = (void *)0x1007, .methods = s_root, .bcis = b0, .numstackframes = 1 },
+		{ .pc = (void *)0x100f, .methods = s_a, .bcis = b1, .numstackframes = 2 },
+		{ .pc = (void *)0x1017, .methods = s_a, .bcis = b2, .numstackframes = 2 }, /* same line */
+		{ .pc = (void *)0x101f, .methods = s_a, .bcis = b3, .numstackframes = 2 },
+	};
+	jvmtiCompiledMethodLoadInlineRecord rec = {
+		{ JVMTI_CMLR_INLINE_INFO, JVMTI_CMLR_MAJOR_VERSION, JVMTI_CMLR_MINOR_VERSION, NULL },
+		4, pcs
+	};
+	static const struct frames_line l_root[] = { { 0, 7 } }, l_a[] = { { 0, 41 }, { 8, 42 } };
+	struct frames_method m[2] = {
+		{ "Outer", "run", "()V", "void Outer.run()", "Outer.java", l_root, 1 },
+		{ "Inner", "method", "(I)I", "int Inner.method(int)", "Inner.java", l_a, 2 },
+	};
+	struct unfold_info u = { 0 };
+	struct bbuf b = { 0 };
+	const unsigned char *p, *r, *f;
+
+	ck_assert_uint_eq(frames_line_of(l_a, 2, 7), 41);
+	ck_assert_uint_eq(frames_line_of(l_a, 2, 8), 42);
+	ck_assert_uint_eq(frames_line_of(l_a, 2, UNFOLD_NO_BCI), 0);
+	ck_assert_int_eq(unfold_chains(root, 0x1000, 0x20, &rec, &u), 4);
+	ck_assert_int_eq(frames_encode(&b, 99, 5, 0x1000, &u, m, 1), 1);
+	p = b.data;
+	ck_assert_uint_eq(jf_get16(p), JF_FRAMES);
+	ck_assert_uint_eq(jf_get32(p + 4), b.len);
+	ck_assert_uint_eq(b.len % 8, 0);
+	ck_assert_uint_eq(jf_get64(p + 8), 99);
+	p += JF_PREFIX_SIZE;
+	ck_assert_uint_eq(jf_get64(p), 5);
+	ck_assert_uint_eq(jf_get64(p + 8), 0x1000);
+	ck_assert_uint_eq(jf_get32(p + 16), 3);         /* bci 1 and 4 are both line 41 */
+	ck_assert_uint_eq(jf_get32(p + 20), 1 + 2 + 2);
+	ck_assert_uint_eq(jf_get32(p + 24), 2);
+	ck_assert_uint_eq(jf_get32(p + 28), JF_FRAMES_F_LINES);
+	r = p + JF_FRAMES_FIXED;
+	ck_assert(jf_get32(r + 12) == 8 && jf_get32(r + 16) == 16 && jf_get16(r + 20) == 2);
+	f = r + 3 * JF_FRAMES_RANGE + JF_FRAMES_FRAME; /* range 1, frame 0: Outer.run @5 line 7 */
+	ck_assert(jf_get16(f) == 0 && jf_get16(f + 2) == 5 && jf_get16(f + 4) == 7);
+	f += JF_FRAMES_FRAME;                           /* Inner.method @1 line 41 */
+	ck_assert(jf_get16(f) == 1 && jf_get16(f + 2) == 1 && jf_get16(f + 4) == 41);
+	f += 3 * JF_FRAMES_FRAME;                       /* the method table */
+	ck_assert_uint_eq(jf_get16(f), 5);
+	ck_assert_uint_eq(jf_get16(f + 8), 10);
+	ck_assert_int_eq(memcmp(f + JF_FRAMES_METHOD_FIXED, "Outerrun()Vvoid Outer.run()Outer.java",
+				5 + 3 + 3 + 16 + 10), 0);
+	/* without lines: one range of Inner, no bcis, no lines */
+	bbuf_clear(&b);
+	ck_assert_int_eq(frames_encode(&b, 99, 5, 0x1000, &u, m, 0), 1);
+	p = b.data + JF_PREFIX_SIZE;
+	ck_assert_uint_eq(jf_get32(p + 16), 2);
+	ck_assert_uint_eq(jf_get32(p + 28), 0);
+	f = p + JF_FRAMES_FIXED + 2 * JF_FRAMES_RANGE + JF_FRAMES_FRAME;
+	ck_assert(jf_get16(f + 2) == JF_FRAMES_NO_BCI && jf_get16(f + 4) == 0);
+	bbuf_free(&b);
+	unfold_free(&u);
 }
 END_TEST
 
@@ -230,7 +312,8 @@ Suite *agent_codetable_suite(void)
 	tcase_add_test(tc, test_perfmap_lines);
 	tcase_add_test(tc, test_perfmap_rewrite_removes_unloaded);
 	tcase_add_test(tc, test_procinfo_starttime);
-	tcase_add_test(tc, test_unfold_ranges);
+	tcase_add_test(tc, test_unfold_chains);
+	tcase_add_test(tc, test_frames_encode);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,7 @@
 
 #include "journal.h"
 #include "lookup.h"
+#include "lookup_int.h"
 
 extern Suite *lookup_suite(void); /* the runner finds the definition below */
 
@@ -219,6 +220,10 @@ static void oracle_check(struct lookup *lk, const struct o_ent *o, size_t n, uin
 			best = &o[i];
 	/* plain ifs: Check logs every ck_assert, which would dominate the run */
 	rc = lookup_find(lk, addr, &h);
+	/* the radix index and a plain binary search over the same segments agree */
+	if (lk_seg_find(lk, addr) != lk_seg_bsearch(lk, addr))
+		ck_abort_msg("addr %llx: radix segment %ld, binary search %ld",
+			     (unsigned long long)addr, lk_seg_find(lk, addr), lk_seg_bsearch(lk, addr));
 	if (!best) {
 		if (rc != 0)
 			ck_abort_msg("addr %llx: got %d/id %llu, want none", (unsigned long long)addr,
@@ -230,6 +235,19 @@ static void oracle_check(struct lookup *lk, const struct o_ent *o, size_t n, uin
 	    h.sym.start != best->start || h.offset != addr - best->start)
 		ck_abort_msg("addr %llx: got %d/id %llu, want id %llu", (unsigned long long)addr, rc,
 			     (unsigned long long)h.sym.id, (unsigned long long)best->id);
+}
+
+/*
+ * Where ranges go: `space` bytes after one of these origins.  One origin is
+ * the old layout; three far apart (low memory, a code cache, the top of the
+ * address space) give the radix index nearly empty buckets and full ones.
+ */
+static const uint64_t origins[] = { 0x10000, 0x7f0000000000ULL, UINT64_MAX - (1ULL << 22) };
+static size_t n_origins = 1;
+
+static uint64_t origin(void)
+{
+	return n_origins > 1 ? origins[rnd() % n_origins] : origins[0];
 }
 
 /* One randomized run: `ops` operations in an address space of `space` bytes. */
@@ -249,7 +267,7 @@ static size_t oracle_run(uint64_t seed, size_t ops, uint64_t space)
 			uint64_t id = rnd() % 10 ? next_id++ : rnd() % (next_id + 5) + 1;
 
 			o[n].id = id;
-			o[n].start = 0x10000 + rnd() % space;
+			o[n].start = origin() + rnd() % space;
 			o[n].end = o[n].start + 1 + rnd() % (rnd() % 4 ? 64 : space / 4);
 			o[n].live = 1;
 			for (size_t i = 0; i < n; i++) /* same id or same start: the newer replaces */
@@ -272,7 +290,7 @@ static size_t oracle_run(uint64_t seed, size_t ops, uint64_t space)
 				ck_abort_msg("lookup_remove(%llu) disagrees", (unsigned long long)id);
 		} else { /* query a few addresses, at range boundaries or anywhere */
 			for (int k = 0; k < 4; k++, queries++) {
-				uint64_t a = 0x10000 + rnd() % (space + 128) - 64;
+				uint64_t a = origin() + rnd() % (space + 128) - 64;
 
 				if (n && rnd() % 3) {
 					const struct o_ent *e = &o[rnd() % n];
@@ -307,6 +325,15 @@ START_TEST(oracle_sparse_space)
 {
 	for (uint64_t seed = 1000; seed < 1012; seed++)
 		oracle_run(seed, 5000, 1u << 20);
+}
+END_TEST
+
+START_TEST(oracle_far_clusters)
+{
+	n_origins = 3;
+	for (uint64_t seed = 2000; seed < 2040; seed++)
+		oracle_run(seed, 3000, seed % 2 ? 4096 : 1u << 20);
+	n_origins = 1;
 }
 END_TEST
 
@@ -510,6 +537,7 @@ Suite *lookup_suite(void)
 	tcase_set_timeout(to, 120);
 	tcase_add_test(to, oracle_small_space);
 	tcase_add_test(to, oracle_sparse_space);
+	tcase_add_test(to, oracle_far_clusters);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, to);
 	return s;

@@ -1,0 +1,177 @@
+/*
+ * lookup_frames.c - the inline chains of compiled methods: JF_FRAMES
+ * records into an entry, and the chain at an address (lookup_int.h).
+ *
+ * A LOAD's chains arrive in one or more FRAMES records, each with its own
+ * method table; their ranges are kept sorted by start (the agent writes
+ * them in order; a hostile journal gets them sorted here), so the chain of
+ * an address is a binary search inside the method's own code.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lookup_int.h"
+
+/* Bounds per LOAD, against hostile journals (the agent writes far less). */
+#define LK_MAX_CHAINS (1u << 20)
+#define LK_MAX_METHODS (1u << 16)
+
+void lk_frames_free(struct lk_frames *fx)
+{
+	if (!fx)
+		return;
+	for (size_t i = 0; i < fx->n_meth; i++)
+		free(fx->meth[i].strs);
+	free(fx->meth);
+	free(fx->ch);
+	free(fx->fr);
+	free(fx);
+}
+
+static int add_method(struct lk_frames *fx, const struct jr_str s[5])
+{
+	struct lk_meth *m;
+	size_t total = 0, pos = 0;
+	uint32_t *offs[5];
+
+	if (lk_grow((void **)&fx->meth, &fx->cap_meth, fx->n_meth + 1, sizeof(*fx->meth)) < 0)
+		return -ENOMEM;
+	m = &fx->meth[fx->n_meth];
+	offs[0] = NULL;
+	offs[1] = &m->o_method;
+	offs[2] = &m->o_sig;
+	offs[3] = &m->o_name;
+	offs[4] = &m->o_file;
+	for (int k = 0; k < 5; k++)
+		total += s[k].len + 1u;
+	if (!(m->strs = malloc(total)))
+		return -ENOMEM;
+	for (int k = 0; k < 5; k++) {
+		if (offs[k])
+			*offs[k] = (uint32_t)pos;
+		memcpy(m->strs + pos, s[k].p, s[k].len);
+		pos += s[k].len;
+		m->strs[pos++] = '\0';
+	}
+	fx->n_meth++;
+	return 0;
+}
+
+static int by_chain_start(const void *a, const void *b)
+{
+	const struct lk_chain *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Append the record's ranges and frames; method indexes shift by base. */
+static int add_chains(struct lk_frames *fx, const struct lk_ent *e, const struct jr_frames *f,
+		      size_t base, uint64_t *bad)
+{
+	const unsigned char *fr = f->frames;
+	int unsorted = 0;
+
+	if (lk_grow((void **)&fx->ch, &fx->cap_ch, fx->n_ch + f->n_ranges, sizeof(*fx->ch)) < 0 ||
+	    lk_grow((void **)&fx->fr, &fx->cap_fr, fx->n_fr + f->n_frames, sizeof(*fx->fr)) < 0)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->n_ranges; i++) {
+		const unsigned char *r = f->ranges + (size_t)i * JF_FRAMES_RANGE;
+		uint64_t off = jf_get32(r), size = jf_get32(r + 4);
+		uint32_t depth = jf_get16(r + 8);
+		struct lk_chain *c = &fx->ch[fx->n_ch];
+
+		if (size == 0 || off + size > e->end - e->start) {
+			(*bad)++; /* not inside its method: skipped */
+			fr += (size_t)depth * JF_FRAMES_FRAME;
+			continue;
+		}
+		*c = (struct lk_chain){ e->start + off, e->start + off + size, (uint32_t)fx->n_fr,
+					depth };
+		for (uint32_t k = 0; k < depth; k++, fr += JF_FRAMES_FRAME)
+			fx->fr[fx->n_fr++] = (struct lk_fr){ (uint32_t)(base + jf_get16(fr)),
+							     jf_get16(fr + 2), jf_get16(fr + 4) };
+		if (fx->n_ch && c->start < fx->ch[fx->n_ch - 1].end)
+			unsorted = 1;
+		fx->n_ch++;
+	}
+	if (unsorted)
+		qsort(fx->ch, fx->n_ch, sizeof(*fx->ch), by_chain_start);
+	return 0;
+}
+
+int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
+{
+	struct jr_frames f;
+	struct lk_frames *fx;
+	struct lk_ent *e;
+	struct jr_str s[5];
+	size_t slot, base, pos = 0, n_ch;
+	int rc;
+
+	if (jr_frames_parse(rec->body, rec->body_len, &f) < 0) {
+		lk->st.bad_records++;
+		return 0;
+	}
+	slot = lkh_find(&lk->by_id, f.id);
+	e = slot == LKH_NONE ? NULL : &lk->ents[lkh_idx(&lk->by_id, slot)];
+	if (!e || e->kind != LOOKUP_LOAD || e->start != f.code_start) {
+		lk->st.orphan_inlines++;
+		return 0;
+	}
+	if (!e->fx && !(e->fx = calloc(1, sizeof(*e->fx))))
+		return -ENOMEM;
+	fx = e->fx;
+	if (fx->n_ch + f.n_ranges > LK_MAX_CHAINS || fx->n_meth + f.n_methods > LK_MAX_METHODS) {
+		lk->st.bad_records++;
+		return 0;
+	}
+	base = fx->n_meth;
+	for (uint32_t i = 0; i < f.n_methods; i++) {
+		jr_frames_method(&f, &pos, s); /* checked by jr_frames_parse */
+		if ((rc = add_method(fx, s)) < 0)
+			return rc;
+	}
+	n_ch = fx->n_ch;
+	if ((rc = add_chains(fx, e, &f, base, &lk->st.bad_records)) < 0)
+		return rc;
+	lk->st.chains += fx->n_ch - n_ch;
+	return 0;
+}
+
+const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr)
+{
+	size_t lo = 0, hi = fx->n_ch;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fx->ch[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= fx->ch[lo - 1].end)
+		return NULL;
+	return &fx->ch[lo - 1];
+}
+
+struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k)
+{
+	const struct lk_fr *f = &e->fx->fr[c->first + k];
+	const struct lk_meth *m = &e->fx->meth[f->method];
+
+	return (struct lookup_frame){
+		.kind = k == 0 ? LOOKUP_LOAD : LOOKUP_INLINE,
+		.id = e->id,
+		.start = k == 0 ? e->start : c->start,
+		.size = k == 0 ? e->end - e->start : c->end - c->start,
+		.class_name = m->strs,
+		.method = m->strs + m->o_method,
+		.signature = m->strs + m->o_sig,
+		.name = m->strs + m->o_name,
+		.file = m->strs + m->o_file,
+		.line = f->line,
+		.bci = f->bci == JF_FRAMES_NO_BCI ? -1 : f->bci,
+	};
+}
