@@ -66,6 +66,8 @@ int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+/* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
+int cli_map_main(int argc, char **argv);
 /* `jsym attach ...`; detach: `jsym detach ...` (= attach --stop --clean). */
 int cli_attach_main(int argc, char **argv, bool detach);
 
