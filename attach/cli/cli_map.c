@@ -190,6 +190,38 @@ static int snapshot(const struct map_env *env, const struct target *t, struct vm
 	return rc;
 }
 
+int cli_map_once(const struct target *t, char *where, size_t cap, size_t *java,
+		 struct err_text *e)
+{
+	struct vm_name_cache nc = { 0 };
+	struct map_env env = { 0 };
+	struct map_result *r = calloc(1, sizeof(*r));
+	struct vm_layout l;
+	struct vm_jvm j;
+	int rc;
+
+	if (!r)
+		return err_set(e, -ENOMEM, "out of memory");
+	rc = precheck(t, true, e);
+	memset(&j, 0, sizeof(j));
+	j.proc.mem_fd = -1;
+	if (rc == 0)
+		rc = vm_jvm_open(t, &j, e);
+	if (rc == 0)
+		rc = vm_layout_from_tables(&j.tables, &l, e);
+	if (rc == 0)
+		rc = snapshot(&env, t, &j, &l, &nc, r, e);
+	if (rc == 0) {
+		snprintf(where, cap, "%s", r->where);
+		*java = r->java;
+	}
+	vm_snapshot_free(&r->s);
+	vm_name_cache_free(&nc);
+	vm_jvm_close(&j);
+	free(r);
+	return rc;
+}
+
 int cli_map_main(int argc, char **argv)
 {
 	struct map_env env = { 0 };

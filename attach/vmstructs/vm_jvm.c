@@ -6,95 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "creds.h"
 #include "fdio.h"
 #include "inroot.h"
 #include "vm_elf.h"
 #include "vm_jvm.h"
 
 #define MAPS_MAX (32u << 20)
-
-/* A hex number ending at a blank or `stop`; advances *p.  false if none. */
-static bool hex_field(const char **p, const char *end, char stop, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	int n = 0;
-
-	while (s < end && n < 17) {
-		char c = *s;
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-
-		if (d < 0)
-			break;
-		x = x << 4 | (uint64_t)d;
-		s++;
-		n++;
-	}
-	if (n == 0 || n > 16 || s >= end || (*s != stop && *s != ' '))
-		return false;
-	*v = x;
-	*p = s + 1;
-	return true;
-}
-
-static bool dec_field(const char **p, const char *end, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	int n = 0;
-
-	while (s < end && *s >= '0' && *s <= '9' && n < 20) {
-		x = x * 10 + (uint64_t)(*s - '0');
-		s++;
-		n++;
-	}
-	if (n == 0)
-		return false;
-	*v = x;
-	*p = s;
-	return true;
-}
-
-int vm_maps_lib(const char *buf, size_t len, const char *path, struct vm_lib_span *out)
-{
-	const char *p = buf, *end = buf + len;
-	size_t plen = strlen(path);
-	bool based = false;
-
-	memset(out, 0, sizeof(*out));
-	out->lo = UINT64_MAX;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *s = p;
-		const char *le = nl ? nl : end;
-		uint64_t start, stop, off, dummy, inode;
-
-		p = nl ? nl + 1 : end;
-		/* start-end perms offset dev inode path */
-		if (!hex_field(&s, le, '-', &start) || !hex_field(&s, le, ' ', &stop))
-			continue;
-		if (le - s < 5)
-			continue;
-		s += 5;         /* "r-xp " */
-		if (!hex_field(&s, le, ' ', &off) || !hex_field(&s, le, ':', &dummy) ||
-		    !hex_field(&s, le, ' ', &dummy) || !dec_field(&s, le, &inode))
-			continue;
-		while (s < le && *s == ' ')
-			s++;
-		if ((size_t)(le - s) != plen || memcmp(s, path, plen) != 0 || stop <= start)
-			continue;
-		if (start < out->lo)
-			out->lo = start;
-		if (stop > out->hi)
-			out->hi = stop;
-		if (off == 0 && !based) {
-			out->base = start;
-			out->inode = inode;
-			based = true;
-		}
-		out->nmaps++;
-	}
-	return based ? 0 : -ENOENT;
-}
 
 static int find_lib(const struct target *t, struct vm_lib_span *span, struct err_text *e)
 {
@@ -146,13 +64,38 @@ static int lookup_symbols(const struct target *t, const struct vm_lib_span *span
 	return 0;
 }
 
+/*
+ * Without CAP_SYS_PTRACE (a sidecar with Docker's default capabilities),
+ * the JVM's own uid may read its memory: /proc/<pid>/mem is checked when it
+ * is opened, against the fsuid and the effective capabilities, so it is
+ * opened as the JVM's euid/egid (seteuid clears the effective set) and read
+ * afterwards as ourselves.  Returns the fd or -errno.
+ */
+static int open_mem_as_owner(const struct target *t)
+{
+	struct creds_saved sv;
+	int fd, rc = creds_become(t->st.uid[1], t->st.gid[1], NULL, -1, &sv, NULL);
+
+	if (rc)
+		return rc;
+	fd = openat(t->proc_fd, "mem", O_RDONLY | O_CLOEXEC);
+	rc = fd < 0 ? -errno : fd;
+	if (creds_restore(&sv) != 0) {
+		/* cannot happen after a successful become; never go on half-switched */
+		if (fd >= 0)
+			close(fd);
+		return -EPERM;
+	}
+	return rc;
+}
+
 static int access_error(const struct target *t, int rc, struct err_text *e)
 {
+	char hint[256];
+
 	if (rc == -EPERM || rc == -EACCES)
-		return err_set(e, -EPERM, "cannot read the memory of %d: %s (needs "
-			       "CAP_SYS_PTRACE, or the JVM's uid %u where "
-			       "kernel.yama.ptrace_scope is 0)", (int)t->pid,
-			       strerror(-rc), (unsigned)t->st.uid[1]);
+		return err_set(e, -EPERM, "cannot read the memory of %d: %s %s", (int)t->pid,
+			       strerror(-rc), creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
 	if (rc == -ESRCH)
 		return err_set(e, rc, "%d exited", (int)t->pid);
 	return err_set(e, rc, "cannot read the memory of %d: %s", (int)t->pid,
@@ -181,12 +124,19 @@ int vm_jvm_open(const struct target *t, struct vm_jvm *j, struct err_text *e)
 	j->lib_hi = span.hi;
 	/* process_vm_readv refused by seccomp: /proc/<pid>/mem does the same */
 	rc = vm_read_fresh(&j->mem, sym[VS_STRUCTS], &probe, sizeof(probe));
-	if (rc == -ENOSYS) {
-		j->proc.mem_fd = openat(t->proc_fd, "mem", O_RDONLY | O_CLOEXEC);
-		rc = j->proc.mem_fd < 0 ? -errno : 0;
-		j->mem.fatal = 0;
-		if (rc == 0)
+	if (rc == -ENOSYS || rc == -EPERM) {
+		int fd = openat(t->proc_fd, "mem", O_RDONLY | O_CLOEXEC);
+
+		rc = fd < 0 ? -errno : 0;
+		if ((rc == -EPERM || rc == -EACCES) && geteuid() != t->st.uid[1]) {
+			fd = open_mem_as_owner(t);
+			rc = fd < 0 ? fd : 0;
+		}
+		if (fd >= 0) {
+			j->proc.mem_fd = fd;
+			j->mem.fatal = 0;
 			rc = vm_read_fresh(&j->mem, sym[VS_STRUCTS], &probe, sizeof(probe));
+		}
 	}
 	if (rc)
 		return access_error(t, rc, e);

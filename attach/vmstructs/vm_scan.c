@@ -332,7 +332,8 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 	if (rc)
 		return rc;
 	revalidate(j, l, s);
-	qsort(s->e, s->n, sizeof(*s->e), by_start);
+	if (s->n)
+		qsort(s->e, s->n, sizeof(*s->e), by_start);
 	/* overlaps cannot come from one consistent heap: drop the later one */
 	for (size_t k = 1, out = 1; k <= s->n; k++) {
 		if (k == s->n) {

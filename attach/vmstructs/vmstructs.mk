@@ -5,6 +5,6 @@
 # (vm_names), the code-cache walk (vm_scan) and the map written into the
 # container (vm_write).  Uses target and base.
 
-ATTACH_VMSTRUCTS_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_elf.c vm_tables.c vm_jvm.c \
+ATTACH_VMSTRUCTS_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_elf.c vm_tables.c vm_maps.c vm_jvm.c \
 	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_scan.c vm_write.c)
 INC_attach/vmstructs := -Iattach/vmstructs $(INC_attach/target)
