@@ -24,6 +24,18 @@ static int find_lib(const struct target *t, struct vm_lib_span *span, struct err
 		return err_set(e, -ENOENT, "no libjvm.so in the process's mappings: not a "
 			       "HotSpot JVM (or its path is longer than jsym reads)");
 	n = fdio_read_file_at(t->proc_fd, "maps", 0, 0, MAPS_MAX, &buf);
+	if ((n == -EACCES || n == -EPERM) && geteuid() != t->st.uid[1]) {
+		/* no CAP_SYS_PTRACE: as the JVM's own uid (as target_open did) */
+		struct creds_saved sv;
+
+		if (creds_become(t->st.uid[1], t->st.gid[1], NULL, -1, &sv, NULL) == 0) {
+			n = fdio_read_file_at(t->proc_fd, "maps", 0, 0, MAPS_MAX, &buf);
+			if (creds_restore(&sv) != 0) {
+				free(buf);
+				return err_set(e, -EPERM, "cannot switch back from the JVM's uid");
+			}
+		}
+	}
 	if (n < 0)
 		return err_set(e, (int)n, "cannot read the process's maps: %s",
 			       strerror((int)-n));
