@@ -111,6 +111,7 @@ include attach/target/target.mk
 include attach/hotspot/hotspot.mk
 include attach/openj9/openj9.mk
 include attach/deploy/deploy.mk
+include attach/vmstructs/vmstructs.mk
 include attach/run/run.mk
 include attach/cli/cli.mk
 include tests/tests.mk

@@ -66,6 +66,13 @@ int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+/* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
+int cli_map_main(int argc, char **argv);
+/* One `jsym map` of t (opened with TARGET_FDS): the map written into its
+ * container, where[cap] its path there, *java the Java methods in it.
+ * 0 or -errno with e set. */
+int cli_map_once(const struct target *t, char *where, size_t cap, size_t *java,
+		 struct err_text *e);
 /* `jsym attach ...`; detach: `jsym detach ...` (= attach --stop --clean). */
 int cli_attach_main(int argc, char **argv, bool detach);
 

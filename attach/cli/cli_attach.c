@@ -32,6 +32,7 @@ struct attach_env {
 	int read_timeout_ms;
 	int jobs;
 	bool verbose, json, all, stop, clean;
+	bool fallback_map;      /* --fallback=map: jsym map when agents are refused */
 	const char *options;    /* the agent's options, or NULL */
 	const char *agent_dir;
 	enum deploy_delivery delivery;
@@ -59,7 +60,20 @@ struct attach_outcome {
 	char err[768];
 	char kept[256];
 	int removed;
+	bool no_agents;         /* the JVM refuses agents (flags or its reply) */
+	bool mapped;            /* ... so jsym map wrote its map instead */
+	char map_path[128];
+	size_t map_java;
 };
+
+/* The JVM will not take an agent: attach disabled, no way to reach it
+ * (-Xrs without a listener), or it refused dynamic loading. */
+static bool refuses_agents(const struct target *t, const struct attach_outcome *o)
+{
+	return t->maps.kind == PROC_HOTSPOT && (t->opts.disable_attach ||
+	       (t->opts.xrs && !t->opts.start_listener) ||
+	       (o->reply.failed && strstr(o->reply.message, "EnableDynamicAgentLoading")));
+}
 
 static bool in_container(const struct target *t)
 {
@@ -176,6 +190,23 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 	}
 	if (rc && !out->err[0])
 		snprintf(out->err, sizeof(out->err), "%s", e.msg[0] ? e.msg : strerror(-rc));
+	out->no_agents = out->opened && !env->stop && refuses_agents(&t, out);
+	if (out->no_agents && env->fallback_map) {
+		struct err_text me = { "" };
+
+		/* the agent's way is closed: read the symbols from outside */
+		out->mapped = cli_map_once(&t, out->map_path, sizeof(out->map_path),
+					   &out->map_java, &me) == 0;
+		if (out->mapped) {
+			rc = 0;
+			out->reply.failed = false;
+		} else {
+			size_t n = strlen(out->err);
+
+			snprintf(out->err + n, sizeof(out->err) - n, "; jsym map failed "
+				 "too: %.400s", me.msg);
+		}
+	}
 	out->rc = rc;
 	out->exit = verdict(out);
 	if (out->opened)
@@ -256,6 +287,10 @@ static void print_json(const struct attach_env *env, const struct attach_outcome
 	if (env->clean)
 		printf(",\"removed\":%d", o->removed);
 	json_text("kept", o->kept);
+	printf(",\"source\":%s", o->mapped ? "\"vmstructs\"" : o->exit == 0 && !env->stop ?
+	       "\"agent\"" : "null");
+	if (o->mapped)
+		json_text("map", o->map_path);
 	json_text("error", o->rc ? o->err : NULL);
 	printf("}");
 }
@@ -267,6 +302,9 @@ static void print_failure(const struct attach_outcome *o)
 
 	if (o->rc)
 		cli_err("%d: %s", (int)o->pid, safe(o->err, buf, sizeof(buf)));
+	if (o->no_agents && !o->mapped)
+		cli_err("%d: this JVM takes no agent: `jsym map %d` reads its symbols from "
+			"outside (or jsym attach --fallback=map)", (int)o->pid, (int)o->pid);
 	else if (o->reply.failed)
 		cli_err("%d: the JVM refused to load the agent (result %d): %s",
 			(int)o->pid, o->reply.vm_code,
@@ -292,6 +330,12 @@ static void print_human(const struct attach_env *env, const struct attach_outcom
 
 	if (o->exit) {
 		print_failure(o);
+		return;
+	}
+	if (o->mapped) {
+		printf("jsym: %d: the JVM takes no agent; %zu Java methods read from "
+		       "outside into %s%s (jsym map)\n", (int)o->pid, o->map_java,
+		       o->map_path, o->container ? " inside the JVM's container" : "");
 		return;
 	}
 	safe(o->dep.load_path, path, sizeof(path));
@@ -373,6 +417,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "read-timeout", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "fallback", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -415,6 +460,13 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			break;
 		case 'v': env->verbose = true; break;
 		case 'J': env->json = true; break;
+		case 'F':
+			if (strcmp(optarg, "map")) {
+				cli_err("--fallback knows only 'map', not '%s'", optarg);
+				return -EINVAL;
+			}
+			env->fallback_map = true;
+			break;
 		case 'h':
 			cli_usage(stdout);
 			return 1;

@@ -38,6 +38,8 @@ int main(int argc, char **argv)
 		return cli_attach_main(argc - 1, argv + 1, true);
 	if (!strcmp(cmd, "list"))
 		return cli_list_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "map"))
+		return cli_map_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "resolve"))
 		return jsym_resolve_main(argc - 1, argv + 1);
 	cli_err("unknown command '%s' (try jsym --help)", cmd);

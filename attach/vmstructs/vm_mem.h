@@ -1,0 +1,85 @@
+/*
+ * vm_mem.h - reading another process's memory, bounded and cached.
+ *
+ * Everything `jsym map` learns about a JVM comes through one struct vm_mem:
+ * a read callback (process_vm_readv on a live process, a byte image in the
+ * unit tests and fuzzers) behind a small page cache.  The target keeps
+ * running while it is read, so every value read here is a claim to check,
+ * never a fact: callers bound every pointer and length they follow.
+ */
+#ifndef JSYM_VM_MEM_H
+#define JSYM_VM_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define VM_PAGE 4096u
+#define VM_CACHE_LINES 512u     /* 2 MiB of cached pages */
+
+/*
+ * Read n bytes at addr into buf: 0 when all of them were read, -EFAULT when
+ * any of them is not mapped, other -errno (-ESRCH: the process is gone,
+ * -EPERM: no ptrace access).
+ */
+typedef int (*vm_read_fn)(void *ctx, uint64_t addr, void *buf, size_t n);
+
+struct vm_cache_line {
+	uint64_t page;          /* page address + 1 (0: empty) */
+	uint32_t gen;
+	unsigned char data[VM_PAGE];
+};
+
+struct vm_mem {
+	vm_read_fn read;
+	void *ctx;
+	uint32_t gen;           /* cache lines of older generations are stale */
+	struct vm_cache_line *cache;    /* VM_CACHE_LINES, or NULL: no cache */
+	uint64_t syscalls;      /* reads passed to `read` */
+	uint64_t bytes;
+	int fatal;              /* first error that is not -EFAULT (sticky) */
+};
+
+/* The process reader: ctx for vm_read_process. */
+struct vm_proc {
+	pid_t pid;
+	int mem_fd;             /* /proc/<pid>/mem when process_vm_readv is
+	                           refused by a seccomp profile, else -1 */
+};
+
+/*
+ * Set m up to read through fn/ctx, with a cache when `cached`.  0 or
+ * -ENOMEM.  vm_mem_free() releases the cache.
+ */
+int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached);
+void vm_mem_free(struct vm_mem *m);
+
+/* Forget every cached page: the next reads see the target as it is now. */
+void vm_mem_refresh(struct vm_mem *m);
+
+/* vm_read_fn for a live process (ctx: struct vm_proc). */
+int vm_read_process(void *ctx, uint64_t addr, void *buf, size_t n);
+
+/* Read through the cache (whole pages).  0 or -errno as vm_read_fn. */
+int vm_read(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
+
+/* Read past the cache: what the target holds at this moment. */
+int vm_read_fresh(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
+
+/* An unsigned little-endian integer of width 1, 2, 4 or 8 (-EINVAL else). */
+int vm_read_uint(struct vm_mem *m, uint64_t addr, unsigned width, uint64_t *out);
+int vm_read_u64(struct vm_mem *m, uint64_t addr, uint64_t *out);
+
+/*
+ * A NUL-terminated string of at most cap-1 bytes at addr into out.  Returns
+ * its length, -EFAULT (unreadable), -ENAMETOOLONG (no NUL within cap-1
+ * bytes) or -EILSEQ (a byte outside printable ASCII: the names in HotSpot's
+ * tables are C identifiers and type expressions).
+ */
+int vm_read_cstr(struct vm_mem *m, uint64_t addr, char *out, size_t cap);
+
+/* A value from n bytes at p, little-endian (width 1, 2, 4 or 8). */
+uint64_t vm_get_uint(const unsigned char *p, unsigned width);
+
+#endif

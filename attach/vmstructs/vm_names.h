@@ -1,0 +1,28 @@
+/*
+ * vm_names.h - a compiled method's name as `jcmd <pid> Compiler.perfmap`
+ * prints it (HotSpot's Method::external_name()), from the three Symbols
+ * jsym reads in the JVM: the holder class's internal name, the method
+ * name and the method descriptor.
+ *
+ *   ("java/util/HashMap", "put", "(Ljava/lang/Object;I)J")
+ *       -> "long java.util.HashMap.put(java.lang.Object, int)"
+ *   hidden class "Foo$$Lambda+0x0000000800c0a000" -> "Foo$$Lambda/0x0000000800c0a000"
+ *
+ * The agent's agent/jvm/names.c does the same from JVMTI's forms; the unit
+ * suite checks that both agree.  Inputs are byte ranges read from the
+ * target (no NUL needed) and are hostile.
+ */
+#ifndef JSYM_VM_NAMES_H
+#define JSYM_VM_NAMES_H
+
+#include <stddef.h>
+
+/*
+ * Write "RET CLASS.NAME(P1, P2)" NUL-terminated into out[cap].  Returns its
+ * length, -EINVAL for a malformed descriptor or an empty or NUL-holding
+ * name, -ENOSPC when out is too small.
+ */
+int vm_names_display(const char *klass, size_t klen, const char *name, size_t nlen,
+		     const char *sig, size_t slen, char *out, size_t cap);
+
+#endif

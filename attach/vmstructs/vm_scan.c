@@ -1,0 +1,361 @@
+/* vm_scan.c - a snapshot of a running JVM's code cache (vm_scan.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm_blob.h"
+#include "vm_scan.h"
+
+#define SEG_FREE 0xff           /* segment map: no block uses this segment */
+#define BLOB_COPY 1024          /* bytes of a blob header copied (>= blob_span) */
+
+struct heap {
+	uint64_t low, high;     /* reserved start, committed end */
+	uint64_t segmap;        /* the segment map's start */
+	unsigned log2seg;
+	size_t nsegs;
+	unsigned char *map;     /* copy of the segment map */
+};
+
+static int add_name(struct vm_snapshot *s, const char *name, uint32_t *off)
+{
+	size_t n = strlen(name) + 1;
+
+	if (s->names_len + n > s->names_cap) {
+		size_t cap = s->names_cap ? s->names_cap * 2 : 256 * 1024;
+		char *p;
+
+		while (cap < s->names_len + n)
+			cap *= 2;
+		if (cap > (1u << 31) || !(p = realloc(s->names, cap)))
+			return -ENOMEM;
+		s->names = p;
+		s->names_cap = cap;
+	}
+	memcpy(s->names + s->names_len, name, n);
+	*off = (uint32_t)s->names_len;
+	s->names_len += n;
+	return 0;
+}
+
+static int add_entry(struct vm_snapshot *s, const struct vm_entry *en)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4096;
+		struct vm_entry *p = realloc(s->e, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->e = p;
+		s->cap = cap;
+	}
+	s->e[s->n++] = *en;
+	return 0;
+}
+
+/* The code heaps' addresses: CodeCache::_heaps, or the one _heap. */
+static int find_heaps(struct vm_mem *m, const struct vm_layout *l, uint64_t *heaps, int *n,
+		      struct err_text *e)
+{
+	uint64_t ga, len, data;
+	int rc;
+
+	*n = 0;
+	if (!l->heaps_addr) {
+		rc = vm_read_u64(m, l->heap_addr, &heaps[0]);
+		if (rc)
+			return err_set(e, rc, "cannot read CodeCache::_heap: %s", strerror(-rc));
+		*n = heaps[0] ? 1 : 0;
+		return 0;
+	}
+	rc = vm_read_u64(m, l->heaps_addr, &ga);
+	if (rc == 0 && ga == 0)
+		return err_set(e, -EAGAIN, "the JVM has no code heaps yet (still starting?)");
+	if (rc == 0)
+		rc = vm_read_uint(m, ga + l->ga_len.off, l->ga_len.width, &len);
+	if (rc == 0)
+		rc = vm_read_uint(m, ga + l->ga_data.off, l->ga_data.width, &data);
+	if (rc)
+		return err_set(e, rc, "cannot read CodeCache::_heaps: %s", strerror(-rc));
+	len = (uint32_t)len;
+	if (len == 0 || len > VM_MAX_HEAPS)
+		return err_set(e, -EPROTO, "CodeCache::_heaps claims %llu heaps",
+			       (unsigned long long)len);
+	for (uint64_t i = 0; i < len; i++) {
+		rc = vm_read_u64(m, data + i * 8, &heaps[i]);
+		if (rc)
+			return err_set(e, rc, "cannot read CodeCache::_heaps: %s", strerror(-rc));
+	}
+	*n = (int)len;
+	return 0;
+}
+
+/* One heap's bounds and a copy of its segment map. */
+static int open_heap(struct vm_mem *m, const struct vm_layout *l, uint64_t h, struct heap *hp,
+		     struct err_text *e)
+{
+	uint64_t mem = h + l->heap_memory, seg = h + l->heap_segmap, hb, log2;
+	int rc;
+
+	memset(hp, 0, sizeof(*hp));
+	if ((rc = vm_read_uint(m, mem + l->vs_low_boundary.off, 8, &hp->low)) ||
+	    (rc = vm_read_uint(m, mem + l->vs_high.off, 8, &hp->high)) ||
+	    (rc = vm_read_uint(m, mem + l->vs_high_boundary.off, 8, &hb)) ||
+	    (rc = vm_read_uint(m, seg + l->vs_low_boundary.off, 8, &hp->segmap)) ||
+	    (rc = vm_read_uint(m, h + l->heap_log2seg.off, l->heap_log2seg.width, &log2)))
+		return err_set(e, rc, "cannot read a CodeHeap: %s", strerror(-rc));
+	log2 = (uint32_t)log2;
+	if (hp->low == 0 || hp->high < hp->low || hp->high > hb || hb - hp->low > VM_MAX_HEAP_BYTES ||
+	    log2 < 4 || log2 > 20)
+		return err_set(e, -EPROTO, "a CodeHeap has implausible bounds (%#llx, "
+			       "%#llx, %#llx, segment 2^%llu)", (unsigned long long)hp->low,
+			       (unsigned long long)hp->high, (unsigned long long)hb,
+			       (unsigned long long)log2);
+	hp->log2seg = (unsigned)log2;
+	hp->nsegs = (size_t)((hp->high - hp->low) >> log2);
+	if (hp->nsegs == 0)
+		return 0;
+	hp->map = malloc(hp->nsegs);
+	if (!hp->map)
+		return err_set(e, -ENOMEM, "out of memory");
+	/* in pieces: a fresh read of the whole map at once */
+	for (size_t off = 0; off < hp->nsegs; off += 1u << 20) {
+		size_t k = hp->nsegs - off < (1u << 20) ? hp->nsegs - off : 1u << 20;
+
+		rc = vm_read_fresh(m, hp->segmap + off, hp->map + off, k);
+		if (rc)
+			return err_set(e, rc, "cannot read a CodeHeap's segment map: %s",
+				       strerror(-rc));
+	}
+	return 0;
+}
+
+/* Read the block header at segment i: its length in segments and used. */
+static int read_block(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+		      size_t i, bool fresh, uint64_t *len, bool *used)
+{
+	unsigned char b[64];
+	uint64_t at = hp->low + ((uint64_t)i << hp->log2seg);
+	int rc;
+
+	if (l->hb_size > sizeof(b))
+		return -EINVAL;
+	rc = fresh ? vm_read_fresh(m, at, b, l->hb_size) : vm_read(m, at, b, l->hb_size);
+	if (rc)
+		return rc;
+	*len = vm_fld_get(b, l->hb_size, l->hb_length);
+	*used = vm_fld_get(b, l->hb_size, l->hb_used) != 0;
+	return 0;
+}
+
+/* The blob of a used block of nseg segments at segment i. */
+static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+		     size_t i, uint64_t nseg, bool fresh, struct vm_blob *b, char *name,
+		     size_t cap)
+{
+	unsigned char hdr[BLOB_COPY];
+	uint64_t block = hp->low + ((uint64_t)i << hp->log2seg);
+	uint64_t room = (nseg << hp->log2seg) - l->hb_size;
+	size_t n = l->nm_span < room ? l->nm_span : (size_t)room;
+	int rc;
+
+	if (l->nm_span > sizeof(hdr) || n < l->blob_span)
+		return -EINVAL;
+	rc = fresh ? vm_read_fresh(m, block + l->hb_size, hdr, n) :
+		     vm_read(m, block + l->hb_size, hdr, n);
+	if (rc)
+		return rc;
+	rc = vm_read_cstr(m, vm_fld_get(hdr, n, l->cb_name), name, cap);
+	return vm_blob_decode(l, block + l->hb_size, hdr, n, room, rc < 0 ? NULL : name, b);
+}
+
+static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		   uint64_t method, char *out, size_t cap)
+{
+	uint64_t cm;
+	const char *hit;
+	int rc;
+
+	if (nc && vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0 &&
+	    (hit = vm_name_cache_get(nc, method, cm)) != NULL) {
+		nc->hits++;
+		snprintf(out, cap, "%s", hit);
+		return 0;
+	}
+	rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
+	if (rc < 0)
+		return rc;
+	if (nc) {
+		nc->misses++;
+		vm_name_cache_put(nc, method, cm, out);
+	}
+	return 0;
+}
+
+static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		     struct heap *hp, struct vm_snapshot *s)
+{
+	char blobname[256], name[VM_MAX_NAME];
+	size_t i = 0;
+
+	while (i < hp->nsegs) {
+		struct vm_entry en = { 0 };
+		struct vm_blob b;
+		uint64_t nseg;
+		bool used, ok = true;
+		int rc;
+
+		if (hp->map[i] == SEG_FREE) {
+			i++;
+			continue;
+		}
+		if (hp->map[i] != 0) {
+			/* inside a block: the previous length lied; next start */
+			s->resyncs++;
+			while (i < hp->nsegs && hp->map[i] != 0)
+				i++;
+			continue;
+		}
+		rc = read_block(&j->mem, l, hp, i, false, &nseg, &used);
+		if (rc == 0 && (nseg == 0 || nseg > hp->nsegs - i))
+			rc = -EINVAL;
+		for (uint64_t k = 1; rc == 0 && k < nseg; k++)
+			if (hp->map[i + k] == 0 || hp->map[i + k] == SEG_FREE)
+				rc = -EINVAL;   /* another block starts inside it */
+		if (rc) {
+			s->resyncs++;
+			i++;
+			continue;
+		}
+		s->blocks++;
+		if (used) {
+			rc = read_blob(&j->mem, l, hp, i, nseg, false, &b, blobname,
+				       sizeof(blobname));
+			if (rc == 0 && !b.alive) {
+				s->dead++;
+				ok = false;
+			} else if (rc == 0 && b.code_size) {
+				rc = b.nmethod ? name_of(j, l, nc, b.method, name, sizeof(name)) : 0;
+				en = (struct vm_entry){ .start = b.code_begin, .size = b.code_size,
+							.blob = b.addr, .method = b.method,
+							.block_len = nseg, .java = b.nmethod,
+							.log2seg = (uint8_t)hp->log2seg };
+				if (rc == 0)
+					rc = add_name(s, b.nmethod ? name : blobname, &en.name);
+				if (rc == -ENOMEM)
+					return rc;
+				if (rc == 0)
+					rc = add_entry(s, &en);
+			} else {
+				ok = false;
+			}
+			if (rc == -ENOMEM)
+				return rc;
+			if (rc && ok)
+				s->dropped++;   /* unreadable or implausible: left out */
+		}
+		i += nseg;
+	}
+	return 0;
+}
+
+/* Read every entry again, past the cache: keep it only when its block and
+ * blob still say the same. */
+static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s)
+{
+	char blobname[256];
+	size_t out = 0;
+
+	vm_mem_refresh(&j->mem);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct vm_entry *en = &s->e[k];
+		/* the block alone, as a heap of one block starting at it */
+		struct heap hp = { .low = en->blob - l->hb_size, .log2seg = en->log2seg,
+				   .nsegs = (size_t)en->block_len };
+		struct vm_blob b;
+		uint64_t nseg;
+		bool used;
+		int rc = read_block(&j->mem, l, &hp, 0, true, &nseg, &used);
+
+		if (rc == 0 && (!used || nseg != en->block_len))
+			rc = -ESTALE;
+		if (rc == 0)
+			rc = read_blob(&j->mem, l, &hp, 0, nseg, true, &b, blobname,
+				       sizeof(blobname));
+		if (rc == 0 && (!b.alive || b.nmethod != en->java || b.code_begin != en->start ||
+				b.code_size != en->size || b.method != en->method ||
+				(!b.nmethod && strcmp(blobname, vm_entry_name(s, en)))))
+			rc = -ESTALE;
+		if (rc) {
+			s->dropped++;
+			continue;
+		}
+		s->e[out++] = *en;
+	}
+	s->n = out;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct vm_entry *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		     struct vm_snapshot *s, struct err_text *e)
+{
+	uint64_t heaps[VM_MAX_HEAPS];
+	int n, rc;
+
+	s->n = 0;
+	s->names_len = 0;
+	s->heaps = 0;
+	s->blocks = 0;
+	s->dead = s->dropped = s->resyncs = 0;
+	s->partial = false;
+	vm_mem_refresh(&j->mem);
+	rc = find_heaps(&j->mem, l, heaps, &n, e);
+	for (int h = 0; rc == 0 && h < n; h++) {
+		struct heap hp;
+
+		rc = open_heap(&j->mem, l, heaps[h], &hp, e);
+		if (rc == 0) {
+			s->heaps++;
+			rc = walk_heap(j, l, nc, &hp, s);
+			if (rc == -ENOMEM)
+				err_set(e, rc, "out of memory");
+		}
+		free(hp.map);
+	}
+	if (rc)
+		return rc;
+	revalidate(j, l, s);
+	if (s->n)
+		qsort(s->e, s->n, sizeof(*s->e), by_start);
+	/* overlaps cannot come from one consistent heap: drop the later one */
+	for (size_t k = 1, out = 1; k <= s->n; k++) {
+		if (k == s->n) {
+			s->n = out;
+			break;
+		}
+		if (s->e[k].start < s->e[out - 1].start + s->e[out - 1].size) {
+			s->dropped++;
+			continue;
+		}
+		s->e[out++] = s->e[k];
+	}
+	s->partial = s->dropped || s->resyncs;
+	if (j->mem.fatal)
+		return err_set(e, j->mem.fatal, "reading the JVM's memory failed: %s",
+			       strerror(-j->mem.fatal));
+	return 0;
+}
+
+void vm_snapshot_free(struct vm_snapshot *s)
+{
+	free(s->e);
+	free(s->names);
+	memset(s, 0, sizeof(*s));
+}

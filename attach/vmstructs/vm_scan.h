@@ -1,0 +1,97 @@
+/*
+ * vm_scan.h - a snapshot of a running JVM's code cache, read from outside.
+ *
+ * Walks every code heap (CodeCache::_heaps) block by block from the start
+ * of its reserved range to the end of its committed range, checking each
+ * HeapBlock against the heap's segment map (a block starts where the map
+ * says 0; 0xff marks segments no block uses), decodes each used block's
+ * CodeBlob (vm_blob.h), names nmethods through Method -> ConstMethod ->
+ * ConstantPool -> Symbols and other blobs by CodeBlob::_name.  The JVM runs
+ * on meanwhile, so:
+ *   - every count, length and pointer is bounded before it is followed;
+ *   - a block chain that breaks (a length that lands inside another block)
+ *     is picked up again at the next block start of the segment map and
+ *     the snapshot counts a resync;
+ *   - after the walk every entry is read again, past the cache, and kept
+ *     only if its block and blob still say the same (an nmethod still at
+ *     the same place for the same Method was alive, and so was its
+ *     metadata, all the time jsym read its name);
+ *   - what fails either test is dropped and counted, never guessed.
+ */
+#ifndef JSYM_VM_SCAN_H
+#define JSYM_VM_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errtext.h"
+#include "vm_jvm.h"
+#include "vm_layout.h"
+
+#define VM_MAX_HEAPS 16
+#define VM_MAX_HEAP_BYTES (4ull << 30)  /* a code heap larger: refused */
+#define VM_MAX_NAME 4096
+
+struct vm_entry {
+	uint64_t start, size;   /* code_begin, code size */
+	uint64_t blob;          /* CodeBlob* */
+	uint64_t method;        /* nmethod: Method*; 0 for other blobs */
+	uint64_t block_len;     /* the HeapBlock's length as read (segments) */
+	uint32_t name;          /* offset of the name in the snapshot's arena */
+	uint8_t log2seg;        /* its heap's segment size */
+	bool java;              /* an nmethod (named by its Java method) */
+};
+
+struct vm_snapshot {
+	struct vm_entry *e;     /* sorted by start */
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+	unsigned heaps;
+	uint64_t blocks;        /* heap blocks walked */
+	unsigned dead;          /* nmethods not alive (zombie, unloaded) */
+	unsigned dropped;       /* blobs left out: unreadable or changed */
+	unsigned resyncs;       /* block chains picked up again */
+	bool partial;           /* dropped or resyncs: some code may be missing */
+};
+
+/* Method* -> name, kept across snapshots of one JVM (--follow). */
+struct vm_name_cache {
+	struct vm_name_slot {
+		uint64_t method, const_method;
+		char *name;
+	} *slot;
+	size_t cap, used;
+	uint64_t hits, misses;
+};
+
+/*
+ * Take a snapshot of j's code cache into s (emptied first).  nc may be
+ * NULL.  Returns 0 (s->partial tells whether anything was left out), or
+ * -errno with e set when the heaps cannot be found or read at all.
+ */
+int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		     struct vm_snapshot *s, struct err_text *e);
+void vm_snapshot_free(struct vm_snapshot *s);
+void vm_name_cache_free(struct vm_name_cache *nc);
+
+/* The cached name of method while its ConstMethod is still cm, else NULL. */
+const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_t cm);
+/* Remember (method, cm) -> name, replacing an older one.  0 or -ENOMEM. */
+int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, const char *name);
+
+static inline const char *vm_entry_name(const struct vm_snapshot *s, const struct vm_entry *en)
+{
+	return s->names + en->name;
+}
+
+/*
+ * Name the Java method at `method` ("RET CLASS.NAME(ARGS)") into out[cap];
+ * *const_method gets its ConstMethod*.  Length or -errno (-EFAULT
+ * unreadable, -EINVAL not a plausible method).
+ */
+int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
+		   uint64_t *const_method, char *out, size_t cap);
+
+#endif

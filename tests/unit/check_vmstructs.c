@@ -1,0 +1,337 @@
+/*
+ * check_vmstructs.c - attach/vmstructs: Java names (equal to the agent's),
+ * the code-cache walk over a fake JVM memory (an nmethod named through its
+ * Method chain, a stub by its _name, a blob that changes between the walk
+ * and the re-read left out), the maps parser, the map writer's refusals.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "names.h"
+#include "vm_jvm.h"
+#include "vm_names.h"
+#include "vm_scan.h"
+#include "vm_write.h"
+
+extern Suite *vmstructs_suite(void);
+
+static int display(const char *k, const char *n, const char *s, char *out, size_t cap)
+{
+	return vm_names_display(k, strlen(k), n, strlen(n), s, strlen(s), out, cap);
+}
+
+START_TEST(names_like_compiler_perfmap)
+{
+	char out[256];
+
+	ck_assert_int_gt(display("Workload", "loop", "(IJ)V", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "void Workload.loop(int, long)");
+	display("java/util/HashMap", "put", "(Ljava/lang/Object;[[I)Ljava/lang/Object;", out,
+		sizeof(out));
+	ck_assert_str_eq(out, "java.lang.Object java.util.HashMap.put(java.lang.Object, int[][])");
+	display("java/util/regex/Pattern$$Lambda+0x0000000800c0a000", "is", "(I)Z", out,
+		sizeof(out));
+	ck_assert_str_eq(out, "boolean java.util.regex.Pattern$$Lambda/0x0000000800c0a000.is(int)");
+	display("a/B+C", "<init>", "()V", out, sizeof(out));
+	ck_assert_str_eq(out, "void a.B+C.<init>()");
+	ck_assert_int_eq(display("A", "m", "(V)V", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(display("A", "m", "(I)", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(display("A", "m", "(L;)V", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(display("A", "m", "(I)VV", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(display("", "m", "()V", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(display("A", "m", "()V", out, 5), -ENOSPC);
+}
+END_TEST
+
+/* The agent names from JVMTI's forms; jsym map from HotSpot's: the same. */
+START_TEST(names_equal_the_agents)
+{
+	static const char *const c[][4] = {
+		{ "java/lang/String", "Ljava/lang/String;", "indexOf", "(II)I" },
+		{ "java/util/HashMap$Node", "Ljava/util/HashMap$Node;", "<init>",
+		  "(ILjava/lang/Object;Ljava/lang/Object;Ljava/util/HashMap$Node;)V" },
+		{ "Foo$$Lambda+0x0000000800c0a000", "LFoo$$Lambda.0x0000000800c0a000;", "apply",
+		  "([[Ljava/lang/Object;D)[J" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char ext[256], a[512], b[512];
+
+		ck_assert_int_gt(names_class_external(c[i][1], ext, sizeof(ext)), 0);
+		ck_assert_int_gt(names_method_display(ext, c[i][2], c[i][3], a, sizeof(a)), 0);
+		ck_assert_int_gt(display(c[i][0], c[i][2], c[i][3], b, sizeof(b)), 0);
+		ck_assert_str_eq(a, b);
+	}
+}
+END_TEST
+
+/* ---- a fake JVM: JDK 25's shapes, one code heap, two blobs ---- */
+#define HEAPS_SYM 0x10000ull
+#define HEAP 0x40000ull
+#define META 0x80000ull
+
+/* whole pages, as a process maps them (the reader caches pages) */
+static unsigned char fixed[4096], segmap[4096], heap[4096], meta[4096];
+#define HEAP_LEN (8 * 64)
+static int stub_reads, free_stub_at;    /* free the stub's block at that read */
+
+static void put(unsigned char *p, uint64_t v, int w)
+{
+	memcpy(p, &v, (size_t)w);
+}
+
+static int fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	static const struct { uint64_t base; unsigned char *p; size_t n; } r[] = {
+		{ HEAPS_SYM, fixed, sizeof(fixed) }, { 0x20000, segmap, sizeof(segmap) },
+		{ HEAP, heap, sizeof(heap) }, { META, meta, sizeof(meta) },
+	};
+
+	(void)ctx;
+	if (addr == HEAP + 4 * 64 && ++stub_reads == free_stub_at)
+		heap[4 * 64 + 4] = 0;   /* the stub's block: now free */
+	for (size_t i = 0; i < 4; i++) {
+		if (addr >= r[i].base && addr - r[i].base <= r[i].n &&
+		    n <= r[i].n - (addr - r[i].base)) {
+			memcpy(buf, r[i].p + (addr - r[i].base), n);
+			return 0;
+		}
+	}
+	return -EFAULT;
+}
+
+static struct vm_fld F(uint32_t off, uint8_t w)
+{
+	return (struct vm_fld){ off, w };
+}
+
+static void fake_jvm(struct vm_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	*l = (struct vm_layout){
+		.heaps_addr = HEAPS_SYM, .ga_len = F(0, 4), .ga_data = F(8, 8),
+		.heap_segmap = 112, .heap_log2seg = F(248, 4),
+		.vs_low_boundary = F(0, 8), .vs_high_boundary = F(8, 8), .vs_high = F(24, 8),
+		.hb_size = 8, .hb_length = F(0, 4), .hb_used = F(4, 1),
+		.cb_name = F(8, 8), .cb_size = F(24, 4), .code_offsets = true,
+		.cb_code_begin = F(36, 4), .cb_code_end = F(40, 4), .has_kind = true,
+		.cb_kind = F(56, 1), .kind_nmethod = 1, .nm_method = F(80, 8),
+		.blob_span = 57, .nm_span = 88, .m_const_method = F(8, 8),
+		.cm_constants = F(8, 8), .cm_name_index = F(36, 2), .cm_sig_index = F(38, 2),
+		.cp_holder = F(24, 8), .cp_length = F(60, 4), .cp_size = 72, .k_name = F(24, 8),
+		.sym_length = F(4, 2), .sym_body = 6,
+	};
+	stub_reads = free_stub_at = 0;
+	memset(fixed, 0, sizeof(fixed));
+	memset(heap, 0, sizeof(heap));
+	memset(meta, 0, sizeof(meta));
+	put(fixed, 0x10100, 8);                 /* _heaps -> GrowableArray */
+	put(fixed + 0x100, 1, 4);               /* _len */
+	put(fixed + 0x108, 0x10200, 8);         /* _data */
+	put(fixed + 0x200, 0x10300, 8);         /* the CodeHeap */
+	put(fixed + 0x300, HEAP, 8);
+	put(fixed + 0x308, HEAP + HEAP_LEN, 8);
+	put(fixed + 0x318, HEAP + HEAP_LEN, 8);
+	put(fixed + 0x300 + 112, 0x20000, 8);
+	put(fixed + 0x300 + 248, 6, 4);
+	/* block 0: 4 segments, an nmethod; block 4: 2 segments, a stub; 6-7 unused */
+	memcpy(segmap, (unsigned char[]){ 0, 1, 2, 3, 0, 1, 0xff, 0xff }, 8);
+	put(heap, 4, 4);
+	heap[4] = 1;
+	put(heap + 8 + 8, META, 8);
+	put(heap + 8 + 24, 200, 4);
+	put(heap + 8 + 36, 96, 4);
+	put(heap + 8 + 40, 160, 4);
+	heap[8 + 56] = 1;
+	put(heap + 8 + 80, META + 0x40, 8);
+	put(heap + 256, 2, 4);
+	heap[256 + 4] = 1;
+	put(heap + 264 + 8, META + 0x3c0, 8);
+	put(heap + 264 + 24, 100, 4);
+	put(heap + 264 + 36, 64, 4);
+	put(heap + 264 + 40, 96, 4);
+	heap[264 + 56] = 6;
+	memcpy(meta, "nmethod", 8);
+	memcpy(meta + 0x3c0, "StubRoutines (1)", 17);
+	put(meta + 0x48, META + 0x80, 8);
+	put(meta + 0x88, META + 0x100, 8);
+	put(meta + 0x80 + 36, 1, 2);
+	put(meta + 0x80 + 38, 2, 2);
+	put(meta + 0x100 + 24, META + 0x200, 8);
+	put(meta + 0x100 + 60, 3, 4);
+	put(meta + 0x100 + 80, META + 0x300, 8);
+	put(meta + 0x100 + 88, META + 0x340, 8);
+	put(meta + 0x200 + 24, META + 0x380, 8);
+	put(meta + 0x304, 4, 2);
+	memcpy(meta + 0x306, "loop", 4);
+	put(meta + 0x344, 5, 2);
+	memcpy(meta + 0x346, "(IJ)V", 5);
+	put(meta + 0x384, 8, 2);
+	memcpy(meta + 0x386, "Workload", 8);
+}
+
+START_TEST(walk_names_nmethods_and_stubs)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct vm_name_cache nc = { 0 };
+	struct err_text e = { "" };
+	char *text;
+
+	fake_jvm(&l);
+	memset(&j, 0, sizeof(j));
+	ck_assert_int_eq(vm_mem_init(&j.mem, fake_read, NULL, true), 0);
+	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert(!s.partial);
+	ck_assert_str_eq(vm_entry_name(&s, &s.e[0]), "void Workload.loop(int, long)");
+	ck_assert_str_eq(vm_entry_name(&s, &s.e[1]), "StubRoutines (1)");
+	ck_assert_int_gt(vm_map_render(&s, &text), 0);
+	ck_assert_str_eq(text, "40068 40 void Workload.loop(int, long)\n"
+			 "40148 20 StubRoutines (1)\n");
+	free(text);
+	/* again: the name comes from the cache */
+	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert_int_eq((int)nc.hits, 1);
+	vm_snapshot_free(&s);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* The stub's block is freed after the walk read it: the re-read drops it. */
+START_TEST(walk_drops_what_changed)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct err_text e = { "" };
+
+	fake_jvm(&l);
+	free_stub_at = 2;       /* 1: the walk, 2: the re-read before writing */
+	memset(&j, 0, sizeof(j));
+	vm_mem_init(&j.mem, fake_read, NULL, false);
+	ck_assert_int_eq(vm_snapshot_take(&j, &l, NULL, &s, &e), 0);
+	ck_assert_int_eq((int)s.n, 1);
+	ck_assert(s.partial);
+	ck_assert_int_eq((int)s.dropped, 1);
+	ck_assert_str_eq(vm_entry_name(&s, &s.e[0]), "void Workload.loop(int, long)");
+	vm_snapshot_free(&s);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* A corrupt heap: a block length that runs into the next block. */
+START_TEST(walk_resyncs_on_a_lying_length)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct err_text e = { "" };
+
+	fake_jvm(&l);
+	put(heap, 6, 4);        /* claims segments 0-5: block 4 starts inside */
+	memset(&j, 0, sizeof(j));
+	vm_mem_init(&j.mem, fake_read, NULL, true);
+	ck_assert_int_eq(vm_snapshot_take(&j, &l, NULL, &s, &e), 0);
+	ck_assert_int_eq((int)s.n, 1);
+	ck_assert_str_eq(vm_entry_name(&s, &s.e[0]), "StubRoutines (1)");
+	ck_assert(s.partial);
+	ck_assert_int_eq((int)s.resyncs, 2);
+	vm_snapshot_free(&s);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+START_TEST(maps_find_the_library)
+{
+	static const char maps[] =
+		"55d0c0000000-55d0c0001000 r--p 00000000 fe:00 123 /usr/bin/java\n"
+		"7f0000200000-7f0000400000 r-xp 00200000 fe:00 77 /opt/jdk/lib/server/libjvm.so\n"
+		"garbage line\n"
+		"7f0000000000-7f0000200000 r--p 00000000 fe:00 77 /opt/jdk/lib/server/libjvm.so\n"
+		"7f0000400000-7f0000500000 rw-p 00400000 fe:00 77 /opt/jdk/lib/server/libjvm.so";
+	struct vm_lib_span sp;
+
+	ck_assert_int_eq(vm_maps_lib(maps, sizeof(maps) - 1, "/opt/jdk/lib/server/libjvm.so",
+				     &sp), 0);
+	ck_assert_uint_eq(sp.base, 0x7f0000000000ull);
+	ck_assert_uint_eq(sp.lo, 0x7f0000000000ull);
+	ck_assert_uint_eq(sp.hi, 0x7f0000500000ull);
+	ck_assert_uint_eq(sp.inode, 77);
+	ck_assert_int_eq(vm_maps_lib(maps, sizeof(maps) - 1, "/opt/jdk/lib/server/libjv", &sp),
+			 -ENOENT);
+}
+END_TEST
+
+/* A planted symlink or FIFO at the map's name is refused and left alone;
+ * a regular map is replaced by a new inode. */
+START_TEST(writer_refuses_planted_files)
+{
+	char root[] = "/tmp/jsym-vmw.XXXXXX", path[128], where[128], buf[64];
+	struct target t;
+	struct err_text e = { "" };
+	struct stat st1, st2;
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	ck_assert_int_eq(mkdir(path, 01777), 0);
+	chmod(path, 01777);
+	memset(&t, 0, sizeof(t));
+	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.st.nspid = 1;
+	t.st.uid[1] = getuid();
+	t.st.gid[1] = getgid();
+	snprintf(path, sizeof(path), "%s/tmp/perf-1.map", root);
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	ck_assert_int_eq(vm_map_write(&t, "1 2 x\n", 6, where, sizeof(where), &e), -ELOOP);
+	ck_assert_ptr_nonnull(strstr(e.msg, "a symlink"));
+	ck_assert_int_eq(lstat(path, &st1), 0);
+	ck_assert(S_ISLNK(st1.st_mode));
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	ck_assert_int_eq(vm_map_write(&t, "1 2 x\n", 6, where, sizeof(where), &e), -ELOOP);
+	unlink(path);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	ck_assert_int_eq(stat(path, &st1), 0);
+	ck_assert_int_eq(vm_map_write(&t, "1 2 x\n", 6, where, sizeof(where), &e), 0);
+	ck_assert_str_eq(where, "/tmp/perf-1.map");
+	ck_assert_int_eq(stat(path, &st2), 0);
+	ck_assert(st1.st_ino != st2.st_ino);
+	ck_assert_int_eq((int)(st2.st_mode & 0777), 0644);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_eq((int)read(fd, buf, sizeof(buf)), 6);
+	close(fd);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	rmdir(path);
+	rmdir(root);
+	close(t.root_fd);
+}
+END_TEST
+
+Suite *vmstructs_suite(void)
+{
+	Suite *s = suite_create("vmstructs");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, names_like_compiler_perfmap);
+	tcase_add_test(tc, names_equal_the_agents);
+	tcase_add_test(tc, walk_names_nmethods_and_stubs);
+	tcase_add_test(tc, walk_drops_what_changed);
+	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
+	tcase_add_test(tc, maps_find_the_library);
+	tcase_add_test(tc, writer_refuses_planted_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
