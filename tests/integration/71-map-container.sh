@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 61-map-container.sh - `jsym map` of a Debian container JVM (its own JDK 17,
+# 71-map-container.sh - `jsym map` of a Debian container JVM (its own JDK 17,
 # PID 1, uid 1000 without a passwd entry), nothing attached.
 #
 # From the host: the map is the container's /tmp/perf-1.map, owned by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 60-map-host.sh - `jsym map PID` on host JVMs, without attaching anything.
+# 70-map-host.sh - `jsym map PID` on host JVMs, without attaching anything.
 #
 # For every host HotSpot JDK (17, Temurin 25): jcmd Compiler.perfmap, jsym
 # map --stdout and jcmd again, back to back: >= 99% of the JDK's compiled
