@@ -1,0 +1,63 @@
+/*
+ * cli_attach.h - what cli_attach.c (doing) and cli_attach_print.c
+ * (reporting) share: the command's settings and one JVM's outcome.
+ */
+#ifndef JSYM_CLI_ATTACH_H
+#define JSYM_CLI_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "attach_types.h"
+#include "deploy.h"
+
+#define MAX_PIDS 4096
+
+struct attach_env {
+	int timeout_ms;
+	int read_timeout_ms;
+	int jobs;
+	bool verbose, json, all, stop, clean;
+	bool fallback_map;      /* --fallback=map: jsym map when agents are refused */
+	const char *options;    /* the agent's options, or NULL */
+	const char *agent_dir;
+	enum deploy_delivery delivery;
+	char out_dir[128];      /* dir= of the agent's options, "" if none */
+	struct deploy_builds builds;
+	int npids;
+	pid_t pids[MAX_PIDS];
+};
+
+/* One target's outcome: fixed size, it crosses the pool's pipe. */
+struct attach_outcome {
+	pid_t pid, nspid;
+	unsigned uid;
+	int kind;               /* enum proc_jvm_kind */
+	int jvm_libc;           /* enum proc_libc */
+	int jdk_major;
+	char jdk_version[32];
+	bool container;
+	bool opened;            /* target_open succeeded */
+	bool deployed;          /* dep is meaningful */
+	int rc;                 /* 0, or jsym's -errno */
+	int exit;
+	struct deploy_result dep;
+	struct attach_reply reply;
+	char err[768];
+	char kept[256];
+	int removed;
+	bool no_agents;         /* the JVM refuses agents (flags or its reply) */
+	bool mapped;            /* ... so jsym map wrote its map instead */
+	char map_path[128];
+	size_t map_java;
+};
+
+void attach_print_json(const struct attach_env *env, const struct attach_outcome *o);
+/* The failure line of one JVM, on stderr (nothing when it succeeded). */
+void attach_print_failure(const struct attach_outcome *o);
+void attach_print_human(const struct attach_env *env, const struct attach_outcome *o);
+/* The --all summary table on stdout. */
+void attach_print_table(const struct attach_env *env, const struct attach_outcome *o, int n);
+
+#endif
