@@ -263,6 +263,13 @@ spread() {
 			done
 		done || true
 }
+# inlined_addrs [ERE]: from `jsym resolve` output (an address line, then
+# its stack indented, innermost first), the addresses whose stack has an
+# inlined frame (matching ERE, when given).
+inlined_addrs() {
+	awk -v re="${1:-.}" '/^0x/ {a = $1; next}
+		/^ +.*\[inlined\]/ && a != "" && $0 ~ re {print a; a = ""}'
+}
 if [ ! -s "$sampled" ]; then
 	spread >"$sampled"
 	src="addresses spread over Workload methods of the map (no perf samples)"
@@ -273,17 +280,17 @@ fi
 sort "$sampled" | uniq -c | sort -k1,1nr -k2 | awk '{print $2}' |
 	"$J" resolve --pid "$jvm" >"$KIT_DIR/candidates" 2>&1 || true
 named=$(grep -E '  [^ ].* (Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.[A-Za-z0-9_$]+\(.*\)\+0x[0-9a-f]+  \[class ' "$KIT_DIR/candidates" |
-	grep -v ' inlined: ' | sed 's/\(^[^ ]*\) .*\[class \([^,]*\), method \([^,]*\),.*/\1 \2.\3/' |
+	sed 's/\(^[^ ]*\) .*\[class \([^,]*\), method \([^,]*\),.*/\1 \2.\3/' |
 	awk '!seen[$2]++ {print $1}' | head -n 3 || true)
-inl=$(grep -E ' inlined: .*(Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.' "$KIT_DIR/candidates" | head -n 1 | awk '{print $1}' || true)
-[ -n "$inl" ] || inl=$(grep ' inlined: ' "$KIT_DIR/candidates" | head -n 1 | awk '{print $1}' || true)
+inl=$(inlined_addrs '(Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\.' <"$KIT_DIR/candidates" | head -n 1 || true)
+[ -n "$inl" ] || inl=$(inlined_addrs <"$KIT_DIR/candidates" | head -n 1 || true)
 if [ -z "$inl" ]; then
 	# No sample fell in inlined code: look for some in the Workload methods.
-	inl=$(spread | "$J" resolve --pid "$jvm" 2>/dev/null | grep ' inlined: ' | head -n 1 | awk '{print $1}' || true)
+	inl=$(spread | "$J" resolve --pid "$jvm" 2>/dev/null | inlined_addrs | head -n 1 || true)
 	[ -z "$inl" ] || src="$src, and one in inlined code found in the map"
 fi
 # shellcheck disable=SC2086 # one address per word
-addrs=$(printf '%s\n' $named $inl | grep . | tr '\n' ' ' || true)
+addrs=$(printf '%s\n' $named $inl | grep . | awk '!seen[$0]++' | tr '\n' ' ' || true)
 
 step "6. jsym resolve --pid $jvm ADDR...   ($src)"
 say "the journal's names, with class, method, signature, range, and for an"

@@ -11,8 +11,11 @@ source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
 [ -n "$(t_jdks)" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
-# Bound: SINK_REWRITE_MIN_MS (500) + flush_ms (100) + writing; checked at 1.5 s.
-delay=1.5
+# The documented bound is SINK_REWRITE_MIN_MS (500) + flush_ms (100) +
+# writing (docs/perf-map.md).  A loaded machine delays the agent's thread, so
+# the test waits up to 20 s for the map to converge and prints how long it
+# took; it never asserts the time (speed is the benchmarks' business).
+settle_limit=200        # x 0.1 s
 
 count_target() {
 	grep -c 'AgentUnloadTarget\.' "$1" || true
@@ -42,7 +45,11 @@ while read -r home v <&3; do
 	echo "    map lines of AgentUnloadTarget while hot: $n"
 	t_check "U$v: compiled AgentUnloadTarget code is in the map" [ "$n" -gt 0 ]
 	ag_wait_out u$v "agent-unload: dropped" 60 || continue
-	sleep $delay
+	for ((i = 0; i < settle_limit; i++)); do
+		[ "$(count_target "$d/perf-$p.map")" = 0 ] && break
+		sleep 0.1
+	done
+	echo "    the map dropped AgentUnloadTarget $((i * 100)) ms after the loaders were dropped"
 	t_check "U$v: map converged: no unloaded code, every LOAD ended by an UNLOAD" \
 		ag_py unloaded "$d/perf-$p.map" "$d/jsym-$p.journal" AgentUnloadTarget
 	t_check "U$v: map format, no duplicates" ag_py map "$d/perf-$p.map"

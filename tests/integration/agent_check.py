@@ -209,7 +209,7 @@ def coverage(jdkmap, mymap, journal, min_pct):
 def unloaded(mymap, journal, name):
     lines = [t for t in read_map(mymap) if name in t[2]]
     if lines:
-        fail('%d map lines still name %s, e.g. %x %x %s' % ((len(lines),) + lines[0]))
+        fail('%d map lines still name %s, e.g. %x %x %s' % ((len(lines), name) + lines[0]))
     recs, live = check_journal(journal)
     loads = [r for r in recs if r['type'] == 1 and name in r['name']]
     ended = {r['id'] for r in recs if r['type'] == 2}
