@@ -198,14 +198,18 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 		     struct err_text *e);
 
 /*
- * In a forked child of jsym (enter.c): enter the JVM's mount namespace (a
- * chroot into its root without CAP_SYS_ADMIN) and, with pid_ns, its pid
- * namespace, forking once more when that differs: the forked process
- * returns 0 and goes on, the one in between reaps it and _exits with its
- * status (128 + signal when killed).  Then deploy_become() takes the JVM's
- * ids (real, effective, saved), which also clears the capabilities, and
- * sets PR_SET_PDEATHSIG to SIGKILL again (an id change clears it).  Both
- * return 0 or -errno with e set; the caller reports e and _exits.
+ * In a forked child of jsym (enter.c): leave jsym's session (no terminal),
+ * become non-dumpable, enter the JVM's mount (a chroot into its root
+ * without CAP_SYS_ADMIN), net, ipc and pid namespaces (without
+ * CAP_SYS_ADMIN only the mount fallback and, with pid_ns, the pid namespace
+ * are required), and close every descriptor above 2, forking once more when the
+ * pid namespace differs: the forked process returns 0 and goes on, the one
+ * in between reaps it and _exits with its status (128 + signal when
+ * killed).  Then deploy_become() takes the JVM's ids (real, effective,
+ * saved), drops every capability (also when the JVM runs as root), sets
+ * no_new_privs, and sets PR_SET_PDEATHSIG to SIGKILL again (an id change
+ * clears it).  Both return 0 or -errno with e set; the caller reports e
+ * and _exits.
  */
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e);
 int deploy_become(const struct target *t, struct err_text *e);

@@ -34,6 +34,42 @@ static void close_from(int from)
 		close(fd);
 }
 
+/* The capset(2) ABI, version 3 (musl has no <sys/capability.h>). */
+struct cap_header { unsigned version; int pid; };
+struct cap_data { unsigned effective, permitted, inheritable; };
+#define CAP_VERSION_3 0x20080522u
+
+/*
+ * Leave nothing of the host's privileges to what runs inside: the ids alone
+ * do not do it for a JVM run as root (uid 0 to uid 0 keeps every
+ * capability), and the probe then execs the container's loader, which
+ * loads whatever the container's /etc/ld.so.preload names.  So: an empty
+ * bounding set (best effort: it needs CAP_SETPCAP, which a sidecar may
+ * lack), no ambient capabilities, empty permitted/effective/inheritable
+ * sets, and no_new_privs, which also keeps an exec as uid 0 or of a
+ * set-uid/file-capability binary of the container's from gaining any.
+ */
+static void drop_bounding_set(void)
+{
+	for (int cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno == EINVAL)
+			break;
+}
+
+static int drop_privileges(void)
+{
+	struct cap_header h = { CAP_VERSION_3, 0 };
+	struct cap_data d[2];
+
+	memset(d, 0, sizeof(d));
+	(void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (syscall(SYS_capset, &h, d) != 0)
+		return -errno;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -errno;
+	return 0;
+}
+
 /*
  * The process in between: it stays outside the JVM's pid namespace and
  * reaps the one inside, so no zombie is ever left to the container's init
@@ -55,10 +91,40 @@ static void reap_and_exit(pid_t inner)
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 {
 	struct ns_result nr;
+	bool pid_in;
 	pid_t inner;
 	int rc;
 
-	rc = ns_enter(t, NS_ENTER_MNT | (pid_ns ? NS_ENTER_PID : 0u), &nr, NULL, e);
+	/* Out of jsym's session: nothing started inside may open jsym's
+	 * controlling terminal (/dev/tty) to read it or push input into it
+	 * (TIOCSTI).  Not dumpable while we still hold jsym's ids and
+	 * capabilities: a process of the container must not ptrace us or read
+	 * our /proc files in between (deploy_become() and the memfd helper
+	 * decide that again once nothing of the host's is left). */
+	(void)setsid();
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* All of the JVM's namespaces that matter, not only its files: what
+	 * runs inside is the container's code (its loader, its libc and its
+	 * ld.so.preload), which should not see our pids (to signal or ptrace
+	 * processes of the same uid), our loopback and abstract sockets, or
+	 * our System V IPC.  Without CAP_SYS_ADMIN (a DaemonSet with hostPID)
+	 * setns refuses them: then only the pid namespace a memfd needs is
+	 * required, and what runs has no capability and no_new_privs
+	 * (deploy_become) but shares jsym's pid and net namespaces. */
+	pid_in = false;
+	for (int i = 0; i < 3; i++) {
+		static const unsigned which[3] = { NS_ENTER_IPC, NS_ENTER_NET, NS_ENTER_PID };
+
+		rc = ns_enter(t, which[i], &nr, NULL, e);
+		if (rc == -EPERM && !(which[i] == NS_ENTER_PID && pid_ns)) {
+			e->msg[0] = '\0';
+			continue;
+		}
+		if (rc)
+			return rc;
+		pid_in = pid_in || nr.pid_entered;
+	}
+	rc = ns_enter(t, NS_ENTER_MNT, &nr, NULL, e);
 	if (rc)
 		return rc;
 	if (nr.mnt_fallback && (fchdir(t->root_fd) != 0 || chroot(".") != 0))
@@ -68,7 +134,11 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	if (chdir("/") != 0)
 		return err_set(e, -errno, "cannot change to the container's /: %s",
 			       strerror(errno));
-	if (!nr.pid_entered)
+	/* nothing open beyond 0-2 goes in: jsym's descriptors are
+	 * close-on-exec, but those it inherited from its caller are not, and
+	 * a descriptor of a host directory is a way out of a chroot */
+	close_from(3);
+	if (!pid_in)
 		return 0;
 	inner = fork();
 	if (inner < 0)
@@ -87,10 +157,12 @@ int deploy_become(const struct target *t, struct err_text *e)
 	uid_t uid = t->st.uid[1];
 	gid_t gid = t->st.gid[1];
 	pid_t parent = getppid();
+	int rc;
 
 	/* supplementary groups are best effort, as for the attach itself */
 	if (t->st.ngroups >= 0 && setgroups((size_t)t->st.ngroups, t->st.groups) != 0)
 		(void)!setgroups(0, NULL);
+	drop_bounding_set();    /* while CAP_SETPCAP may still be ours */
 	/* all three ids: with differing ones the kernel marks an exec secure
 	 * (the loader would ignore LD_PRELOAD), and the JVM's ptrace-read
 	 * check on a memfd holder compares real, effective and saved ids */
@@ -98,6 +170,10 @@ int deploy_become(const struct target *t, struct err_text *e)
 		return err_set(e, -errno, "cannot take the JVM's uid %u gid %u: %s "
 			       "(needs CAP_SETUID and CAP_SETGID)", (unsigned)uid,
 			       (unsigned)gid, strerror(errno));
+	rc = drop_privileges();
+	if (rc)
+		return err_set(e, rc, "cannot drop the capabilities left with uid "
+			       "%u: %s", (unsigned)uid, strerror(-rc));
 	/* an id change cleared the parent-death signal: set it again, then
 	 * make sure the parent did not end in between (a parent in another pid
 	 * namespace shows as 0 before and after: the window is this call) */

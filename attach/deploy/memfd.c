@@ -47,11 +47,6 @@
 #define MFD_NOEXEC_SEAL 0x0008u
 #endif
 
-/* The capset(2) ABI, version 3 (musl has no <sys/capability.h>). */
-struct cap_header { unsigned version; int pid; };
-struct cap_data { unsigned effective, permitted, inheritable; };
-#define CAP_VERSION_3 0x20080522u
-
 /* What the helper tells jsym, once. */
 struct helper_report {
 	int rc;                 /* 0, or -errno with msg */
@@ -79,16 +74,6 @@ int deploy_memfd_of(const char *name, const struct deploy_file *f,
 		return rc;
 	}
 	return fd;
-}
-
-/* Drop every capability (the ids may have stayed 0: a JVM run as root). */
-static int drop_caps(void)
-{
-	struct cap_header h = { CAP_VERSION_3, 0 };
-	struct cap_data d[2];
-
-	memset(d, 0, sizeof(d));
-	return syscall(SYS_capset, &h, d) == 0 ? 0 : -errno;
 }
 
 /* jsym's environment is no business of the container's uid, which may read
@@ -141,10 +126,7 @@ static int helper_setup(const struct target *t, const struct deploy_builds *b,
 	char name[40];
 	int fd, rc;
 
-	rc = deploy_become(t, e);
-	if (rc == 0 && (rc = drop_caps()) != 0)
-		err_set(e, rc, "cannot drop the helper's capabilities: %s",
-			strerror(-rc));
+	rc = deploy_become(t, e);      /* also drops every capability */
 	if (rc)
 		return rc;
 	/* the id change reset dumpable; the JVM's ptrace-read check needs it */

@@ -1,9 +1,10 @@
 /*
  * pick.c - run jsym-probe under the JVM's own loader, in its container.
  *
- * A forked child enters the JVM's mount namespace (or, from a sidecar
- * without CAP_SYS_ADMIN, chroots into /proc/<pid>/root: CAP_SYS_CHROOT is
- * in Docker's default set), takes the JVM's uid/gid for real (real, saved
+ * A forked child enters the JVM's mount, pid, net and ipc namespaces (or,
+ * from a sidecar without CAP_SYS_ADMIN, chroots into /proc/<pid>/root:
+ * CAP_SYS_CHROOT is in Docker's default set; a sidecar shares the others),
+ * leaves jsym's session, takes the JVM's uid/gid for real (real, saved
  * and effective: with differing ids the kernel marks the exec secure and
  * the loader would ignore LD_PRELOAD), and execs the loader the JVM maps
  * with the probe as its program and LD_PRELOAD naming the candidate agent
@@ -45,8 +46,10 @@ static void probe_child(const struct target *t, enum deploy_libc which,
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(126);
 	close(STDIN_FILENO);
-	/* from memfds the probe names them /proc/self/fd/<n>, which resolves
-	 * only in a procfs of its own pid namespace: the JVM's */
+	/* in the JVM's pid namespace whenever we may (what runs is the
+	 * container's code); required from memfds: the probe names them
+	 * /proc/self/fd/<n>, which resolves only in a procfs of its own pid
+	 * namespace */
 	if (deploy_enter(t, mem, &e) != 0 || deploy_become(t, &e) != 0) {
 		dprintf(STDERR_FILENO, "%s\n", e.msg);
 		_exit(126);

@@ -445,15 +445,22 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 		dfd = open_dir(&p, tmpfd, name, p.where, &r->dir_created);
 		rc = dfd < 0 ? dfd : lock_dir(&p, dfd, o->timeout_ms);
 	}
+	/* a jsym that created the directory and failed removed it while it
+	 * held the lock we waited for: what we hold is no longer linked */
+	if (rc == 0 && fstat(dfd, &st) == 0 && st.st_nlink == 0)
+		rc = err_set(e, -EAGAIN, "%s was removed by another jsym attaching "
+			     "the same JVM, which failed: attach again", p.where);
 	if (rc == 0) {
 		attach_step(log, "%s %s (%zu bytes to write)", r->dir_created ?
 			    "created" : "reusing", p.where, need);
 		rc = fill(&p, dfd);
 	}
-	if (dfd >= 0)
-		close(dfd);     /* drops the flock */
+	/* undo while the lock is still ours: once it is dropped, a jsym that
+	 * waited for it may fill the directory and load from it */
 	if (rc && r->dir_created)
 		undo(tmpfd, name);
+	if (dfd >= 0)
+		close(dfd);     /* drops the flock */
 	close(tmpfd);
 	if (rc == 0 && snprintf(r->dir, sizeof(r->dir), "%s", p.where) >= (int)sizeof(r->dir))
 		rc = err_set(e, -ENAMETOOLONG, "%s: path too long", p.where);
