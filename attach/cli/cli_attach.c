@@ -141,6 +141,17 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 		/* the reply is in: the JVM has mapped the memfd, the helper goes */
 		if (out->deployed && deploy_finish(&out->dep) != 0)
 			attach_step(&log, "the memfd helper had to be killed");
+		/* nothing left behind by a failed first attach: what this call
+		 * copied goes again unless the JVM maps it after all */
+		if (out->dep.dir_created && (rc || out->reply.failed ||
+		    (out->reply.agent_code_known && out->reply.agent_code)) &&
+		    target_reread_maps(&t) == 0 && !t.maps.agent[0]) {
+			struct err_text ce = { "" };
+			int n = deploy_clean(&t, &env->builds, NULL, 0, &ce);
+
+			attach_step(&log, "the attach failed: removed the %d files it "
+				    "copied", n < 0 ? 0 : n);
+		}
 	}
 	if (rc && !out->err[0])
 		snprintf(out->err, sizeof(out->err), "%s", e.msg[0] ? e.msg : strerror(-rc));
@@ -327,6 +338,16 @@ static int scan_jvms(struct attach_env *env)
 	return 0;
 }
 
+/* The longest one JVM may take: the socket wait, the probe and the helper
+ * each within --timeout, the reply within --read-timeout, and slack; no
+ * limit when the reply has none (--read-timeout 0). */
+static int worker_limit_ms(const struct attach_env *env)
+{
+	if (!env->read_timeout_ms)
+		return 0;
+	return 4 * env->timeout_ms + env->read_timeout_ms + 10000;
+}
+
 static void pool_job(int idx, void *result, void *ctx)
 {
 	struct attach_env *env = ctx;
@@ -382,16 +403,17 @@ int cli_attach_main(int argc, char **argv, bool detach)
 	if (env.npids == 1)
 		attach_one(&env, env.pids[0], &out[0]);
 	else
-		pool_run(env.npids, env.jobs, pool_job, sizeof(*out), out, failed,
-			 pool_progress, &env);
+		pool_run(env.npids, env.jobs, worker_limit_ms(&env), pool_job,
+			 sizeof(*out), out, failed, pool_progress, &env);
 	for (int i = 0; i < env.npids; i++) {
 		if (failed[i]) {
 			out[i].pid = env.pids[i];
 			out[i].rc = -EIO;
 			out[i].exit = JSYM_EXIT_FAIL;
 			snprintf(out[i].err, sizeof(out[i].err), "the worker for this JVM "
-				 "ended without a result (a jsym bug: please report it "
-				 "with -v output)");
+				 "ended without a result: it was stopped after %d ms (the "
+				 "JVM's container stalled it), or it crashed (a jsym bug: "
+				 "please report it with -v output)", worker_limit_ms(&env));
 		}
 		ok += out[i].exit == 0;
 	}

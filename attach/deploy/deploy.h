@@ -127,6 +127,7 @@ struct deploy_result {
 	/* DEPLOY_MEMFD: the agent writes to out_dir, not where jsym copied */
 	char out_dir[128];
 	char out_dir_problem[64]; /* "is read-only", ...: "" when usable */
+	int lock_fd;            /* the per-JVM lock, held until deploy_finish */
 };
 
 /*
@@ -144,7 +145,7 @@ struct deploy_result {
  * With DEPLOY_MEMFD a helper process runs until deploy_finish(r), which the
  * caller must call after the load's reply (also on every later failure).
  */
-int deploy_prepare(const struct target *t, const struct deploy_builds *b,
+int deploy_prepare(struct target *t, const struct deploy_builds *b,
 		   const struct deploy_opts *o, struct deploy_result *r,
 		   const struct attach_log *log, struct err_text *e);
 

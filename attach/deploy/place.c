@@ -58,7 +58,9 @@ const char *deploy_tmpdir(const struct target *t)
 void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
 		     char *out, size_t cap)
 {
-	snprintf(out, cap, "jsym-%.12s-%llu", b->hash,
+	/* the pid in its namespace too: two JVMs of one container may start
+	 * in the same clock tick */
+	snprintf(out, cap, "jsym-%.12s-%d-%llu", b->hash, (int)t->st.nspid,
 		 (unsigned long long)t->starttime);
 }
 
@@ -468,28 +470,29 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 }
 
 /*
- * A file system mounted inside a user namespace (a rootless container's
- * /tmp tmpfs) cannot hold an inode owned by an id that namespace does not
- * map, and our uid 0 is not mapped there: mkdirat and O_TMPFILE would fail
- * with EOVERFLOW before any fchown.  So in another user namespace every
- * file is created with the JVM's own (host-side) ids as the file-system
- * ids.  setfsuid to a non-zero id also drops the file capabilities
+ * Every file is created with the JVM's own (host-side) ids as the
+ * file-system ids, so the kernel's own permission checks decide: jsym
+ * never creates, as root, something the JVM's uid could not have created
+ * itself (a TMPDIR of /etc or a root-owned host path gets EACCES, and the
+ * memfd takes over), and the files are the JVM's from the start.  It is
+ * also the only way into a rootless container: a file system mounted
+ * inside a user namespace cannot hold an inode owned by an id that
+ * namespace does not map (our uid 0), so mkdirat would fail with
+ * EOVERFLOW.  setfsuid to a non-zero id drops the file capabilities
  * (CAP_CHOWN, CAP_DAC_OVERRIDE, ...) from the effective set, which costs
- * nothing here: the JVM's uid can do all of this in its own /tmp.  Going
- * back to our own ids restores them.
+ * nothing here; going back to our own ids restores them.
  */
 int deploy_place(const struct target *t, const struct deploy_builds *b,
 		 const struct deploy_opts *o, struct deploy_result *r,
 		 const struct attach_log *log, struct err_text *e)
 {
-	bool as_jvm = t->ns[TNS_USER].known && t->ns[TNS_USER].differs &&
-		      geteuid() != t->st.uid[1];
+	bool as_jvm = geteuid() != t->st.uid[1] || getegid() != t->st.gid[1];
 	int rc;
 
 	if (as_jvm) {
 		setfsgid(t->st.gid[1]);
 		setfsuid(t->st.uid[1]);
-		attach_step(log, "user namespace differs: writing as uid %u gid %u",
+		attach_step(log, "writing as the JVM's uid %u gid %u",
 			    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1]);
 	}
 	rc = place_all(t, b, o, r, log, e);

@@ -10,10 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "pool.h"
 
 struct worker {
 	pid_t pid;
+	long deadline;          /* clock_ms() after which it is killed */
 	int fd;                 /* read end of its result pipe */
 	int idx;
 	size_t got;
@@ -62,8 +64,20 @@ static int start(struct worker *w, int idx, pool_job_fn job, size_t size,
 	return 0;
 }
 
-int pool_run(int n, int jobs, pool_job_fn job, size_t size, void *results,
-	     char *failed, pool_progress_fn progress, void *ctx)
+/* Milliseconds until the first running worker's deadline (-1: none). */
+static int next_deadline(const struct worker *w, int jobs)
+{
+	long now = clock_ms(), best = -1;
+
+	for (int s = 0; s < jobs; s++)
+		if (w[s].pid > 0 && w[s].deadline > 0 &&
+		    (best < 0 || w[s].deadline - now < best))
+			best = w[s].deadline > now ? w[s].deadline - now : 0;
+	return (int)best;
+}
+
+int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t size,
+	     void *results, char *failed, pool_progress_fn progress, void *ctx)
 {
 	struct worker *w = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*w));
 	struct pollfd *pf = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pf));
@@ -88,6 +102,7 @@ int pool_run(int n, int jobs, pool_job_fn job, size_t size, void *results,
 				w[slot].pid = 0;
 				break;
 			}
+			w[slot].deadline = limit_ms > 0 ? clock_ms() + limit_ms : 0;
 			next++;
 			running++;
 		}
@@ -98,8 +113,26 @@ int pool_run(int n, int jobs, pool_job_fn job, size_t size, void *results,
 			pf[s].events = POLLIN;
 			pf[s].revents = 0;
 		}
-		if (poll(pf, (nfds_t)jobs, -1) < 0 && errno != EINTR)
+		if (poll(pf, (nfds_t)jobs, next_deadline(w, jobs)) < 0 && errno != EINTR)
 			break;
+		/* past its deadline: our own worker, killed, its item failed; not
+		 * waited for (stuck in the kernel, it dies when it can) */
+		for (int s = 0; s < jobs; s++) {
+			if (w[s].pid <= 0 || w[s].deadline <= 0 || clock_ms() < w[s].deadline)
+				continue;
+			kill(w[s].pid, SIGKILL);
+			(void)waitpid(w[s].pid, NULL, WNOHANG);
+			close(w[s].fd);
+			memset((unsigned char *)results + size * (size_t)w[s].idx, 0, size);
+			if (failed)
+				failed[w[s].idx] = 1;
+			w[s].pid = 0;
+			pf[s].revents = 0;
+			running--;
+			done++;
+			if (progress)
+				progress(done, running, n, ctx);
+		}
 		for (int s = 0; s < jobs; s++) {
 			unsigned char *res;
 			ssize_t got;

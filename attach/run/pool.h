@@ -4,7 +4,9 @@
  * Each job runs in its own child process (so it may enter namespaces and
  * change ids freely) and returns a fixed-size result, copied back through a
  * pipe.  A job that hangs delays only its own slot: each job bounds itself
- * (its attach timeouts); the pool never kills a worker.
+ * (its attach timeouts), and a worker still running after limit_ms (a job
+ * stuck where no timeout reaches: a FUSE file system in a container) is
+ * killed and its item marked failed.
  */
 #ifndef JSYM_POOL_H
 #define JSYM_POOL_H
@@ -17,13 +19,14 @@ typedef void (*pool_job_fn)(int idx, void *result, void *ctx);
 typedef void (*pool_progress_fn)(int done, int running, int total, void *ctx);
 
 /*
- * Run job for items 0..n-1 with at most jobs (>= 1) workers; results is an
+ * Run job for items 0..n-1 with at most jobs (>= 1) workers, each for at
+ * most limit_ms (<= 0: no limit); results is an
  * array of n results of result_size bytes.  A worker that dies without a
  * result leaves its result zeroed and sets failed[idx] (if failed is not
  * NULL).  Returns 0 or -errno (pipe/fork failure: the remaining items are
  * marked failed).
  */
-int pool_run(int n, int jobs, pool_job_fn job, size_t result_size, void *results,
-	     char *failed, pool_progress_fn progress, void *ctx);
+int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t result_size,
+	     void *results, char *failed, pool_progress_fn progress, void *ctx);
 
 #endif

@@ -398,3 +398,25 @@ const char *target_libc_name(const struct target *t)
 		return "unknown";
 	}
 }
+
+int target_reread_maps(struct target *t)
+{
+	struct creds_saved sv;
+	bool as_owner = false;
+	char *buf;
+	ssize_t n;
+
+	n = read_file_at(t->proc_fd, "maps", MAPS_MAX, &buf);
+	if (n == -EACCES &&
+	    creds_become(t->st.uid[1], t->st.gid[1], NULL, -1, &sv, NULL) == 0) {
+		as_owner = true;
+		n = read_file_at(t->proc_fd, "maps", MAPS_MAX, &buf);
+	}
+	if (as_owner)
+		creds_restore(&sv);
+	if (n < 0)
+		return (int)n;
+	proc_parse_maps(buf, (size_t)n, &t->maps);
+	free(buf);
+	return 0;
+}

@@ -83,6 +83,13 @@ const char *target_libc_name(const struct target *t);
 bool target_alive(const struct target *t);
 
 /*
+ * Read the maps again (t->maps), e.g. to see an agent another jsym just
+ * loaded; as the JVM's uid when root may not (a sidecar without
+ * CAP_SYS_PTRACE).  0 or -errno (t->maps unchanged).
+ */
+int target_reread_maps(struct target *t);
+
+/*
  * True when the process has exited, or does within ms.  A process that is
  * exiting closes its files (its sockets reset) before it is a zombie, so a
  * caller that saw a connection die asks this before blaming anything else.
