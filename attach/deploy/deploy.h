@@ -171,7 +171,7 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b,
  * absolute, usable and without blanks, else "/tmp". */
 const char *deploy_tmpdir(const struct target *t);
 
-/* "jsym-<hash>-<starttime>": per build content and per process start. */
+/* "jsym-<hash>-<nspid>-<starttime>": per build content and per process start. */
 void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
 		     char *out, size_t cap);
 

@@ -1,6 +1,6 @@
 /*
  * place.c - copy both agent builds and their probes into the container:
- * <tmp>/jsym-<hash>-<starttime>/{glibc,musl}/{libjsym-agent.so,jsym-probe}.
+ * <tmp>/jsym-<hash>-<nspid>-<starttime>/{glibc,musl}/{libjsym-agent.so,jsym-probe}.
  *
  * Everything in the container is untrusted.  The temp dir is opened from
  * the target's root dirfd with RESOLVE_IN_ROOT and must itself be a real

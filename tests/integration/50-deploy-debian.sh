@@ -44,7 +44,7 @@ ct=$(start deb1)
 root=/proc/$ct/root
 t_run "$J" attach -v "$ct"
 t_expect_rc 0
-t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+/glibc/libjsym-agent\.so\)' \
+t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so\)' \
 	'/tmp/perf-1\.map inside the JVM.s container'
 t_expect_err 'probe glibc build under /[^ ]*ld-linux[^ ]*: loads \(libc glibc' 'mnt namespace'
 dir=$(ls -d "$root"/tmp/jsym-*-* 2>/dev/null | head -n 1)

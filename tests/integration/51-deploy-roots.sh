@@ -66,7 +66,7 @@ attach_emu() {
 	t_check "musl build chosen, copied, confirmed under $3: $(judge "$T_OUT" musl "$3" 2>&1)" \
 		judge "$T_OUT" musl "$3"
 	t_check "the emulator maps the copied musl build" \
-		grep -q "/tmp/jsym-[0-9a-f]*-[0-9]*/musl/libjsym-agent.so" "/proc/$ct/maps"
+		grep -q "/tmp/jsym-[0-9a-f]*-[0-9]*-[0-9]*/musl/libjsym-agent.so" "/proc/$ct/maps"
 	for _ in $(seq 100); do
 		grep -q 'generator: idle' "/proc/$ct/root/tmp/emu.log" && break
 		sleep 0.1

@@ -49,7 +49,10 @@ start() {
 	kit_wait_jvm "$pid" 60 || t_abort "container JVM $name did not start: $(cat "$KIT_DIR/$name.log")"
 	echo "$pid"
 }
-dirname_of() { echo "jsym-$hash-$(sed 's/.*) //' "/proc/$1/stat" | awk '{print $20}')"; }
+# jsym-<hash>-<pid in its namespace>-<start time in clock ticks>
+dirname_of() {
+	echo "jsym-$hash-$(awk '/^NSpid:/ {print $NF}' "/proc/$1/status")-$(sed 's/.*) //' "/proc/$1/stat" | awk '{print $20}')"
+}
 # attempt CT EXPECTED-ERE...: jsym attach --delivery copy fails (exit 2) in
 # bounded time, saying what it found; no agent is mapped; the host is
 # untouched.

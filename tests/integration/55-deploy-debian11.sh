@@ -50,7 +50,7 @@ t_expect_err 'probe glibc build under /[^ ]*ld-[^ ]*: loads \(libc glibc 2\.31'
 t_check "glibc build chosen, copied, confirmed under the container's loader: $(judge "$T_OUT" 2>&1)" \
 	judge "$T_OUT"
 t_check "the JVM maps the copied glibc build" \
-	grep -qE ' /tmp/jsym-[0-9a-f]{12}-[0-9]+/glibc/libjsym-agent\.so$' "/proc/$ct/maps"
+	grep -qE ' /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so$' "/proc/$ct/maps"
 for _ in $(seq 50); do [ -s "$root/tmp/perf-1.map" ] && break; sleep 0.1; done
 t_check "the map is in the container's /tmp" test -s "$root/tmp/perf-1.map"
 t_eq "$(stat -c %u:%g "$root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"

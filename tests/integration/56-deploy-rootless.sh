@@ -41,7 +41,7 @@ t_eq "$(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status")" 1 "the JVM is PID 1"
 t_case attach
 t_run "$J" attach -v "$ct"
 t_expect_rc 0
-t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+/glibc/libjsym-agent\.so\)'
+t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so\)'
 t_expect_err 'user namespace differs' 'probe glibc build under /[^ ]*ld-linux[^ ]*: loads'
 dir=$(cd "$root/tmp" && ls -d jsym-*-* 2>/dev/null | head -n 1)
 t_check "a per-target directory in the container's /tmp (${dir:-none})" test -n "$dir"

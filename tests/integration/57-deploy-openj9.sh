@@ -111,8 +111,8 @@ j9_start j9r --
 ct=$J9_PID
 t_run timeout 60 "$J" attach -v "$ct"
 t_expect_err 'OpenJ9' 'probe glibc build under [^ ]*ld-linux[^ ]*: loads' \
-	'sending ATTACH_LOADAGENTPATH\(/tmp/jsym-[0-9a-f]{12}-[0-9]+/glibc/libjsym-agent\.so\)'
-t_expect_err 'created /tmp/jsym-[0-9a-f]{12}-[0-9]+ \([0-9]+ bytes to write\)'
+	'sending ATTACH_LOADAGENTPATH\(/tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so\)'
+t_expect_err 'created /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+ \([0-9]+ bytes to write\)'
 # Not jsym's to fix: the emulator has no JavaVM for the real agent.
 t_expect_rc 2
 t_expect_err 'closed the connection before replying'

@@ -107,7 +107,7 @@ ct=$(start pod1)
 t_run --as "sidecar(image, general) jsym attach 1" \
 	kit_sidecar "$ct" --rootfs "$image" --caps "$runtime_caps,sys_ptrace" -- $prefix/bin/jsym attach 1
 t_expect_rc 0
-t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+/glibc/libjsym-agent\.so\)'
+t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so\)'
 t_check "the JVM's map in its container" map_of "$ct"
 t_run --as "sidecar(image, general) jsym list" \
 	kit_sidecar "$ct" --rootfs "$image" --caps "$runtime_caps,sys_ptrace" -- $prefix/bin/jsym list
