@@ -44,7 +44,7 @@ for code in 0 1 2 3 4 5; do
 	t_check "exit status $code is described" \
 		awk -v c="$code" '/^\.SH EXIT STATUS/ {s = 1; next} /^\.SH/ {s = 0} s && $0 == ".B " c {f = 1} END {exit !f}' "$man"
 done
-for f in 'perf\\-<pid>.map' 'jsym\\-<pid>.journal' 'jsym\\-<pid>.log' 'jsym\\-<hash>\\-<start>'; do
+for f in 'perf\\-<pid>.map' 'jsym\\-<pid>.journal' 'jsym\\-<pid>.log' 'jsym\\-<hash>\\-<nspid>\\-<start>'; do
 	t_check "FILES names $f" grep -q "$f" "$man"
 done
 
