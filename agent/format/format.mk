@@ -1,5 +1,16 @@
 # agent/format/format.mk - what the agent writes and the readers read: the
-# journal's records and the agent's exported ABI.  Headers only; includes
-# nothing else of jsym's.
+# journal's records and the agent's exported ABI (headers), and the one
+# journal writer (journal.c, bbuf.c) that both the agent and `jsym map
+# --follow` use.  Includes nothing else of jsym's.
+#
+#   FORMAT_WRITER_SRCS   the journal writer: linked into the agent, jsym,
+#                        the unit runner and tools that write journals
+#
+# The agent links these objects, so agent/jvm/agent.mk gives them the
+# agent's per-object flags (hidden visibility; for glibc the forced
+# glibc_compat.h).  jsym and the tests link the very same objects: both are
+# harmless there (static links, and the old symbol versions glibc_compat.h
+# picks are still exported by today's glibc).
 
 INC_agent/format := -Iagent/format
+FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c

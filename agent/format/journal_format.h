@@ -2,7 +2,7 @@
  * journal_format.h - the on-disk layout of jsym's symbol journal, version 1.
  *
  * docs/journal-format.md is the normative description; this header is its
- * machine form, shared by the writer (agent/jvm/journal.c) and the reader
+ * machine form, shared by the writer (agent/format/journal.c) and the reader
  * (agent/lookup/journal_read.c).  Every field is little-endian with an explicit
  * width; nothing here is a C struct written to disk, so padding and host
  * byte order never leak into the file.  Use the jf_get / jf_put helpers.

@@ -2,20 +2,19 @@
 # musl from the same sources.  The in-JVM library only: uses agent/format.
 #
 # Variables for other fragments:
-#   AGENT_JOURNAL_SRCS   the journal writer (journal.c + bbuf.c), for tools
-#                        and round-trip tests that write journals
 #   AGENT_LIB_glibc / AGENT_LIB_musl   the two agent libraries
 #
 # The glibc build force-includes agent/jvm/glibc_compat.h, which binds every
 # libc symbol the agent uses to a version <= GLIBC_2.17, and links libgcc
 # statically; both builds link with -z defs (no undefined non-libc symbol),
 # -fvisibility=hidden (only the JVMTI entry points and jsym_agent_probe are
-# exported).  tests/integration/20-agent-elf.sh checks both.
+# exported).  tests/integration/20-agent-elf.sh checks both.  The journal
+# writer is agent/format's (FORMAT_WRITER_SRCS): its objects are in
+# AGENT_SRCS, so they get the same per-object flags.
 
-AGENT_JOURNAL_SRCS := agent/jvm/journal.c agent/jvm/bbuf.c
 INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
-AGENT_MODULE_SRCS := $(AGENT_JOURNAL_SRCS) $(addprefix agent/jvm/,names.c options.c codetable.c \
+AGENT_MODULE_SRCS := $(FORMAT_WRITER_SRCS) $(addprefix agent/jvm/,names.c options.c codetable.c \
 	perfmap.c outfile.c procinfo.c unfold.c frames.c agentlog.c sink.c sink_io.c sink_rotate.c \
 	jitdump.c)
 AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c

@@ -60,7 +60,7 @@ endef
 $(foreach l,$(LIBCS),$(eval $(call lookup_lib_rule,$(l))))
 
 glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a \
-		$(call obj_of,glibc,$(AGENT_JOURNAL_SRCS))
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

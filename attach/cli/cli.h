@@ -73,6 +73,15 @@ int cli_map_main(int argc, char **argv);
  * 0 or -errno with e set. */
 int cli_map_once(const struct target *t, char *where, size_t cap, size_t *java,
 		 struct err_text *e);
+struct vm_jvm;
+struct vm_layout;
+struct vm_name_cache;
+/* `jsym map --follow`: the loop after the JVM was opened (cli_map_follow.c).
+ * Prints its progress; returns 0 when stopped by SIGINT/SIGTERM or when the
+ * JVM exited, else -errno with e set (the journal is closed either way). */
+int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_layout *l,
+		   struct vm_name_cache *nc, int interval_ms, bool verbose, bool json,
+		   struct err_text *e);
 /* `jsym attach ...`; detach: `jsym detach ...` (= attach --stop --clean). */
 int cli_attach_main(int argc, char **argv, bool detach);
 

@@ -48,7 +48,8 @@ static void dump_tables(const struct vm_tables *t)
 
 static void usage_err(void)
 {
-	cli_err("usage: jsym map [-v] [--json] [--stdout] PID");
+	cli_err("usage: jsym map [-v] [--json] [--stdout] PID\n"
+		"       jsym map --follow [--interval MS] [-v] [--json] PID");
 }
 
 static int parse(struct map_env *env, int argc, char **argv)
@@ -92,11 +93,10 @@ static int parse(struct map_env *env, int argc, char **argv)
 		usage_err();
 		return -EINVAL;
 	}
-	if (env->follow) {
-		/* docs/map.md "Not yet": rescans and the journal */
-		cli_err("--follow is not implemented yet: run jsym map again, or attach "
-			"the agent where the JVM allows it");
-		return -ENOTSUP;
+	if (env->follow && (env->to_stdout || env->tables)) {
+		cli_err("--follow writes the map and the journal in the container: not "
+			"with --%s", env->to_stdout ? "stdout" : "tables");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -254,9 +254,12 @@ int cli_map_main(int argc, char **argv)
 		dump_tables(&j.tables);
 	} else if (rc == 0) {
 		rc = vm_layout_from_tables(&j.tables, &l, &e);
-		if (rc == 0)
+		if (rc == 0 && env.follow)
+			rc = cli_map_follow(&t, &j, &l, &nc, env.interval_ms, env.verbose, env.json,
+					    &e);
+		else if (rc == 0)
 			rc = snapshot(&env, &t, &j, &l, &nc, &r, &e);
-		if (rc == 0)
+		if (rc == 0 && !env.follow)
 			print_result(&env, &t, &r, (t.ns[TNS_MNT].known && t.ns[TNS_MNT].differs) ||
 				     (t.ns[TNS_PID].known && t.ns[TNS_PID].differs));
 	}

@@ -50,6 +50,7 @@ int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 	char klass[VM_MAX_NAME], name[VM_MAX_NAME], sig[VM_MAX_NAME];
 	uint64_t cm, cp, holder, ksym, ni, si, cplen, nsym, ssym;
 	int rc, kl, nl, sl;
+	size_t len;
 
 	if (!plausible(method))
 		return -EINVAL;
@@ -81,7 +82,26 @@ int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 		return nl;
 	if ((sl = read_symbol(m, l, ssym, sig, sizeof(sig))) < 0)
 		return sl;
-	return vm_names_display(klass, (size_t)kl, name, (size_t)nl, sig, (size_t)sl, out, cap);
+	/* display, class, method, signature: four strings back to back */
+	if (cap < VM_MAX_NAME)
+		return -ENOSPC;
+	rc = vm_names_display(klass, (size_t)kl, name, (size_t)nl, sig, (size_t)sl, out,
+			      VM_MAX_NAME);
+	if (rc < 0)
+		return rc;
+	len = (size_t)rc + 1;
+	rc = vm_names_class(klass, (size_t)kl, out + len, cap - len);
+	if (rc < 0)
+		return rc;
+	len += (size_t)rc + 1;
+	if ((size_t)nl + 1 + (size_t)sl + 1 > cap - len)
+		return -ENOSPC;
+	memcpy(out + len, name, (size_t)nl);
+	out[len + (size_t)nl] = '\0';
+	len += (size_t)nl + 1;
+	memcpy(out + len, sig, (size_t)sl);
+	out[len + (size_t)sl] = '\0';
+	return (int)(len + (size_t)sl + 1);
 }
 
 static size_t slot_of(const struct vm_name_cache *nc, uint64_t method)
@@ -91,7 +111,8 @@ static size_t slot_of(const struct vm_name_cache *nc, uint64_t method)
 	return (size_t)(h >> 20) & (nc->cap - 1);
 }
 
-const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_t cm)
+const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_t cm,
+			      size_t *len)
 {
 	if (!nc || !nc->cap)
 		return NULL;
@@ -100,8 +121,10 @@ const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_
 
 		if (!s->method)
 			return NULL;
-		if (s->method == method)
+		if (s->method == method) {
+			*len = s->len;
 			return s->const_method == cm ? s->name : NULL;
+		}
 	}
 }
 
@@ -130,15 +153,17 @@ static int grow(struct vm_name_cache *nc)
 	return 0;
 }
 
-int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, const char *name)
+int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, const char *name,
+		      size_t len)
 {
 	char *copy;
 
 	if ((nc->used + 1) * 2 > nc->cap && grow(nc))
 		return -ENOMEM;
-	copy = strdup(name);
+	copy = malloc(len);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, name, len);
 	for (size_t i = slot_of(nc, method);; i = (i + 1) & (nc->cap - 1)) {
 		struct vm_name_slot *s = &nc->slot[i];
 
@@ -152,6 +177,7 @@ int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, co
 		s->method = method;
 		s->const_method = cm;
 		s->name = copy;
+		s->len = len;
 		return 0;
 	}
 }

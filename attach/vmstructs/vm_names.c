@@ -143,3 +143,16 @@ int vm_names_display(const char *klass, size_t klen, const char *name, size_t nl
 		return o.err;
 	return (int)o.len;
 }
+
+int vm_names_class(const char *klass, size_t klen, char *out, size_t cap)
+{
+	struct out o = { out, 0, cap, 0 };
+
+	if (cap == 0)
+		return -ENOSPC;
+	out[0] = '\0';
+	if (!klen || memchr(klass, '\0', klen))
+		return -EINVAL;
+	put_class(&o, klass, klen, true);
+	return o.err ? o.err : (int)o.len;
+}

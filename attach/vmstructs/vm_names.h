@@ -25,4 +25,11 @@
 int vm_names_display(const char *klass, size_t klen, const char *name, size_t nlen,
 		     const char *sig, size_t slen, char *out, size_t cap);
 
+/*
+ * Write the class's external form, as the agent's journal names it
+ * ("java.util.HashMap$Node", "Foo$$Lambda/0x0000000800c0a000"), into
+ * out[cap].  Its length, -EINVAL (empty or NUL-holding), -ENOSPC.
+ */
+int vm_names_class(const char *klass, size_t klen, char *out, size_t cap);
+
 #endif

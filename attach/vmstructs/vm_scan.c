@@ -18,10 +18,8 @@ struct heap {
 	unsigned char *map;     /* copy of the segment map */
 };
 
-static int add_name(struct vm_snapshot *s, const char *name, uint32_t *off)
+static int add_name(struct vm_snapshot *s, const char *name, size_t n, uint32_t *off)
 {
-	size_t n = strlen(name) + 1;
-
 	if (s->names_len + n > s->names_cap) {
 		size_t cap = s->names_cap ? s->names_cap * 2 : 256 * 1024;
 		char *p;
@@ -170,33 +168,69 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
 	return vm_blob_decode(l, block + l->hb_size, hdr, n, room, rc < 0 ? NULL : name, b);
 }
 
+/* The names of an nmethod's method into out[cap]; *len gets the bytes. */
 static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
-		   uint64_t method, char *out, size_t cap)
+		   uint64_t method, char *out, size_t cap, size_t *len)
 {
 	uint64_t cm;
 	const char *hit;
 	int rc;
 
 	if (nc && vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0 &&
-	    (hit = vm_name_cache_get(nc, method, cm)) != NULL) {
+	    (hit = vm_name_cache_get(nc, method, cm, len)) != NULL && *len <= cap) {
 		nc->hits++;
-		snprintf(out, cap, "%s", hit);
+		memcpy(out, hit, *len);
 		return 0;
 	}
 	rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
 	if (rc < 0)
 		return rc;
+	*len = (size_t)rc;
 	if (nc) {
 		nc->misses++;
-		vm_name_cache_put(nc, method, cm, out);
+		vm_name_cache_put(nc, method, cm, out, *len);
 	}
 	return 0;
 }
 
-static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
-		     struct heap *hp, struct vm_snapshot *s)
+/* prev's entry at start, or NULL (prev is sorted by start). */
+static const struct vm_entry *prev_at(const struct vm_snapshot *prev, uint64_t start)
 {
-	char blobname[256], name[VM_MAX_NAME];
+	size_t lo = 0, hi = prev ? prev->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (prev->e[mid].start == start)
+			return &prev->e[mid];
+		if (prev->e[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The entry just read is the blob prev had there: same block, code, Method
+ * and name.  Then it keeps prev's id and needs no revalidation. */
+static void match_prev(const struct vm_snapshot *prev, const struct vm_snapshot *s,
+		       struct vm_entry *en)
+{
+	const struct vm_entry *p = prev_at(prev, en->start);
+
+	if (p && p->blob == en->blob && p->size == en->size && p->method == en->method &&
+	    p->block_len == en->block_len && p->java == en->java && p->log2seg == en->log2seg &&
+	    p->name_len == en->name_len &&
+	    !memcmp(prev->names + p->name, s->names + en->name, en->name_len)) {
+		en->id = p->id;
+		en->known = true;
+	}
+}
+
+static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
+{
+	char blobname[256], name[4 * VM_MAX_NAME];
 	size_t i = 0;
 
 	while (i < hp->nsegs) {
@@ -236,17 +270,23 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 				s->dead++;
 				ok = false;
 			} else if (rc == 0 && b.code_size) {
-				rc = b.nmethod ? name_of(j, l, nc, b.method, name, sizeof(name)) : 0;
+				size_t nlen = strlen(blobname) + 1;
+
+				rc = b.nmethod ? name_of(j, l, nc, b.method, name, sizeof(name),
+							 &nlen) : 0;
 				en = (struct vm_entry){ .start = b.code_begin, .size = b.code_size,
 							.blob = b.addr, .method = b.method,
 							.block_len = nseg, .java = b.nmethod,
-							.log2seg = (uint8_t)hp->log2seg };
+							.log2seg = (uint8_t)hp->log2seg,
+							.name_len = (uint32_t)nlen };
 				if (rc == 0)
-					rc = add_name(s, b.nmethod ? name : blobname, &en.name);
+					rc = add_name(s, b.nmethod ? name : blobname, nlen, &en.name);
 				if (rc == -ENOMEM)
 					return rc;
-				if (rc == 0)
+				if (rc == 0) {
+					match_prev(prev, s, &en);
 					rc = add_entry(s, &en);
+				}
 			} else {
 				ok = false;
 			}
@@ -260,40 +300,80 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 	return 0;
 }
 
-/* Read every entry again, past the cache: keep it only when its block and
- * blob still say the same. */
-static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s)
+/* Read en's block and blob again, past the cache: 0 when they still say
+ * the same, else -ESTALE or -errno.  names: the snapshot en belongs to. */
+static int still_there(struct vm_jvm *j, const struct vm_layout *l,
+		       const struct vm_snapshot *names, const struct vm_entry *en)
 {
 	char blobname[256];
+	/* the block alone, as a heap of one block starting at it */
+	struct heap hp = { .low = en->blob - l->hb_size, .log2seg = en->log2seg,
+			   .nsegs = (size_t)en->block_len };
+	struct vm_blob b;
+	uint64_t nseg;
+	bool used;
+	int rc = read_block(&j->mem, l, &hp, 0, true, &nseg, &used);
+
+	if (rc == 0 && (!used || nseg != en->block_len))
+		rc = -ESTALE;
+	if (rc == 0)
+		rc = read_blob(&j->mem, l, &hp, 0, nseg, true, &b, blobname, sizeof(blobname));
+	if (rc == 0 && (!b.alive || b.nmethod != en->java || b.code_begin != en->start ||
+			b.code_size != en->size || b.method != en->method ||
+			(!b.nmethod && strcmp(blobname, vm_entry_name(names, en)))))
+		rc = -ESTALE;
+	return rc;
+}
+
+/* Read every new entry again, past the cache: keep it only when its block
+ * and blob still say the same.  Known ones were checked when they were
+ * new, and the walk just found them unchanged. */
+static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s)
+{
 	size_t out = 0;
 
 	vm_mem_refresh(&j->mem);
 	for (size_t k = 0; k < s->n; k++) {
-		const struct vm_entry *en = &s->e[k];
-		/* the block alone, as a heap of one block starting at it */
-		struct heap hp = { .low = en->blob - l->hb_size, .log2seg = en->log2seg,
-				   .nsegs = (size_t)en->block_len };
-		struct vm_blob b;
-		uint64_t nseg;
-		bool used;
-		int rc = read_block(&j->mem, l, &hp, 0, true, &nseg, &used);
-
-		if (rc == 0 && (!used || nseg != en->block_len))
-			rc = -ESTALE;
-		if (rc == 0)
-			rc = read_blob(&j->mem, l, &hp, 0, nseg, true, &b, blobname,
-				       sizeof(blobname));
-		if (rc == 0 && (!b.alive || b.nmethod != en->java || b.code_begin != en->start ||
-				b.code_size != en->size || b.method != en->method ||
-				(!b.nmethod && strcmp(blobname, vm_entry_name(s, en)))))
-			rc = -ESTALE;
-		if (rc) {
+		if (s->e[k].known) {
+			s->known++;
+		} else if (still_there(j, l, s, &s->e[k])) {
 			s->dropped++;
 			continue;
 		}
-		s->e[out++] = *en;
+		s->e[out++] = s->e[k];
 	}
 	s->n = out;
+}
+
+static bool has_id(const struct vm_snapshot *s, const struct vm_entry *p)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (s->e[k].start == p->start)
+			return s->e[k].id == p->id;
+	return false;
+}
+
+/* After a walk that had to resynchronise: an entry of prev that it missed
+ * may still be there, skipped over by a lying length.  Read it again and
+ * keep it (with its id) when it is.  s is not sorted yet. */
+static int carry_over(struct vm_jvm *j, const struct vm_layout *l,
+		      const struct vm_snapshot *prev, struct vm_snapshot *s)
+{
+	for (size_t k = 0; k < prev->n; k++) {
+		const struct vm_entry *p = &prev->e[k];
+		struct vm_entry en = *p;
+		int rc;
+
+		if (!p->id || has_id(s, p) || still_there(j, l, prev, p))
+			continue;
+		rc = add_name(s, prev->names + p->name, p->name_len, &en.name);
+		if (rc == 0)
+			rc = add_entry(s, &en);
+		if (rc)
+			return rc;
+		s->carried++;
+	}
+	return 0;
 }
 
 static int by_start(const void *a, const void *b)
@@ -306,6 +386,13 @@ static int by_start(const void *a, const void *b)
 int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
 		     struct vm_snapshot *s, struct err_text *e)
 {
+	return vm_snapshot_rescan(j, l, nc, NULL, s, e);
+}
+
+int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		       const struct vm_snapshot *prev, struct vm_snapshot *s,
+		       struct err_text *e)
+{
 	uint64_t heaps[VM_MAX_HEAPS];
 	int n, rc;
 
@@ -313,7 +400,8 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 	s->names_len = 0;
 	s->heaps = 0;
 	s->blocks = 0;
-	s->dead = s->dropped = s->resyncs = 0;
+	s->dead = s->dropped = s->resyncs = s->carried = 0;
+	s->known = 0;
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
 	rc = find_heaps(&j->mem, l, heaps, &n, e);
@@ -323,7 +411,7 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 		rc = open_heap(&j->mem, l, heaps[h], &hp, e);
 		if (rc == 0) {
 			s->heaps++;
-			rc = walk_heap(j, l, nc, &hp, s);
+			rc = walk_heap(j, l, nc, prev, &hp, s);
 			if (rc == -ENOMEM)
 				err_set(e, rc, "out of memory");
 		}
@@ -332,6 +420,9 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 	if (rc)
 		return rc;
 	revalidate(j, l, s);
+	/* has_id is linear: bounded by the rare walks that resynchronised */
+	if (prev && s->resyncs && carry_over(j, l, prev, s))
+		return err_set(e, -ENOMEM, "out of memory");
 	if (s->n)
 		qsort(s->e, s->n, sizeof(*s->e), by_start);
 	/* overlaps cannot come from one consistent heap: drop the later one */
@@ -351,6 +442,23 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 		return err_set(e, j->mem.fatal, "reading the JVM's memory failed: %s",
 			       strerror(-j->mem.fatal));
 	return 0;
+}
+
+void vm_entry_parts(const struct vm_snapshot *s, const struct vm_entry *en, const char **klass,
+		    const char **method, const char **sig)
+{
+	const char *p = s->names + en->name, *end = p + en->name_len;
+
+	*klass = *method = *sig = "";
+	if (!en->java)
+		return;
+	p += strlen(p) + 1;
+	if (p < end)
+		*klass = p, p += strlen(p) + 1;
+	if (p < end)
+		*method = p, p += strlen(p) + 1;
+	if (p < end)
+		*sig = p;
 }
 
 void vm_snapshot_free(struct vm_snapshot *s)

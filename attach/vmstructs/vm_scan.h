@@ -38,9 +38,15 @@ struct vm_entry {
 	uint64_t blob;          /* CodeBlob* */
 	uint64_t method;        /* nmethod: Method*; 0 for other blobs */
 	uint64_t block_len;     /* the HeapBlock's length as read (segments) */
-	uint32_t name;          /* offset of the name in the snapshot's arena */
+	uint64_t id;            /* journal id (vm_follow.h); 0 = none yet */
+	uint32_t name;          /* offset of the name in the snapshot's arena:
+	                           a stub's name; for an nmethod four strings
+	                           (vm_entry_parts) */
+	uint32_t name_len;      /* bytes there, NULs included */
 	uint8_t log2seg;        /* its heap's segment size */
 	bool java;              /* an nmethod (named by its Java method) */
+	bool known;             /* the same blob as in the previous snapshot
+	                           (vm_snapshot_rescan): id and name kept */
 };
 
 struct vm_snapshot {
@@ -53,6 +59,9 @@ struct vm_snapshot {
 	unsigned dead;          /* nmethods not alive (zombie, unloaded) */
 	unsigned dropped;       /* blobs left out: unreadable or changed */
 	unsigned resyncs;       /* block chains picked up again */
+	unsigned carried;       /* rescan: entries of the previous snapshot the
+	                           walk missed, found still there and kept */
+	size_t known;           /* rescan: entries equal to the previous ones */
 	bool partial;           /* dropped or resyncs: some code may be missing */
 };
 
@@ -61,6 +70,7 @@ struct vm_name_cache {
 	struct vm_name_slot {
 		uint64_t method, const_method;
 		char *name;
+		size_t len;
 	} *slot;
 	size_t cap, used;
 	uint64_t hits, misses;
@@ -73,13 +83,30 @@ struct vm_name_cache {
  */
 int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
 		     struct vm_snapshot *s, struct err_text *e);
+
+/*
+ * The same, given the previous snapshot of the same JVM (prev, sorted, as
+ * this function or vm_snapshot_take left it; its ids are kept).  A blob
+ * that is still at the same place with the same block length, code range,
+ * Method* and name is taken over from prev with its id (vm_entry.known)
+ * and not read again past the cache: the identity is read on every walk,
+ * only new blobs are named (through nc) and revalidated.  An entry of prev
+ * the walk missed while resynchronising is read again and kept when it is
+ * still there (s->carried).  Returns as vm_snapshot_take.
+ */
+int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+		       const struct vm_snapshot *prev, struct vm_snapshot *s,
+		       struct err_text *e);
 void vm_snapshot_free(struct vm_snapshot *s);
 void vm_name_cache_free(struct vm_name_cache *nc);
 
-/* The cached name of method while its ConstMethod is still cm, else NULL. */
-const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_t cm);
-/* Remember (method, cm) -> name, replacing an older one.  0 or -ENOMEM. */
-int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, const char *name);
+/* The cached names of method (vm_method_name's bytes, *len of them) while
+ * its ConstMethod is still cm, else NULL. */
+const char *vm_name_cache_get(struct vm_name_cache *nc, uint64_t method, uint64_t cm,
+			      size_t *len);
+/* Remember (method, cm) -> name[len], replacing an older one.  0 or -ENOMEM. */
+int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, const char *name,
+		      size_t len);
 
 static inline const char *vm_entry_name(const struct vm_snapshot *s, const struct vm_entry *en)
 {
@@ -87,9 +114,20 @@ static inline const char *vm_entry_name(const struct vm_snapshot *s, const struc
 }
 
 /*
- * Name the Java method at `method` ("RET CLASS.NAME(ARGS)") into out[cap];
- * *const_method gets its ConstMethod*.  Length or -errno (-EFAULT
- * unreadable, -EINVAL not a plausible method).
+ * An nmethod's class (external form, as the agent's journal has it),
+ * method name and JVM descriptor, from the strings after its display
+ * name.  A stub gets "" for all three.
+ */
+void vm_entry_parts(const struct vm_snapshot *s, const struct vm_entry *en, const char **klass,
+		    const char **method, const char **sig);
+
+/*
+ * Name the Java method at `method` into out[cap] (cap >= VM_MAX_NAME):
+ * four NUL-terminated strings back to back, the display name "RET
+ * CLASS.NAME(ARGS)" (shorter than VM_MAX_NAME), the class's external form,
+ * the method name and its JVM descriptor.  *const_method gets its
+ * ConstMethod*.  The bytes used, NULs included, or -errno (-EFAULT
+ * unreadable, -EINVAL not a plausible method, -ENOSPC).
  */
 int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 		   uint64_t *const_method, char *out, size_t cap);

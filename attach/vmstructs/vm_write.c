@@ -31,6 +31,7 @@ long vm_map_render(const struct vm_snapshot *s, char **out)
 			buf[len++] = *name == '\n' || *name == '\r' ? ' ' : *name;
 		buf[len++] = '\n';
 	}
+	buf[len] = '\0';       /* not part of the map; for callers that print it */
 	*out = buf;
 	return (long)len;
 }
@@ -84,53 +85,97 @@ static int check_old(int dirfd, const char *name, uid_t uid, const char *where,
 	return 0;
 }
 
+int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,
+		 size_t cap, struct err_text *e)
+{
+	struct timespec ts;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = o->dirfd = -1;
+	o->uid = t->st.uid[1];
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	snprintf(o->where, sizeof(o->where), "/tmp/%s", name);
+	snprintf(where, cap, "%s", o->where);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* ours alone: no other writer (jsym or not) has this name open */
+	snprintf(o->tmp, sizeof(o->tmp), ".%s.jsym-%d-%lx.tmp", name, (int)getpid(),
+		 (unsigned long)ts.tv_nsec);
+	o->dirfd = open_tmp(t, e);
+	if (o->dirfd < 0)
+		return o->dirfd;
+	rc = check_old(o->dirfd, name, o->uid, o->where, e);
+	if (rc)
+		goto fail;
+	o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+		       0644);
+	if (o->fd < 0) {
+		rc = err_set(e, -errno, "cannot create a new file in the container's /tmp: %s",
+			     strerror(errno));
+		goto fail;
+	}
+	o->created = true;
+	if (fchown(o->fd, o->uid, t->st.gid[1]) != 0 || fchmod(o->fd, 0644) != 0) {
+		rc = err_set(e, -errno, "cannot give %s to uid %u gid %u: %s%s", o->where,
+			     (unsigned)o->uid, (unsigned)t->st.gid[1], strerror(errno),
+			     errno == EPERM ? " (needs CAP_CHOWN)" : "");
+		goto fail;
+	}
+	return 0;
+fail:
+	vm_out_abort(o);
+	return rc;
+}
+
+int vm_out_commit(struct vm_out *o, struct err_text *e)
+{
+	/* the name may have been planted meanwhile: look again, then rename */
+	int rc = check_old(o->dirfd, o->name, o->uid, o->where, e);
+
+	if (rc == 0 && renameat(o->dirfd, o->tmp, o->dirfd, o->name) != 0)
+		rc = err_set(e, -errno, "cannot rename the new file over %s: %s", o->where,
+			     strerror(errno));
+	if (rc) {
+		vm_out_abort(o);
+		return rc;
+	}
+	o->created = false;
+	close(o->dirfd);
+	o->dirfd = -1;
+	return 0;
+}
+
+void vm_out_abort(struct vm_out *o)
+{
+	if (o->created)
+		unlinkat(o->dirfd, o->tmp, 0);
+	o->created = false;
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	o->fd = o->dirfd = -1;
+}
+
 int vm_map_write(const struct target *t, const char *text, size_t len, char *where,
 		 size_t cap, struct err_text *e)
 {
-	uid_t uid = t->st.uid[1];
-	gid_t gid = t->st.gid[1];
-	char name[64], tmp[96];
-	struct timespec ts;
-	int dirfd, fd, rc;
+	struct vm_out o;
+	char name[64];
+	int rc;
 
 	snprintf(name, sizeof(name), "perf-%d.map", (int)t->st.nspid);
-	snprintf(where, cap, "/tmp/%s", name);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	/* ours alone: no other writer (jsym or not) has this name open */
-	snprintf(tmp, sizeof(tmp), ".%s.jsym-%d-%lx.tmp", name, (int)getpid(),
-		 (unsigned long)ts.tv_nsec);
-	dirfd = open_tmp(t, e);
-	if (dirfd < 0)
-		return dirfd;
-	rc = check_old(dirfd, name, uid, where, e);
-	if (rc) {
-		close(dirfd);
-		return rc;
-	}
-	fd = openat(dirfd, tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = err_set(e, -errno, "cannot create a new map in the container's /tmp: %s",
-			     strerror(errno));
-		close(dirfd);
-		return rc;
-	}
-	rc = fdio_write_all(fd, text, len, 0);
+	rc = vm_out_begin(t, name, &o, where, cap, e);
 	if (rc)
+		return rc;
+	rc = fdio_write_all(o.fd, text, len, 0);
+	if (rc) {
 		err_set(e, rc, "cannot write %s: %s%s", where, strerror(-rc),
 			rc == -ENOSPC || rc == -EDQUOT ? " (the container's /tmp is full)" : "");
-	if (rc == 0 && (fchown(fd, uid, gid) != 0 || fchmod(fd, 0644) != 0))
-		rc = err_set(e, -errno, "cannot give %s to uid %u gid %u: %s%s", where,
-			     (unsigned)uid, (unsigned)gid, strerror(errno),
-			     errno == EPERM ? " (needs CAP_CHOWN)" : "");
-	close(fd);
-	/* the name may have been planted meanwhile: look again, then rename */
-	if (rc == 0)
-		rc = check_old(dirfd, name, uid, where, e);
-	if (rc == 0 && renameat(dirfd, tmp, dirfd, name) != 0)
-		rc = err_set(e, -errno, "cannot rename the new map over %s: %s", where,
-			     strerror(errno));
-	if (rc)
-		unlinkat(dirfd, tmp, 0);
-	close(dirfd);
-	return rc;
+		vm_out_abort(&o);
+		return rc;
+	}
+	close(o.fd);
+	o.fd = -1;
+	return vm_out_commit(&o, e);
 }

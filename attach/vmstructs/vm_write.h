@@ -15,7 +15,9 @@
 #ifndef JSYM_VM_WRITE_H
 #define JSYM_VM_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "errtext.h"
 #include "target.h"
@@ -23,7 +25,8 @@
 
 /*
  * Render s as perf-map text into a malloc'd buffer (*out, the caller
- * frees).  Newlines in names become spaces.  Length or -ENOMEM.
+ * frees; NUL-terminated after the length).  Newlines in names become
+ * spaces.  Length or -ENOMEM.
  */
 long vm_map_render(const struct vm_snapshot *s, char **out);
 
@@ -33,5 +36,30 @@ long vm_map_render(const struct vm_snapshot *s, char **out);
  */
 int vm_map_write(const struct target *t, const char *text, size_t len, char *where,
 		 size_t cap, struct err_text *e);
+
+/*
+ * The steps of that replacement, for any file of jsym's in the container's
+ * /tmp (the map, the journal of `jsym map --follow`):
+ *   vm_out_begin   /tmp checked, what is at /tmp/NAME checked, a new file of
+ *                  an exclusive name created in it (o->fd, write-only),
+ *                  given to the JVM's uid and gid, mode 0644.  where[cap]
+ *                  gets "/tmp/NAME" as the JVM names it.
+ *   vm_out_commit  /tmp/NAME checked again, the new file renamed over it.
+ *                  o->fd stays open (the caller's to close or keep writing:
+ *                  it is the file at /tmp/NAME now).
+ *   vm_out_abort   the new file removed, the fds closed.
+ * Each returns 0 or -errno with e set; after a failure the new file is gone.
+ */
+struct vm_out {
+	int dirfd, fd;
+	uid_t uid;
+	bool created;           /* tmp exists and is not renamed yet */
+	char name[64], tmp[112], where[80];
+};
+
+int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,
+		 size_t cap, struct err_text *e);
+int vm_out_commit(struct vm_out *o, struct err_text *e);
+void vm_out_abort(struct vm_out *o);
 
 #endif

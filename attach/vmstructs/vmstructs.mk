@@ -2,9 +2,10 @@
 # read from the outside (docs/map.md): target memory (vm_mem), libjvm.so's
 # exported symbols (vm_elf), the serviceability tables (vm_tables), the
 # layouts taken from them (vm_layout), code blobs (vm_blob), Java names
-# (vm_names), the code-cache walk (vm_scan) and the map written into the
-# container (vm_write).  Uses target and base.
+# (vm_names), the code-cache walk (vm_scan), the map written into the
+# container (vm_write), and --follow's rescans and journal (vm_follow).
+# Uses target and base, and agent/format's journal writer.
 
 ATTACH_VMSTRUCTS_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_elf.c vm_tables.c vm_maps.c vm_jvm.c \
-	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_scan.c vm_write.c)
-INC_attach/vmstructs := -Iattach/vmstructs $(INC_attach/target)
+	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_scan.c vm_write.c vm_follow.c)
+INC_attach/vmstructs := -Iattach/vmstructs $(INC_attach/target) $(INC_agent/format)

@@ -1,6 +1,6 @@
 /*
  * check_journal_read.c - the journal reader against the real writer
- * (agent/jvm/journal.h): round trips, a torn record at every byte offset,
+ * (agent/format/journal.h): round trips, a torn record at every byte offset,
  * corrupt sizes, unknown types, strings that do not fit, odd headers.
  */
 #include <check.h>

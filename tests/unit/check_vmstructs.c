@@ -2,7 +2,9 @@
  * check_vmstructs.c - attach/vmstructs: Java names (equal to the agent's),
  * the code-cache walk over a fake JVM memory (an nmethod named through its
  * Method chain, a stub by its _name, a blob that changes between the walk
- * and the re-read left out), the maps parser, the map writer's refusals.
+ * and the re-read left out), the maps parser, the map writer's refusals,
+ * and --follow: a rescan that keeps what did not change, the journal it
+ * writes in the agent's format.
  */
 #include <check.h>
 #include <errno.h>
@@ -14,6 +16,8 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "journal_format.h"
+#include "vm_follow.h"
 #include "vm_jvm.h"
 #include "vm_names.h"
 #include "vm_scan.h"
@@ -320,6 +324,94 @@ START_TEST(writer_refuses_planted_files)
 }
 END_TEST
 
+/* Record types of a journal file in order, as letters (L U S E), into out. */
+static void journal_types(const char *path, char *out, size_t cap, char *load_strs, size_t scap)
+{
+	static unsigned char buf[65536];
+	size_t n = 0, k = 0;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	n = (size_t)read(fd, buf, sizeof(buf));
+	close(fd);
+	ck_assert_int_ge((int)n, JF_HEADER_SIZE);
+	ck_assert(!memcmp(buf, JF_MAGIC, 8));
+	ck_assert_str_eq((const char *)buf + JF_H_AGENT_VERSION, "jsym-map test");
+	for (size_t off = JF_HEADER_SIZE; off + JF_PREFIX_SIZE <= n && k + 1 < cap;
+	     off += jf_get32(buf + off + 4)) {
+		uint16_t type = jf_get16(buf + off);
+		const unsigned char *b = buf + off + JF_PREFIX_SIZE;
+
+		out[k++] = type == JF_LOAD ? 'L' : type == JF_UNLOAD ? 'U' : type == JF_STUB ?
+			   'S' : type == JF_EPOCH ? 'E' : '?';
+		if (type == JF_LOAD)
+			snprintf(load_strs, scap, "%.*s|%.*s|%.*s", jf_get16(b + 24), b + 32,
+				 jf_get16(b + 26), b + 32 + jf_get16(b + 24), jf_get16(b + 28),
+				 b + 32 + jf_get16(b + 24) + jf_get16(b + 26));
+	}
+	out[k] = '\0';
+}
+
+/* --follow: the first scan journaled (EPOCH 1, a LOAD with the agent's
+ * fields, a STUB), a rescan of an unchanged JVM keeps both (no records, no
+ * revalidation), the stop ends each by its id and writes EPOCH 3. */
+START_TEST(follow_journals_in_the_agents_format)
+{
+	char root[] = "/tmp/jsym-vmf.XXXXXX", path[128], types[32], strs[256];
+	struct vm_name_cache nc = { 0 };
+	struct err_text e = { "" };
+	struct vm_follow f;
+	struct vm_layout l;
+	struct target t;
+	struct vm_jvm j;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	ck_assert_int_eq(mkdir(path, 01777), 0);
+	chmod(path, 01777);
+	memset(&t, 0, sizeof(t));
+	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.st.nspid = 1;
+	t.st.uid[1] = getuid();
+	t.st.gid[1] = getgid();
+	fake_jvm(&l);
+	memset(&j, 0, sizeof(j));
+	ck_assert_int_eq(vm_mem_init(&j.mem, fake_read, NULL, true), 0);
+
+	ck_assert_int_eq(vm_follow_start(&f, &t, &j, &l, &nc, "jsym-map test", &e), 0);
+	ck_assert_str_eq(f.journal, "/tmp/jsym-1.journal");
+	ck_assert_int_eq((int)f.cur.n, 2);
+	ck_assert_int_eq((int)f.loads, 1);
+	ck_assert_int_eq((int)f.stubs, 1);
+	snprintf(path, sizeof(path), "%s/tmp/jsym-1.journal", root);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq((int)(st.st_mode & 0777), 0644);
+	journal_types(path, types, sizeof(types), strs, sizeof(strs));
+	ck_assert_str_eq(types, "ELS");
+	ck_assert_str_eq(strs, "Workload|loop|(IJ)V");
+
+	ck_assert_int_eq(vm_follow_step(&f, &j, &l, &nc, &e), 0);
+	ck_assert_int_eq((int)f.added, 0);
+	ck_assert_int_eq((int)f.removed, 0);
+	ck_assert_int_eq((int)f.cur.known, 2);
+	ck_assert_uint_eq(f.cur.e[0].id, 1);
+	ck_assert_uint_eq(f.cur.e[1].id, 2);
+
+	ck_assert_int_eq(vm_follow_stop(&f, &e), 0);
+	journal_types(path, types, sizeof(types), strs, sizeof(strs));
+	ck_assert_str_eq(types, "ELSUUE");
+	vm_follow_free(&f);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	rmdir(path);
+	rmdir(root);
+	close(t.root_fd);
+}
+END_TEST
+
 Suite *vmstructs_suite(void)
 {
 	Suite *s = suite_create("vmstructs");
@@ -332,6 +424,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
+	tcase_add_test(tc, follow_journals_in_the_agents_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

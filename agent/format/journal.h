@@ -7,8 +7,9 @@
  *    (or nothing, on error).  They do no I/O and take no lock; the agent
  *    calls them under its buffer lock and writes the bbuf out later.
  *  - `struct journal_writer`: an fd + a bbuf + the id sequence, for tools
- *    and tests (the lookup engineer's round-trip tests use it).  It assigns
- *    LOAD/STUB ids 1, 2, 3, ... and writes on journal_flush/journal_close.
+ *    and tests, and the journal of `jsym map --follow`
+ *    (attach/vmstructs/vm_follow.c).  It assigns LOAD/STUB ids 1, 2, 3,
+ *    ... and writes on journal_flush/journal_close.
  *
  * Strings are UTF-8 without NUL; each is cut at JOURNAL_MAX_STR bytes (on a
  * UTF-8 character boundary).  Errors: -EINVAL (bad argument), -ENOMEM,
@@ -59,6 +60,10 @@ struct journal_writer {
 /* Take ownership of `fd` (a new, empty file) and queue the header.
  * proc_starttime: field 22 of /proc/self/stat, or 0 if unknown. */
 int journal_open(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_starttime);
+/* The same, naming the writer in the header's version text (NULL =
+ * "jsym-agent"; `jsym map --follow` writes "jsym-map VERSION"). */
+int journal_open_as(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_starttime,
+		    const char *writer);
 
 /* Queue a record; LOAD/STUB return the id they got in *id_out (may be NULL).
  * ts 0 = now. */

@@ -167,6 +167,12 @@ static uint64_t ts_or_now(uint64_t ts)
 
 int journal_open(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_starttime)
 {
+	return journal_open_as(w, fd, pid, proc_starttime, NULL);
+}
+
+int journal_open_as(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_starttime,
+		    const char *writer)
+{
 	struct timespec rt;
 
 	if (fd < 0)
@@ -177,7 +183,7 @@ int journal_open(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_s
 	clock_gettime(CLOCK_REALTIME, &rt);
 	return journal_put_header(&w->buf, pid,
 				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				  proc_starttime, NULL);
+				  proc_starttime, writer);
 }
 
 int journal_append_load(struct journal_writer *w, uint64_t ts, const struct journal_method *m,

@@ -1,0 +1,181 @@
+/*
+ * cli_map_follow.c - `jsym map --follow PID`: keep the JVM's perf map equal
+ * to its live code by rescanning, and journal loads and unloads in the
+ * agent's format (attach/vmstructs/vm_follow.h, docs/map.md).
+ *
+ * Runs until SIGINT or SIGTERM (one last scan, the map written if it
+ * changed, the journal closed with an UNLOAD per live entry and EPOCH 3)
+ * or until the JVM exits (the journal closed the same way).  The two
+ * signals are blocked and read from a signalfd, polled together with the
+ * JVM's pidfd, so neither an interval's sleep nor a scan is interrupted
+ * half-way.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "target.h"
+#include "vm_follow.h"
+#include "vm_write.h"
+
+/* Failed scans in a row after which following gives up (the JVM alive). */
+#define MAX_FAILED_SCANS 10
+
+enum end { END_NONE, END_SIGNAL, END_EXITED };
+
+static int write_map(const struct target *t, const struct vm_snapshot *s, char *where,
+		     size_t cap, struct err_text *e)
+{
+	char *text = NULL;
+	long len = vm_map_render(s, &text);
+	int rc;
+
+	if (len < 0)
+		return err_set(e, (int)len, "out of memory");
+	rc = vm_map_write(t, text, (size_t)len, where, cap, e);
+	free(text);
+	return rc;
+}
+
+static bool jvm_gone(const struct target *t)
+{
+	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
+
+	if (t->pidfd >= 0)
+		return poll(&p, 1, 0) == 1;
+	return kill(t->pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Sleep up to ms: END_SIGNAL, END_EXITED, or END_NONE when the time is up. */
+static enum end wait_interval(int sfd, const struct target *t, int ms, int *signo)
+{
+	struct pollfd p[2] = { { .fd = sfd, .events = POLLIN },
+			       { .fd = t->pidfd, .events = POLLIN } };
+	long until = clock_ms() + ms;
+
+	for (;;) {
+		long left = until - clock_ms();
+		int n;
+
+		if (left <= 0)
+			return t->pidfd < 0 && jvm_gone(t) ? END_EXITED : END_NONE;
+		n = poll(p, t->pidfd >= 0 ? 2 : 1, (int)left);
+		if (n < 0 && errno != EINTR)
+			return END_NONE;
+		if (n > 0 && (p[0].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				*signo = (int)si.ssi_signo;
+			return END_SIGNAL;
+		}
+		if (n > 0 && p[1].revents)
+			return END_EXITED;
+	}
+}
+
+static void print_end(const struct target *t, const struct vm_follow *f, enum end why,
+		      int signo, bool json)
+{
+	if (json) {
+		printf("{\"pid\":%d,\"nspid\":%d,\"source\":\"vmstructs\",\"ok\":true,"
+		       "\"follow\":true,\"end\":\"%s\",\"journal\":", (int)t->pid,
+		       (int)t->st.nspid, why == END_EXITED ? "exited" : "signal");
+		text_json_str(stdout, f->journal, strlen(f->journal));
+		printf(",\"scans\":%llu,\"loads\":%llu,\"stubs\":%llu,\"unloads\":%llu}\n",
+		       (unsigned long long)f->scans, (unsigned long long)f->loads,
+		       (unsigned long long)f->stubs, (unsigned long long)f->unloads);
+		return;
+	}
+	if (why == END_EXITED)
+		printf("jsym: %d: the JVM exited; ", (int)t->pid);
+	else
+		printf("jsym: %d: stopped by %s; ", (int)t->pid, strsignal(signo));
+	printf("%s closed: %llu loads, %llu stubs, %llu unloads in %llu scans\n",
+	       f->journal, (unsigned long long)f->loads, (unsigned long long)f->stubs,
+	       (unsigned long long)f->unloads, (unsigned long long)f->scans);
+}
+
+int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_layout *l,
+		   struct vm_name_cache *nc, int interval_ms, bool verbose, bool json,
+		   struct err_text *e)
+{
+	struct vm_follow f;
+	sigset_t set, old;
+	enum end why = END_NONE;
+	char where[128];
+	int sfd, rc, failed = 0, signo = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, &old) != 0)
+		return err_set(e, -errno, "cannot block SIGINT and SIGTERM: %s", strerror(errno));
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0) {
+		rc = err_set(e, -errno, "cannot make a signalfd: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return rc;
+	}
+	rc = vm_follow_start(&f, t, j, l, nc, "jsym-map " JSYM_VERSION, e);
+	if (rc == 0)
+		rc = write_map(t, &f.cur, where, sizeof(where), e);
+	if (rc == 0 && !json) {
+		size_t java = 0;
+
+		for (size_t k = 0; k < f.cur.n; k++)
+			java += f.cur.e[k].java;
+		printf("jsym: %d: following: %zu Java methods and %zu stubs in %s, loads and "
+		       "unloads in %s%s (every %d ms; stop with Ctrl-C)\n", (int)t->pid, java,
+		       f.cur.n - java, where, f.journal, (t->ns[TNS_MNT].known &&
+		       t->ns[TNS_MNT].differs) ? " inside the JVM's container" : "",
+		       interval_ms);
+		fflush(stdout);
+	}
+	while (rc == 0 && why == END_NONE) {
+		why = wait_interval(sfd, t, interval_ms, &signo);
+		if (why == END_EXITED)
+			break;
+		/* after a signal: one last scan, so the map is the final state */
+		rc = vm_follow_step(&f, j, l, nc, e);
+		if (rc && jvm_gone(t)) {
+			rc = 0;
+			why = END_EXITED;
+			break;
+		}
+		if (rc && ++failed < MAX_FAILED_SCANS) {
+			if (verbose)
+				cli_err("%d: scan failed (%s), trying again", (int)t->pid, e->msg);
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		failed = 0;
+		if (f.added || f.removed)
+			rc = write_map(t, &f.cur, where, sizeof(where), e);
+		if (verbose && (f.added || f.removed))
+			cli_err("%d: +%zu -%zu: %zu entries (%zu known, %u carried, %u dropped)",
+				(int)t->pid, f.added, f.removed, f.cur.n, f.cur.known,
+				f.cur.carried, f.cur.dropped);
+	}
+	if (f.open) {
+		int rc2 = vm_follow_stop(&f, e);
+
+		if (rc == 0)
+			rc = rc2;
+	}
+	if (rc == 0)
+		print_end(t, &f, why, signo, json);
+	vm_follow_free(&f);
+	close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
