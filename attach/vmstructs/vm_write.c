@@ -31,6 +31,7 @@ long vm_map_render(const struct vm_snapshot *s, char **out)
 			buf[len++] = *name == '\n' || *name == '\r' ? ' ' : *name;
 		buf[len++] = '\n';
 	}
+	buf[len] = '\0';   /* callers write len bytes; tests compare it as a string */
 	*out = buf;
 	return (long)len;
 }
