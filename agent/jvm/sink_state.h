@@ -61,6 +61,9 @@ struct sink_state {
 	uint64_t starttime;        /* procinfo_starttime(), for new headers */
 	struct jitdump_file jd;
 	struct bbuf dbuf;
+	uint64_t jitdump_max;      /* bytes; 0 = unbounded */
+	uint64_t jit_bytes;        /* the dump's size once dbuf is written */
+	uint64_t jit_capped_logged;
 };
 
 extern struct sink_state sink_state;
