@@ -99,7 +99,7 @@ struct chains {
 	struct emit_method *em;
 	struct frames_method *fm;
 	struct method_info *mi;
-	uint64_t ts;
+	uint64_t ts;              /* when collected: the DEBUG_INFO's time */
 	bool lines, ok;
 };
 
@@ -142,7 +142,9 @@ static void chains_emit(const struct chains *c, uint64_t parent_id, uint64_t cod
 
 	if (!c->ok)
 		return;
-	n = frames_encode(&b, c->ts, parent_id, code_start, &c->u, c->fm, c->lines);
+	/* stamped now, after its LOAD, even when the chains were collected
+	 * before it (for the jitdump) */
+	n = frames_encode(&b, journal_now(), parent_id, code_start, &c->u, c->fm, c->lines);
 	if (n > 0)
 		sink_record_raw(parent_id, b.data, b.len, (unsigned)n);
 	bbuf_free(&b);
@@ -163,19 +165,21 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_si
 	struct chains c = { 0 };
 	struct bbuf dbg = { 0 };
 	struct method_info mi;
+	bool collected = false;
 	uint64_t id;
 
 	methodinfo_resolve(j, method, &mi);
 	if (unfold_on && jitlines_on && compile_info &&
 	    !sink_has_load((uintptr_t)method, start, size)) {
 		chains_collect(j, method, start, size, compile_info, &c);
+		collected = true;
 		if (c.ok && jitlines_encode(&dbg, c.ts, start, &c.u, c.fm) < 0)
 			bbuf_clear(&dbg);
 	}
 	id = sink_record_load_dbg((uintptr_t)method, start, size, mi.cls, mi.name, mi.sig,
 				  mi.display, dbg.data, dbg.len);
 	if (id && unfold_on && compile_info) {
-		if (!c.ok)
+		if (!collected)
 			chains_collect(j, method, start, size, compile_info, &c);
 		chains_emit(&c, id, start);
 	}

@@ -125,13 +125,13 @@ static void flush_once(void)
 		S.force_rewrite = true;
 		pthread_mutex_unlock(&S.lock);
 	}
-	if (capped && !S.jit_capped_logged) {
+	if (capped > S.jit_capped_base && !S.jit_cap_said) {
 		/* once per start: from now on every new method would say it */
 		agentlog("jitdump reached jitdump_max=%llu bytes: code compiled from now on is "
 			 "not dumped (perf shows it from perf-%u.map); raise jitdump_max, or stop "
 			 "the agent and load it again with another dir=",
 			 (unsigned long long)S.jitdump_max, S.pid);
-		S.jit_capped_logged = capped;
+		S.jit_cap_said = true;
 	}
 	if (drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "
@@ -268,8 +268,11 @@ void sink_update(const struct agent_opts *opts)
 	S.flush_ms = opts->flush_ms;
 	if (S.keep_records || !opts->journal_max)
 		S.journal_max = opts->journal_max;
-	if (opts->jitdump_max != S.jitdump_max)
-		S.jit_capped_logged = 0;   /* a new cap: say it again when reached */
+	if (opts->jitdump_max != S.jitdump_max) {
+		/* a new cap: say it again when it is reached */
+		S.jit_capped_base = S.st.jit_capped;
+		S.jit_cap_said = false;
+	}
 	S.jitdump_max = opts->jitdump_max;
 	pthread_mutex_unlock(&S.lock);
 	agentlog_set_verbose(opts->verbose);
@@ -327,7 +330,8 @@ static void open_jitdump(const struct agent_opts *opts)
 
 	S.jitdump = false;
 	S.jitdump_max = opts->jitdump_max;
-	S.jit_capped_logged = 0;
+	S.jit_capped_base = S.st.jit_capped;   /* the counters run across starts */
+	S.jit_cap_said = false;
 	if (!opts->jitdump)
 		return;
 	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, why, sizeof(why));
