@@ -9,6 +9,9 @@
  * sink deduplicates), or restarts when dir/unfold changed, or stops on
  * `stop`.  Names are resolved inside the callbacks.
  *
+ * With `jitdump` and `lines`, each compiled method's DEBUG_INFO (source
+ * lines, jitlines.h) is built before its load is recorded.
+ *
  * Return codes of Agent_OnLoad / Agent_OnAttach (docs/agent.md):
  *   0 ok, 1 invalid options, 2 JVMTI refused (env, capability, events),
  *   3 outputs (directory, files, flush thread).
@@ -29,6 +32,7 @@
 #include "agentlog.h"
 #include "bbuf.h"
 #include "frames.h"
+#include "jitlines.h"
 #include "journal.h"
 #include "methodinfo.h"
 #include "options.h"
@@ -45,6 +49,7 @@ static jvmtiEnv *jvmti;
 static struct agent_opts cur;
 static volatile bool unfold_on;
 static volatile bool lines_on;
+static volatile bool jitlines_on;  /* jitdump with lines: DEBUG_INFO records */
 static bool lines_caps;        /* can_get_line_numbers and can_get_source_file_name */
 
 static const jvmtiEvent code_events[] = {
@@ -55,7 +60,7 @@ static const jvmtiEvent code_events[] = {
 
 /* ---- callbacks ------------------------------------------------------------ */
 
-/* Strings of one method of a chain, owned by unfold_emit. */
+/* Strings of one method of a chain, owned by struct chains. */
 struct emit_method {
 	char *strs;                   /* cls\0name\0sig\0display\0file\0 */
 	struct frames_line *lines;
@@ -87,60 +92,99 @@ static void fill_method(jvmtiEnv *j, jmethodID id, bool lines, struct method_inf
 	fm->file = memcpy(p + l[3], file, l[4]);
 }
 
-/*
- * The inline chains of one compiled method, names (and with `lines`, source
- * files and line tables) resolved now, while the jmethodIDs are valid,
- * encoded here and handed to the sink as whole FRAMES records.
- */
-static void unfold_emit(jvmtiEnv *j, uint64_t parent_id, jmethodID root, uint64_t code_start,
-			uint64_t code_size, const void *compile_info)
-{
-	struct unfold_info u = { 0 };
-	struct method_info *mi = NULL;
-	struct emit_method *em = NULL;
-	struct frames_method *fm = NULL;
-	struct bbuf b = { 0 };
-	uint64_t ts = journal_now();
-	bool lines = lines_on;
-	int n;
+/* The inline chains of one compiled method with its methods' names (and,
+ * with `lines`, source files and line tables), resolved in the callback. */
+struct chains {
+	struct unfold_info u;
+	struct emit_method *em;
+	struct frames_method *fm;
+	struct method_info *mi;
+	uint64_t ts;              /* when collected: the DEBUG_INFO's time */
+	bool lines, ok;
+};
 
-	if (unfold_chains(root, code_start, code_size, compile_info, &u) <= 0)
-		goto out;
-	mi = malloc(sizeof(*mi));
-	em = calloc(u.n_methods, sizeof(*em));
-	fm = calloc(u.n_methods, sizeof(*fm));
-	if (!mi || !em || !fm)
-		goto out;
-	for (uint32_t i = 0; i < u.n_methods; i++)
-		fill_method(j, u.methods[i], lines, mi, &em[i], &fm[i]);
-	n = frames_encode(&b, ts, parent_id, code_start, &u, fm, lines);
-	if (n > 0)
-		sink_record_raw(parent_id, b.data, b.len, (unsigned)n);
-out:
-	for (uint32_t i = 0; em && i < u.n_methods; i++) {
-		free(em[i].strs);
-		free(em[i].lines);
+static void chains_free(struct chains *c)
+{
+	for (uint32_t i = 0; c->em && i < c->u.n_methods; i++) {
+		free(c->em[i].strs);
+		free(c->em[i].lines);
 	}
-	free(em);
-	free(fm);
-	free(mi);
-	bbuf_free(&b);
-	unfold_free(&u);
+	free(c->em);
+	free(c->fm);
+	free(c->mi);
+	unfold_free(&c->u);
+	memset(c, 0, sizeof(*c));
 }
 
+/* Fill *c (zeroed by the caller); c->ok when there are chains to encode. */
+static void chains_collect(jvmtiEnv *j, jmethodID root, uint64_t code_start,
+			   uint64_t code_size, const void *compile_info, struct chains *c)
+{
+	c->ts = journal_now();
+	c->lines = lines_on;
+	if (unfold_chains(root, code_start, code_size, compile_info, &c->u) <= 0)
+		return;
+	c->mi = malloc(sizeof(*c->mi));
+	c->em = calloc(c->u.n_methods, sizeof(*c->em));
+	c->fm = calloc(c->u.n_methods, sizeof(*c->fm));
+	if (!c->mi || !c->em || !c->fm)
+		return;
+	for (uint32_t i = 0; i < c->u.n_methods; i++)
+		fill_method(j, c->u.methods[i], c->lines, c->mi, &c->em[i], &c->fm[i]);
+	c->ok = true;
+}
+
+/* The chains as FRAMES records of LOAD parent_id, to the sink. */
+static void chains_emit(const struct chains *c, uint64_t parent_id, uint64_t code_start)
+{
+	struct bbuf b = { 0 };
+	int n;
+
+	if (!c->ok)
+		return;
+	/* stamped now, after its LOAD, even when the chains were collected
+	 * before it (for the jitdump) */
+	n = frames_encode(&b, journal_now(), parent_id, code_start, &c->u, c->fm, c->lines);
+	if (n > 0)
+		sink_record_raw(parent_id, b.data, b.len, (unsigned)n);
+	bbuf_free(&b);
+}
+
+/*
+ * With `unfold`, the chains are encoded here and handed to the sink as
+ * whole FRAMES records.  With `jitdump` and `lines` they are collected
+ * first: their source lines become the JIT_CODE_DEBUG_INFO that must
+ * precede the code's CODE_LOAD (jitlines.h), and the same chains then give
+ * the FRAMES records.  A replay of code already live skips that work.
+ */
 static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_size,
 				     const void *code_addr, jint map_length,
 				     const jvmtiAddrLocationMap *map, const void *compile_info)
 {
+	uint64_t start = (uint64_t)(uintptr_t)code_addr, size = (uint64_t)(uint32_t)code_size;
+	struct chains c = { 0 };
+	struct bbuf dbg = { 0 };
 	struct method_info mi;
+	bool collected = false;
 	uint64_t id;
 
 	methodinfo_resolve(j, method, &mi);
-	id = sink_record_load((uintptr_t)method, (uint64_t)(uintptr_t)code_addr,
-			      (uint64_t)(uint32_t)code_size, mi.cls, mi.name, mi.sig, mi.display);
-	if (id && unfold_on && compile_info)
-		unfold_emit(j, id, method, (uint64_t)(uintptr_t)code_addr,
-			    (uint64_t)(uint32_t)code_size, compile_info);
+	if (unfold_on && jitlines_on && compile_info &&
+	    !sink_has_load((uintptr_t)method, start, size)) {
+		chains_collect(j, method, start, size, compile_info, &c);
+		collected = true;
+		if (c.ok && jitlines_encode(&dbg, c.ts, start, &c.u, c.fm) < 0)
+			bbuf_clear(&dbg);
+	}
+	id = sink_record_load_dbg((uintptr_t)method, start, size, mi.cls, mi.name, mi.sig,
+				  mi.display, dbg.data, dbg.len);
+	if (id && unfold_on && compile_info) {
+		if (!collected)
+			chains_collect(j, method, start, size, compile_info, &c);
+		chains_emit(&c, id, start);
+	}
+	chains_free(&c);
+	bbuf_free(&dbg);
 }
 
 static void JNICALL on_compiled_unload(jvmtiEnv *j, jmethodID method, const void *code_addr)
@@ -353,6 +397,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 	}
 	unfold_on = o.unfold;
 	lines_on = o.lines && lines_caps;
+	jitlines_on = o.jitdump && lines_on;
 	if (o.lines && !lines_caps)
 		agentlog("lines: JVMTI refused can_get_line_numbers/can_get_source_file_name; "
 			 "chains are recorded without source lines");

@@ -16,7 +16,7 @@ INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
 AGENT_MODULE_SRCS := $(FORMAT_WRITER_SRCS) $(addprefix agent/jvm/,names.c options.c codetable.c \
 	perfmap.c outfile.c procinfo.c unfold.c frames.c agentlog.c sink.c sink_io.c sink_rotate.c \
-	jitdump.c)
+	jitdump.c jitlines.c)
 AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)
@@ -32,7 +32,7 @@ $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibilit
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
 $(call obj_of,glibc,$(AGENT_SRCS)): agent/jvm/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
-AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/agent.c tests/unit/check_agent_codetable.c \
+AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/jitlines.c agent/jvm/agent.c tests/unit/check_agent_codetable.c \
 	tests/unit/check_lookup_api.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 

@@ -47,11 +47,16 @@ int jitdump_put_header(struct bbuf *b, uint32_t pid, uint64_t ts)
 	return 0;
 }
 
+size_t jitdump_code_load_size(const char *name, uint64_t size)
+{
+	return JITDUMP_LOAD_FIXED + strlen(name ? name : "") + 1 + (size_t)size;
+}
+
 int jitdump_put_code_load(struct bbuf *b, uint64_t ts, uint32_t pid, uint32_t tid,
 			  uint64_t addr, uint64_t size, uint64_t index, const char *name)
 {
 	size_t nlen = strlen(name ? name : "") + 1;
-	size_t total = JITDUMP_LOAD_FIXED + nlen + size;
+	size_t total = jitdump_code_load_size(name, size);
 	unsigned char *p;
 	int err = 0;
 
@@ -71,6 +76,43 @@ int jitdump_put_code_load(struct bbuf *b, uint64_t ts, uint32_t pid, uint32_t ti
 	put64(p + 48, index);
 	memcpy(p + JITDUMP_LOAD_FIXED, name ? name : "", nlen);
 	memcpy(p + JITDUMP_LOAD_FIXED + nlen, (const void *)(uintptr_t)addr, size);
+	b->len += total;
+	return 0;
+}
+
+int jitdump_put_debug_info(struct bbuf *b, uint64_t ts, uint64_t code_addr,
+			   const struct jitdump_line *e, size_t n)
+{
+	size_t total = JITDUMP_DEBUG_FIXED, pos;
+	unsigned char *p;
+	int err = 0;
+
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		total += JITDUMP_DEBUG_ENTRY + strlen(e[i].file ? e[i].file : "") + 1;
+		if (total > JITDUMP_MAX_RECORD)
+			return -EINVAL;
+	}
+	p = bbuf_reserve(b, total, &err);
+	if (!p)
+		return err;
+	put32(p, JITDUMP_CODE_DEBUG_INFO);
+	put32(p + 4, (uint32_t)total);
+	put64(p + 8, ts);
+	put64(p + 16, code_addr);
+	put64(p + 24, (uint64_t)n);
+	pos = JITDUMP_DEBUG_FIXED;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = e[i].file ? e[i].file : "";
+		size_t flen = strlen(f) + 1;
+
+		put64(p + pos, e[i].addr);
+		put32(p + pos + 8, e[i].line);
+		put32(p + pos + 12, 0);      /* discriminator: none */
+		memcpy(p + pos + JITDUMP_DEBUG_ENTRY, f, flen);
+		pos += JITDUMP_DEBUG_ENTRY + flen;
+	}
 	b->len += total;
 	return 0;
 }

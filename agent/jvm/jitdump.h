@@ -2,10 +2,13 @@
  * jitdump.h - the jitdump file Linux perf reads (`perf inject --jit`), as
  * tools/perf/Documentation/jitdump-specification.txt describes it: a 40-byte
  * header, then records, all in the host's byte order (perf tells the order
- * by the magic).  The agent writes JIT_CODE_LOAD records only: one per
- * compiled method or stub, with a copy of its code bytes taken while the
- * code is live (in the JVMTI callback).  Timestamps are CLOCK_MONOTONIC,
- * so record with `perf record -k mono`.
+ * by the magic).  The agent writes one JIT_CODE_LOAD per compiled method
+ * or stub, with a copy of its code bytes taken while the code is live (in
+ * the JVMTI callback), preceded, with the `lines` option, by the
+ * JIT_CODE_DEBUG_INFO of the same code (its source lines; perf inject
+ * attaches a DEBUG_INFO to the CODE_LOAD that follows it, so nothing may
+ * come between them).  Timestamps are CLOCK_MONOTONIC, so record with
+ * `perf record -k mono`.
  *
  * perf finds the file through an mmap of it: the writer maps its first page
  * PROT_READ|PROT_EXEC, so `perf record` logs an MMAP event naming the file
@@ -25,10 +28,17 @@
 #define JITDUMP_VERSION 1
 #define JITDUMP_HEADER_SIZE 40
 #define JITDUMP_CODE_LOAD 0
+#define JITDUMP_CODE_DEBUG_INFO 2
 #define JITDUMP_CODE_CLOSE 3
 #define JITDUMP_PREFIX_SIZE 16       /* u32 id, u32 total_size, u64 timestamp */
 #define JITDUMP_LOAD_FIXED 56        /* prefix + pid, tid, vma, addr, size, index */
+#define JITDUMP_DEBUG_FIXED 32       /* prefix + code_addr, nr_entry */
+#define JITDUMP_DEBUG_ENTRY 16       /* u64 addr, i32 line, i32 discrim; then the name */
 #define JITDUMP_MAX_CODE (16u << 20) /* larger blobs are not dumped */
+#define JITDUMP_MAX_RECORD 0x7fffffffu /* total_size is a u32; perf reads it signed */
+
+/* Size of the CODE_LOAD jitdump_put_code_load writes for this name and size. */
+size_t jitdump_code_load_size(const char *name, uint64_t size);
 
 /* Append the header.  0, -ENOMEM or -ENOBUFS (buffer unchanged). */
 int jitdump_put_header(struct bbuf *b, uint32_t pid, uint64_t ts);
@@ -42,6 +52,25 @@ int jitdump_put_header(struct bbuf *b, uint32_t pid, uint64_t ts);
  */
 int jitdump_put_code_load(struct bbuf *b, uint64_t ts, uint32_t pid, uint32_t tid,
 			  uint64_t addr, uint64_t size, uint64_t index, const char *name);
+
+/* One entry of a JIT_CODE_DEBUG_INFO: code from `addr` on (up to the next
+ * entry's addr) is line `line` of source file `file` (NUL-terminated). */
+struct jitdump_line {
+	uint64_t addr;
+	uint32_t line;
+	const char *file;
+};
+
+/*
+ * Append a JIT_CODE_DEBUG_INFO for the code at `code_addr` with entries
+ * e[0..n), in address order (discriminators 0).  Every entry carries its
+ * whole file name: the spec's "\xff\0" = "same file as before" shorthand
+ * is not used, because perf before 6.5 writes it into the DWARF line table
+ * as a file name.  0, -EINVAL (n 0, or the record would pass
+ * JITDUMP_MAX_RECORD), -ENOMEM or -ENOBUFS (buffer unchanged).
+ */
+int jitdump_put_debug_info(struct bbuf *b, uint64_t ts, uint64_t code_addr,
+			   const struct jitdump_line *e, size_t n);
 
 /* Append a JIT_CODE_CLOSE (the writer is done).  0 or -errno. */
 int jitdump_put_close(struct bbuf *b, uint64_t ts);

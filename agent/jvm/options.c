@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N, journal_max=SIZE, jitdump"
+#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N, journal_max=SIZE, " \
+	"jitdump, jitdump_max=SIZE"
 
 void options_defaults(struct agent_opts *o)
 {
@@ -16,6 +17,7 @@ void options_defaults(struct agent_opts *o)
 	strcpy(o->dir, "/tmp");
 	o->flush_ms = 100;
 	o->journal_max = AGENT_JOURNAL_MAX_DEFAULT;
+	o->jitdump_max = AGENT_JITDUMP_MAX_DEFAULT;
 }
 
 /* SIZE: digits with an optional k, m or g (powers of 1024), 0 or
@@ -110,6 +112,12 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 	if (KEY("journal_max")) {
 		if (!eq || parse_size(val, vlen, &o->journal_max) < 0)
 			return fail(err, errlen, "journal_max needs 0 or a size 64k..1g (bytes, "
+				    "k/m/g suffix):", tok, len);
+		return 0;
+	}
+	if (KEY("jitdump_max")) {
+		if (!eq || parse_size(val, vlen, &o->jitdump_max) < 0)
+			return fail(err, errlen, "jitdump_max needs 0 or a size 64k..1g (bytes, "
 				    "k/m/g suffix):", tok, len);
 		return 0;
 	}

@@ -12,7 +12,10 @@
  *   journal_max=SIZE  start the journal over (with the live code) when it
  *                 passes SIZE bytes; k/m/g suffixes (1024-based), 64k..1g or
  *                 0 = never (default 16m)
- *   jitdump       also write jit-<pid>.dump for perf inject --jit
+ *   jitdump       also write jit-<pid>.dump for perf inject --jit (with
+ *                 lines: with source lines)
+ *   jitdump_max=SIZE  stop adding code to the jitdump past SIZE bytes; the
+ *                 same sizes as journal_max (default 64m, 0 = never)
  * Keys match exactly (no prefixes).  An empty string or NULL = defaults.
  */
 #ifndef JSYM_OPTIONS_H
@@ -32,13 +35,16 @@ struct agent_opts {
 	unsigned flush_ms;
 	unsigned long long journal_max;   /* bytes; 0 = unbounded */
 	bool jitdump;
+	unsigned long long jitdump_max;   /* bytes; 0 = unbounded */
 };
 
 #define AGENT_JOURNAL_MAX_DEFAULT (16ull << 20)
 #define AGENT_JOURNAL_MAX_MIN (64ull << 10)
 #define AGENT_JOURNAL_MAX_MAX (1ull << 30)
+#define AGENT_JITDUMP_MAX_DEFAULT (64ull << 20)
 
-/* Defaults: dir=/tmp, flush_ms=100, journal_max=16m, flags off. */
+/* Defaults: dir=/tmp, flush_ms=100, journal_max=16m, jitdump_max=64m, flags
+ * off. */
 void options_defaults(struct agent_opts *o);
 
 /*

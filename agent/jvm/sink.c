@@ -158,26 +158,63 @@ static struct code_entry *entry_by_id(uint64_t id)
 	return NULL;
 }
 
-/* A jitdump CODE_LOAD with the code bytes, copied now (lock held; the
- * callback that reported the code runs, so it is live and readable). */
-static void jit_add(uint64_t start, uint64_t size, const char *name, uint64_t id)
+/* Does a record of `need` bytes still fit the dump under jitdump_max?  The
+ * CODE_CLOSE of the stop always has its room kept. */
+static bool jit_fits(size_t need)
+{
+	return !S.jitdump_max ||
+	       S.jit_bytes + need + JITDUMP_PREFIX_SIZE <= S.jitdump_max;
+}
+
+/* Append the DEBUG_INFO `dbg` (may be empty) and the CODE_LOAD, adjacent:
+ * both or neither.  0 or -errno (dbuf unchanged). */
+static int jit_put(uint32_t tid, uint64_t start, uint64_t size, const char *name, uint64_t id,
+		   const void *dbg, size_t dbg_len)
+{
+	size_t len0 = S.dbuf.len;
+	int rc = dbg_len ? bbuf_append(&S.dbuf, dbg, dbg_len) : 0;
+
+	if (rc == 0)
+		rc = jitdump_put_code_load(&S.dbuf, sink_now(), S.pid, tid, start, size, id, name);
+	if (rc < 0)
+		S.dbuf.len = len0;
+	return rc;
+}
+
+/*
+ * A jitdump CODE_LOAD with the code bytes, copied now (lock held; the
+ * callback that reported the code runs, so it is live and readable), after
+ * its DEBUG_INFO when there is one.  Past jitdump_max nothing more is
+ * appended (counted; the flush thread logs it).
+ */
+static void jit_add(uint64_t start, uint64_t size, const char *name, uint64_t id,
+		    const void *dbg, size_t dbg_len)
 {
 	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	size_t need;
 	int rc;
 
 	if (!S.jitdump || S.jd.fd < 0)
 		return;
-	rc = jitdump_put_code_load(&S.dbuf, sink_now(), S.pid, tid, start, size, id, name);
+	need = dbg_len + jitdump_code_load_size(name, size);
+	if (size && size <= JITDUMP_MAX_CODE && !jit_fits(need)) {
+		S.st.jit_capped++;
+		return;
+	}
+	rc = jit_put(tid, start, size, name, id, dbg, dbg_len);
 	if (rc == -ENOBUFS) {
 		wait_for_room();
 		if (!S.running)
 			return;
-		rc = jitdump_put_code_load(&S.dbuf, sink_now(), S.pid, tid, start, size, id, name);
+		rc = jit_put(tid, start, size, name, id, dbg, dbg_len);
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		S.st.jit_records++;
-	else if (rc != -EINVAL)
+		S.st.jit_lines += dbg_len != 0;
+		S.jit_bytes += need;
+	} else if (rc != -EINVAL) {
 		S.st.jit_drops++;
+	}
 	maybe_wake();
 }
 
@@ -199,6 +236,25 @@ static void table_add(const struct code_entry *e)
 
 uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const char *cls,
 			  const char *mname, const char *sig, const char *display)
+{
+	return sink_record_load_dbg(method, start, size, cls, mname, sig, display, NULL, 0);
+}
+
+int sink_has_load(uintptr_t method, uint64_t start, uint64_t size)
+{
+	struct code_entry *e;
+	int r;
+
+	pthread_mutex_lock(&S.lock);
+	e = S.running ? codetable_find(&S.table, start) : NULL;
+	r = e && e->size == size && e->kind == CODE_METHOD && e->method == method;
+	pthread_mutex_unlock(&S.lock);
+	return r;
+}
+
+uint64_t sink_record_load_dbg(uintptr_t method, uint64_t start, uint64_t size,
+			      const char *cls, const char *mname, const char *sig,
+			      const char *display, const void *dbg, size_t dbg_len)
 {
 	struct journal_method m = { start, size, cls, mname, sig, display };
 	struct code_entry e = { start, size, 0, method, (char *)display, CODE_METHOD, NULL, 0 };
@@ -225,7 +281,7 @@ uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const
 	e.rec = kept_copy(&r, rc, off, &e.rec_len);
 	table_add(&e);
 	S.st.loads++;
-	jit_add(start, size, display, e.id);
+	jit_add(start, size, display, e.id, dbg, dbg_len);
 out:
 	pthread_mutex_unlock(&S.lock);
 	return e.id;
@@ -341,7 +397,7 @@ void sink_record_stub(uint64_t start, uint64_t size, const char *name)
 	e.rec = kept_copy(&r, rc, off, &e.rec_len);
 	table_add(&e);
 	S.st.stubs++;
-	jit_add(start, size, name, e.id);
+	jit_add(start, size, name, e.id, NULL, 0);
 out:
 	pthread_mutex_unlock(&S.lock);
 }

@@ -56,7 +56,7 @@ void sink_flush_loop(void);
 /* Is the sink started (outputs open, thread running)? */
 int sink_running(void);
 
-/* Change flush_ms / verbose / journal_max of a running sink (journal_max
+/* Change flush_ms / verbose / journal_max / jitdump_max of a running sink (journal_max
  * from 0 to a size only takes effect at the next start). */
 void sink_update(const struct agent_opts *opts);
 
@@ -77,6 +77,19 @@ void sink_sync(void);
  */
 uint64_t sink_record_load(uintptr_t method, uint64_t start, uint64_t size, const char *cls,
 			  const char *mname, const char *sig, const char *display);
+
+/*
+ * sink_record_load, and with the jitdump on, `dbg[0..dbg_len)` (a whole
+ * JIT_CODE_DEBUG_INFO of this code, jitlines.h) written right before its
+ * CODE_LOAD: both or neither.  dbg may be NULL.
+ */
+uint64_t sink_record_load_dbg(uintptr_t method, uint64_t start, uint64_t size,
+			      const char *cls, const char *mname, const char *sig,
+			      const char *display, const void *dbg, size_t dbg_len);
+
+/* Is `method` live at [start, start+size) already (a replay)?  A hint: by
+ * the time the caller records it, it may have changed. */
+int sink_has_load(uintptr_t method, uint64_t start, uint64_t size);
 
 /* An inlined range of LOAD `parent_id` (journal only). */
 void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
@@ -102,6 +115,8 @@ struct sink_stats {
 	uint64_t map_lines;   /* entries in the table */
 	uint64_t rotations;   /* journals started over (journal_max) */
 	uint64_t jit_records, jit_drops;   /* jitdump CODE_LOADs written / dropped */
+	uint64_t jit_capped;  /* CODE_LOADs not written: the dump reached jitdump_max */
+	uint64_t jit_lines;   /* DEBUG_INFO records written */
 };
 void sink_get_stats(struct sink_stats *st);
 

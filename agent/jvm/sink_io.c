@@ -34,7 +34,7 @@ static void flush_once(void)
 {
 	struct bbuf jout, mout, dout, full = { 0 }, fresh = { 0 };
 	bool rewrite = false, rotate = false;
-	uint64_t now = sink_now(), drops;
+	uint64_t now = sink_now(), drops, capped;
 	char why[512];
 	int rc;
 
@@ -67,6 +67,7 @@ static void flush_once(void)
 	}
 	S.force_rewrite = false;
 	drops = S.st.drops;
+	capped = S.st.jit_capped;
 	pthread_mutex_unlock(&S.lock);
 
 	if (rotate) {
@@ -123,6 +124,14 @@ static void flush_once(void)
 		S.need_rewrite = true;
 		S.force_rewrite = true;
 		pthread_mutex_unlock(&S.lock);
+	}
+	if (capped > S.jit_capped_base && !S.jit_cap_said) {
+		/* once per start: from now on every new method would say it */
+		agentlog("jitdump reached jitdump_max=%llu bytes: code compiled from now on is "
+			 "not dumped (perf shows it from perf-%u.map); raise jitdump_max, or stop "
+			 "the agent and load it again with another dir=",
+			 (unsigned long long)S.jitdump_max, S.pid);
+		S.jit_cap_said = true;
 	}
 	if (drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "
@@ -259,6 +268,12 @@ void sink_update(const struct agent_opts *opts)
 	S.flush_ms = opts->flush_ms;
 	if (S.keep_records || !opts->journal_max)
 		S.journal_max = opts->journal_max;
+	if (opts->jitdump_max != S.jitdump_max) {
+		/* a new cap: say it again when it is reached */
+		S.jit_capped_base = S.st.jit_capped;
+		S.jit_cap_said = false;
+	}
+	S.jitdump_max = opts->jitdump_max;
 	pthread_mutex_unlock(&S.lock);
 	agentlog_set_verbose(opts->verbose);
 }
@@ -314,6 +329,9 @@ static void open_jitdump(const struct agent_opts *opts)
 	int rc;
 
 	S.jitdump = false;
+	S.jitdump_max = opts->jitdump_max;
+	S.jit_capped_base = S.st.jit_capped;   /* the counters run across starts */
+	S.jit_cap_said = false;
 	if (!opts->jitdump)
 		return;
 	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, why, sizeof(why));
@@ -328,6 +346,7 @@ static void open_jitdump(const struct agent_opts *opts)
 		jitdump_close(&S.jd);
 		return;
 	}
+	S.jit_bytes = S.jd.size ? S.jd.size : JITDUMP_HEADER_SIZE;
 	S.jitdump = true;
 }
 
@@ -397,6 +416,10 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 		 S.map_refused ? "(refused)" : S.map_name, S.journal_name,
 		 S.next_id > 1 ? " (appending)" : "", (unsigned long long)opts->journal_max,
 		 S.jitdump ? " jitdump=on" : "");
+	if (S.jitdump)
+		agentlog("jitdump: %s, jitdump_max=%llu%s", opts->lines ? "with source lines" :
+			 "without source lines (add lines)", (unsigned long long)S.jitdump_max,
+			 S.jd.size ? " (appending)" : "");
 	return 0;
 fail:
 	agentlog("%s", why);
@@ -454,13 +477,15 @@ void sink_stop(void)
 	sink_get_stats(&st);
 	agentlog("stopped: %llu loads, %llu unloads, %llu stubs, %llu inlined ranges, "
 		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops, "
-		 "%llu journal start-overs, %llu jitdump records (%llu dropped)",
+		 "%llu journal start-overs, %llu jitdump records (%llu with lines, %llu dropped, "
+		 "%llu over jitdump_max)",
 		 (unsigned long long)st.loads, (unsigned long long)st.unloads,
 		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
 		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
 		 (unsigned long long)st.rewrites, (unsigned long long)st.drops,
 		 (unsigned long long)st.rotations, (unsigned long long)st.jit_records,
-		 (unsigned long long)st.jit_drops);
+		 (unsigned long long)st.jit_lines, (unsigned long long)st.jit_drops,
+		 (unsigned long long)st.jit_capped);
 	pthread_mutex_lock(&S.lock);
 	if (!S.thread_on || S.thread_done) {
 		release_outputs();

@@ -61,6 +61,10 @@ struct sink_state {
 	uint64_t starttime;        /* procinfo_starttime(), for new headers */
 	struct jitdump_file jd;
 	struct bbuf dbuf;
+	uint64_t jitdump_max;      /* bytes; 0 = unbounded */
+	uint64_t jit_bytes;        /* the dump's size once dbuf is written */
+	uint64_t jit_capped_base;  /* st.jit_capped when the cap was (re)set */
+	bool jit_cap_said;         /* "reached jitdump_max" logged for this cap */
 };
 
 extern struct sink_state sink_state;

@@ -6,9 +6,11 @@
 # setups: no agent; the floor, an empty agent that only enables the three
 # code events (tests/bench/floor_agent.c: what the JVM itself spends to post
 # them); jsym's agent (map + journal to a temp dir); with `unfold`; with
-# `lines`.  REPS runs of each, interleaved; prints the medians of wall and
-# CPU (user+sys) time and each agent's ratio to the floor (the goal is
-# <= 1.02) and to no agent.  Never asserts.
+# `lines`; with `jitdump`; with `jitdump,lines` (both unbounded,
+# jitdump_max=0, to measure the whole cost; the dump's size is printed).
+# REPS runs of each, interleaved; prints the medians of wall and CPU
+# (user+sys) time and each agent's ratio to the floor (the goal is <= 1.02)
+# and to no agent.  Never asserts.
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
@@ -39,7 +41,7 @@ median() { # FILE COLUMN
 
 run warmup # page cache
 rm -f "$tmp/warmup"
-setups="base floor jsym unfold lines"
+setups="base floor jsym unfold lines jitdump jitlines"
 for i in $(seq 1 "$reps"); do
 	for k in $setups; do
 		mkdir -p "$tmp/agent-out"
@@ -49,6 +51,12 @@ for i in $(seq 1 "$reps"); do
 		jsym) run jsym "-agentpath:$lib=dir=$tmp/agent-out" ;;
 		unfold) run unfold "-agentpath:$lib=dir=$tmp/agent-out,unfold" ;;
 		lines) run lines "-agentpath:$lib=dir=$tmp/agent-out,lines" ;;
+		jitdump) run jitdump "-agentpath:$lib=dir=$tmp/agent-out,jitdump,jitdump_max=0" ;;
+		jitlines) run jitlines "-agentpath:$lib=dir=$tmp/agent-out,jitdump,lines,jitdump_max=0" ;;
+		esac
+		case $k in
+		jitdump | jitlines)
+			cat "$tmp"/agent-out/jsym-jit-*/jit-*.dump 2>/dev/null | wc -c >>"$tmp/$k.size" ;;
 		esac
 		rm -rf "$tmp/agent-out"
 	done
@@ -59,5 +67,8 @@ bw=$(median "$tmp/base" 1) bc=$(median "$tmp/base" 2)
 for k in $setups; do
 	w=$(median "$tmp/$k" 1) c=$(median "$tmp/$k" 2)
 	awk -v k="$k" -v w="$w" -v c="$c" -v fw="$fw" -v fc="$fc" -v bw="$bw" -v bc="$bc" \
-		'BEGIN {printf "  %-7s wall %6.2fs cpu %6.2fs   /floor: wall %.3f cpu %.3f   /no agent: wall %.3f cpu %.3f\n", k, w, c, w / fw, c / fc, w / bw, c / bc}'
+		'BEGIN {printf "  %-8s wall %6.2fs cpu %6.2fs   /floor: wall %.3f cpu %.3f   /no agent: wall %.3f cpu %.3f\n", k, w, c, w / fw, c / fc, w / bw, c / bc}'
+done
+for k in jitdump jitlines; do
+	[ -s "$tmp/$k.size" ] && echo "  $k: the dump holds $(median "$tmp/$k.size" 1) bytes (median)"
 done

@@ -5,7 +5,10 @@
 # disassembles one of them.  On the host with every JDK (agent loaded late,
 # so the replayed methods get their records too), then in a Debian container
 # (JDK 17 as PID 1, uid 1000, its own /tmp): the dump lives in the
-# container's /tmp and the mmap event names that path.
+# container's /tmp and the mmap event names that path.  With `lines` (every
+# JDK): `perf report --sort srcline` of the injected data names AgentBusy.java
+# at lines of javap -l's tables, heavyCompute's hot loop among them; then
+# `jitdump_max=64k` keeps a new dump under 64 KiB and says so in the log.
 set -u
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 t_need_root "perf on another user's process, containers"
@@ -27,6 +30,14 @@ profile() {
 		grep -v '^#' | grep -v '^$' >"$d/report"
 	sed -n 1,8p "$d/report" | sed 's/^/    /'
 	REPORT=$d/report
+}
+
+# lines_of CLASSES-DIR CLASS [METHOD]: the line numbers of javap -l's tables
+# (of METHOD only, when given), one a line
+lines_of() {
+	"$javap" -l -cp "$1" "$2" 2>/dev/null | awk -v m="${3:-}" '
+		/^  [^ ].*\(.*\);$/ { on = (m == "" || index($0, " " m "(") > 0) }
+		on && $1 == "line" { sub(":", "", $2); print $2 }' | sort -un
 }
 
 # share REPORT ERE: percent of samples whose symbol matches ERE
@@ -57,6 +68,52 @@ while read -r home major <&3; do
 		grep -Eq '(mov|add|cmp|jmp|call|lea|push)' "$AG_TMP/host$major/annotate"
 	t_run timeout 30 "$JSYM" exec "$pid" load "$AG_LIB" true stop
 	t_check "stop unmaps the dump" eval "! grep -q jit-$pid.dump /proc/$pid/maps"
+	kill -KILL "$pid"
+done 3< <(t_jdks)
+
+javap=$(t_jdks | head -n 1 | cut -d' ' -f1)/bin/javap
+{ lines_of "$classes" AgentBusy; lines_of "$classes" 'AgentBusy$Point'; } | sort -un \
+	>"$AG_TMP/busy.lines"
+lines_of "$classes" AgentBusy heavyCompute >"$AG_TMP/heavy.lines"
+while read -r home major <&3; do
+	t_case "host-jdk$major-lines"
+	ag_start lines$major "$home" -- -cp "$classes" AgentBusy 30
+	pid=$AG_PID
+	ag_wait_out lines$major 'agent-busy: started' 30 || continue
+	d=$AG_TMP/l$major
+	mkdir -p "$d"
+	t_run timeout 30 "$JSYM" exec "$pid" load "$AG_LIB" true "dir=$d,jitdump,lines"
+	profile lines$major "$pid"
+	perf report -i "$AG_TMP/lines$major/perf.jit.data" --stdio --sort srcline 2>/dev/null |
+		grep -v '^#' | grep -v '^$' >"$d/srcline"
+	sed -n 1,10p "$d/srcline" | sed 's/^/    /'
+	s=$(share "$d/srcline" 'AgentBusy\.java:[0-9]+')
+	t_check "srcline names AgentBusy.java: $s% of samples" [ "$s" -ge 10 ]
+	# every AgentBusy.java:N is a line of AgentBusy's tables (javap -l)
+	bad=$(grep -o 'AgentBusy\.java:[0-9]*' "$d/srcline" | cut -d: -f2 | sort -un |
+		comm -23 - "$AG_TMP/busy.lines" | tr '\n' ' ')
+	t_check "every AgentBusy.java line is one of javap -l's (not: ${bad:-none})" [ -z "$bad" ]
+	heavy=$(grep -o 'AgentBusy\.java:[0-9]*' "$d/srcline" | cut -d: -f2 | sort -un |
+		comm -12 - "$AG_TMP/heavy.lines" | tr '\n' ' ')
+	all=$(tr '\n' ' ' <"$AG_TMP/heavy.lines")
+	t_check "heavyCompute's hot loop has samples at its lines (${heavy:-none}of ${all% })" \
+		[ -n "$heavy" ]
+	t_check "the log says the dump has lines" grep -q 'jitdump: with source lines' \
+		"$d/jsym-$pid.log"
+	# the cap: another dir restarts the agent, whose replay passes 64k
+	c=$AG_TMP/c$major
+	mkdir -p "$c"
+	t_run timeout 30 "$JSYM" exec "$pid" load "$AG_LIB" true "dir=$c,jitdump,lines,jitdump_max=64k"
+	sleep 1
+	size=$(stat -c %s "$c/jsym-jit-$pid/jit-$pid.dump")
+	t_check "jitdump_max=64k: the dump holds $size bytes" [ "$size" -le 65536 ]
+	t_check "jitdump_max=64k: the dump is not empty" [ "$size" -gt 32768 ]
+	t_check "the log says the cap was reached" grep -q 'jitdump reached jitdump_max=65536' \
+		"$c/jsym-$pid.log"
+	t_run timeout 30 "$JSYM" exec "$pid" load "$AG_LIB" true stop
+	t_check "the stop line counts the methods left out" \
+		grep -Eq 'jitdump records \([0-9]+ with lines, 0 dropped, [1-9][0-9]* over jitdump_max\)' \
+		"$c/jsym-$pid.log"
 	kill -KILL "$pid"
 done 3< <(t_jdks)
 

@@ -1,6 +1,6 @@
 /*
- * check_agent_codetable.c - the live-code table, the perf-map writer and
- * the inline-range computation.
+ * check_agent_codetable.c - the live-code table, the perf-map writer, the
+ * inline-range computation and what is made of it (FRAMES, jitdump lines).
  */
 #include <check.h>
 #include <errno.h>
@@ -16,6 +16,8 @@
 #include "perfmap.h"
 #include "procinfo.h"
 #include "frames.h"
+#include "jitdump.h"
+#include "jitlines.h"
 #include "journal_format.h"
 #include "unfold.h"
 #include <jvmticmlr.h>
@@ -302,6 +304,92 @@ START_TEST(test_frames_encode)
 }
 END_TEST
 
+/* JIT_CODE_DEBUG_INFO: one entry per run of the innermost line, at the
+ * start of its range; a frame without lines gives way to its caller; a last
+ * entry closes the last range; files with their package directories. */
+START_TEST(test_jitlines_encode)
+{
+	static int m_root, m_a, m_c;
+	jmethodID root = (jmethodID)&m_root, a = (jmethodID)&m_a, c = (jmethodID)&m_c;
+	jmethodID s_root[1] = { root }, s_a[2] = { a, root }, s_c[3] = { c, a, root };
+	jint b0[1] = { 0 }, b1[2] = { 1, 5 }, b2[2] = { 4, 5 }, b3[2] = { 9, 5 };
+	jint b4[3] = { 3, 0, 6 };
+	PCStackInfo pcs[] = {
+		{ .pc = (void *)0x1007, .methods = s_root, .bcis = b0, .numstackframes = 1 },
+		{ .pc = (void *)0x100f, .methods = s_a, .bcis = b1, .numstackframes = 2 },
+		{ .pc = (void *)0x1017, .methods = s_a, .bcis = b2, .numstackframes = 2 },
+		{ .pc = (void *)0x101f, .methods = s_a, .bcis = b3, .numstackframes = 2 },
+		{ .pc = (void *)0x1027, .methods = s_c, .bcis = b4, .numstackframes = 3 },
+	};
+	jvmtiCompiledMethodLoadInlineRecord rec = {
+		{ JVMTI_CMLR_INLINE_INFO, JVMTI_CMLR_MAJOR_VERSION, JVMTI_CMLR_MINOR_VERSION, NULL },
+		5, pcs
+	};
+	static const struct frames_line l_root[] = { { 0, 7 } }, l_a[] = { { 0, 41 }, { 8, 42 } };
+	struct frames_method m[3] = {
+		{ "Outer", "run", "()V", "void Outer.run()", "Outer.java", l_root, 1 },
+		{ "pkg.sub.Inner$X", "method", "(I)I", "int pkg.sub.Inner$X.method(int)",
+		  "Inner.java", l_a, 2 },
+		{ "java.lang.Math", "abs", "(I)I", "int java.lang.Math.abs(int)", NULL, NULL, 0 },
+	};
+	static const struct { uint64_t addr; uint32_t line; const char *file; } want[] = {
+		{ 0x1000, 7, "Outer.java" }, { 0x1008, 41, "pkg/sub/Inner.java" },
+		{ 0x1018, 42, "pkg/sub/Inner.java" }, { 0x1020, 41, "pkg/sub/Inner.java" },
+		{ 0x1028, 41, "pkg/sub/Inner.java" },
+	};
+	struct unfold_info u = { 0 };
+	struct bbuf b = { 0 };
+	const unsigned char *p;
+	uint64_t v64;
+	uint32_t v32;
+	char path[64];
+
+	jitlines_path("a.b.C$D", "C.java", path, sizeof(path));
+	ck_assert_str_eq(path, "a/b/C.java");
+	jitlines_path("a.b.C", "", path, sizeof(path));
+	ck_assert_str_eq(path, "");
+	jitlines_path("a.bbbbbbbbbb.C", "C.java", path, 8);
+	ck_assert_str_eq(path, "a/bbbbb");
+	ck_assert_int_eq(unfold_chains(root, 0x1000, 0x30, &rec, &u), 5);
+	ck_assert_int_eq(jitlines_encode(&b, 77, 0x1000, &u, m), 5);
+	p = b.data;
+	memcpy(&v32, p, 4);
+	ck_assert_uint_eq(v32, JITDUMP_CODE_DEBUG_INFO);
+	memcpy(&v32, p + 4, 4);
+	ck_assert_uint_eq(v32, b.len);
+	memcpy(&v64, p + 8, 8);
+	ck_assert_uint_eq(v64, 77);
+	memcpy(&v64, p + 16, 8);
+	ck_assert_uint_eq(v64, 0x1000);
+	memcpy(&v64, p + 24, 8);
+	ck_assert_uint_eq(v64, 5);
+	p += JITDUMP_DEBUG_FIXED;
+	for (int i = 0; i < 5; i++) {
+		memcpy(&v64, p, 8);
+		ck_assert_uint_eq(v64, want[i].addr);
+		memcpy(&v32, p + 8, 4);
+		ck_assert_uint_eq(v32, want[i].line);
+		memcpy(&v32, p + 12, 4);
+		ck_assert_uint_eq(v32, 0);
+		ck_assert_str_eq((const char *)p + JITDUMP_DEBUG_ENTRY, want[i].file);
+		p += JITDUMP_DEBUG_ENTRY + strlen(want[i].file) + 1;
+	}
+	ck_assert_ptr_eq(p, b.data + b.len);
+	/* no line anywhere: nothing */
+	bbuf_clear(&b);
+	m[0].lines = m[1].lines = NULL;
+	ck_assert_int_eq(jitlines_encode(&b, 77, 0x1000, &u, m), 0);
+	ck_assert_uint_eq(b.len, 0);
+	/* a full buffer: unchanged */
+	m[0].lines = l_root;
+	b.max = 40;
+	ck_assert_int_eq(jitlines_encode(&b, 77, 0x1000, &u, m), -ENOBUFS);
+	ck_assert_uint_eq(b.len, 0);
+	bbuf_free(&b);
+	unfold_free(&u);
+}
+END_TEST
+
 Suite *agent_codetable_suite(void)
 {
 	Suite *s = suite_create("agent_codetable");
@@ -314,6 +402,7 @@ Suite *agent_codetable_suite(void)
 	tcase_add_test(tc, test_procinfo_starttime);
 	tcase_add_test(tc, test_unfold_chains);
 	tcase_add_test(tc, test_frames_encode);
+	tcase_add_test(tc, test_jitlines_encode);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -108,6 +108,17 @@ START_TEST(test_journal_max_and_jitdump)
 	}
 	ck_assert_int_eq(options_parse("journal_max=1k", &o, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "64k..1g"));
+	/* jitdump_max: the same sizes, its own default */
+	ck_assert_int_eq(options_parse(NULL, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.jitdump_max, 64u << 20);
+	ck_assert_int_eq(options_parse("jitdump,jitdump_max=128k", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.jitdump_max, 128u << 10);
+	ck_assert_uint_eq(o.journal_max, 16u << 20);
+	ck_assert_int_eq(options_parse("jitdump_max=0", &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.jitdump_max, 0);
+	ck_assert_int_eq(options_parse("jitdump_max=1k", &o, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "jitdump_max needs"));
+	ck_assert_ptr_nonnull(strstr(err, "jitdump_max=SIZE"));
 }
 END_TEST
 

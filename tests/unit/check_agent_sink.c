@@ -480,6 +480,87 @@ START_TEST(test_bounded_journal_and_jitdump)
 }
 END_TEST
 
+/*
+ * jitdump_max: past the cap no CODE_LOAD is appended (counted), the file
+ * stays under it with its CLOSE; a DEBUG_INFO handed with a load is written
+ * right before that load's CODE_LOAD, never apart from it.
+ */
+START_TEST(test_jitdump_max_and_debug_info)
+{
+	struct agent_opts o;
+	struct sink_stats st;
+	char why[512], path_dump[192];
+	uint64_t base = (uint64_t)(uintptr_t)fake_code;
+	struct jitdump_line line = { 0, 42, "T.java" };
+	size_t len, off = JITDUMP_HEADER_SIZE;
+	const unsigned char *d;
+	int loads = 0, infos = 0;
+
+	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
+		 (int)getpid());
+	ck_assert_int_eq(options_parse("flush_ms=5,jitdump,jitdump_max=64k", &o, why,
+				       sizeof(why)), 0);
+	strcpy(o.dir, dir);
+	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	for (int i = 0; i < 200; i++) {
+		struct bbuf dbg = { 0 };
+		char name[64];
+
+		line.addr = base + 0x40 * (uint64_t)i;
+		ck_assert_int_eq(jitdump_put_debug_info(&dbg, 1, line.addr, &line, 1), 0);
+		snprintf(name, sizeof(name), "void T.m%d()", i);
+		/* 0x40 * 200 bytes of code, 20 loads each: ~256k offered */
+		for (int k = 0; k < 20; k++) {
+			ck_assert_uint_ne(sink_record_load_dbg(0x100 + (uintptr_t)i * 32 + k, line.addr,
+							       0x40, "T", "m", "()V", name,
+							       i % 2 ? dbg.data : NULL,
+							       i % 2 ? dbg.len : 0), 0);
+			sink_record_unload(0x100 + (uintptr_t)i * 32 + k, line.addr);
+		}
+		bbuf_free(&dbg);
+	}
+	sink_stop();
+	sink_get_stats(&st);
+	ck_assert_uint_gt(st.jit_capped, 0);
+	ck_assert_uint_eq(st.jit_records + st.jit_capped, st.loads);
+	d = slurp(path_dump, &len);
+	ck_assert_uint_le(len, 64 << 10);
+	ck_assert_uint_gt(len, 60 << 10);
+	while (off + 16 <= len) {
+		uint32_t id, total;
+		uint64_t addr, at;
+
+		memcpy(&id, d + off, 4);
+		memcpy(&total, d + off + 4, 4);
+		if (id == JITDUMP_CODE_DEBUG_INFO) {
+			/* the next record is the CODE_LOAD of the same code */
+			memcpy(&addr, d + off + 16, 8);
+			memcpy(&at, d + off + JITDUMP_DEBUG_FIXED, 8);
+			ck_assert_uint_eq(at, addr);
+			ck_assert_str_eq((const char *)d + off + JITDUMP_DEBUG_FIXED + 16, "T.java");
+			memcpy(&id, d + off + total, 4);
+			ck_assert_uint_eq(id, JITDUMP_CODE_LOAD);
+			memcpy(&at, d + off + total + 32, 8);
+			ck_assert_uint_eq(at, addr);
+			ck_assert_uint_eq((at - base) / 0x40 % 2, 1);
+			infos++;
+		} else if (id == JITDUMP_CODE_LOAD) {
+			loads++;
+		} else {
+			ck_assert_uint_eq(id, JITDUMP_CODE_CLOSE);
+		}
+		off += total;
+	}
+	ck_assert_uint_eq(off, len);
+	ck_assert_uint_eq((uint64_t)loads, st.jit_records);
+	ck_assert_uint_eq((uint64_t)infos, st.jit_lines);
+	ck_assert_int_gt(infos, 0);
+	remove_dir();
+}
+END_TEST
+
 Suite *agent_sink_suite(void)
 {
 	Suite *s = suite_create("agent_sink");
@@ -493,6 +574,7 @@ Suite *agent_sink_suite(void)
 	tcase_add_test(tc, test_bad_dir_fails_with_reason);
 	tcase_add_test(tc, test_reattach_never_runs_two_flush_threads);
 	tcase_add_test(tc, test_bounded_journal_and_jitdump);
+	tcase_add_test(tc, test_jitdump_max_and_debug_info);
 	suite_add_tcase(s, tc);
 	return s;
 }
