@@ -82,7 +82,7 @@ static int verdict(const struct attach_outcome *o)
 	return JSYM_EXIT_OK;
 }
 
-static void attach_one(const struct attach_env *env, pid_t pid,
+static void attach_one(struct attach_env *env, pid_t pid,
 		       struct attach_outcome *out)
 {
 	static struct cli_log cl;
@@ -126,14 +126,22 @@ static void attach_one(const struct attach_env *env, pid_t pid,
 			rc = load(env, &t, t.maps.agent, "stop", &log, out);
 		}
 		if (rc == 0 && env->clean) {
-			rc = deploy_clean(&t, &env->builds, out->kept, sizeof(out->kept), &e);
+			rc = deploy_builds_read(&env->builds, &e);
+			if (rc == 0)
+				rc = deploy_clean(&t, &env->builds, out->kept,
+						  sizeof(out->kept), &e);
 			if (rc >= 0) {
 				out->removed = rc;
 				rc = 0;
 			}
 		}
 	} else if (rc == 0) {
-		rc = deploy_prepare(&t, &env->builds, &dopt, &out->dep, &log, &e);
+		/* the builds' bytes only when they may be copied: a running
+		 * agent is refreshed without them */
+		if (!t.maps.agent[0])
+			rc = deploy_builds_read(&env->builds, &e);
+		if (rc == 0)
+			rc = deploy_prepare(&t, &env->builds, &dopt, &out->dep, &log, &e);
 		if (rc == 0)
 			out->deployed = true;
 		if (rc == 0 && !out->dep.not_reloaded)

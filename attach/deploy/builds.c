@@ -53,31 +53,44 @@ static unsigned long long fnv1a(unsigned long long h, const unsigned char *p,
 	return h;
 }
 
-static int read_build_file(const char *dir, const char *sub, const char *name,
+/* Find one file: a regular file; its identity and size (no data yet). */
+static int stat_build_file(const char *dir, const char *sub, const char *name,
 			   struct deploy_file *f)
+{
+	struct stat st;
+
+	if (snprintf(f->path, sizeof(f->path), "%s/%s/%s", dir, sub, name) >=
+	    (int)sizeof(f->path))
+		return -ENAMETOOLONG;
+	if (stat(f->path, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)BUILD_MAX_BYTES)
+		return -EINVAL;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->size = (size_t)st.st_size;
+	return 0;
+}
+
+/* Read a found file; it must still be the same inode and size. */
+static int read_build_file(struct deploy_file *f)
 {
 	struct stat st;
 	ssize_t rc;
 	int fd;
 
-	if (snprintf(f->path, sizeof(f->path), "%s/%s/%s", dir, sub, name) >=
-	    (int)sizeof(f->path))
-		return -ENAMETOOLONG;
-	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0 || st.st_dev != f->dev || st.st_ino != f->ino) {
 		close(fd);
-		return -EINVAL;
+		return -ESTALE;
 	}
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	rc = (int)fdio_read_regular(fd, BUILD_MAX_BYTES, (char **)&f->data);
+	rc = fdio_read_regular(fd, BUILD_MAX_BYTES, (char **)&f->data);
 	close(fd);
 	if (rc < 0)
-		return rc;
-	f->size = (size_t)rc;
-	return f->size == (size_t)st.st_size ? 0 : -EIO;   /* changed or too big */
+		return (int)rc;
+	return (size_t)rc == f->size ? 0 : -ESTALE;     /* changed meanwhile */
 }
 
 /* Both libcs' agent and probe from one candidate directory. */
@@ -87,9 +100,9 @@ static int read_builds_at(const char *dir, const char *const sub[DEPLOY_NLIBC],
 	int rc = 0;
 
 	for (int l = 0; l < DEPLOY_NLIBC && rc == 0; l++) {
-		rc = read_build_file(dir, sub[l], DEPLOY_AGENT_NAME, &b->agent[l]);
+		rc = stat_build_file(dir, sub[l], DEPLOY_AGENT_NAME, &b->agent[l]);
 		if (rc == 0)
-			rc = read_build_file(dir, sub[l], DEPLOY_PROBE_NAME, &b->probe[l]);
+			rc = stat_build_file(dir, sub[l], DEPLOY_PROBE_NAME, &b->probe[l]);
 	}
 	if (rc)
 		deploy_builds_free(b);
@@ -102,6 +115,7 @@ void deploy_builds_free(struct deploy_builds *b)
 		free(b->agent[l].data);
 		free(b->probe[l].data);
 		b->agent[l].data = b->probe[l].data = NULL;
+		b->hash[0] = '\0';
 	}
 }
 
@@ -156,10 +170,30 @@ int deploy_find_builds(const char *agent_dir, struct deploy_builds *b,
 	if ((slash = strrchr(b->dir, '/')) != NULL && slash > b->dir &&
 	    (slash = memrchr(b->dir, '/', (size_t)(slash - b->dir))) != NULL)
 		*slash = '\0';
+	return 0;
+}
+
+int deploy_builds_read(struct deploy_builds *b, struct err_text *e)
+{
+	struct deploy_file *f[2 * DEPLOY_NLIBC];
 	unsigned long long h = 0xcbf29ce484222325ULL;
+	int rc;
+
+	if (b->hash[0])
+		return 0;       /* read already */
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
-		h = fnv1a(h, b->agent[l].data, b->agent[l].size);
-		h = fnv1a(h, b->probe[l].data, b->probe[l].size);
+		f[2 * l] = &b->agent[l];
+		f[2 * l + 1] = &b->probe[l];
+	}
+	for (int i = 0; i < 2 * DEPLOY_NLIBC; i++) {
+		rc = read_build_file(f[i]);
+		if (rc) {
+			deploy_builds_free(b);
+			return err_set(e, rc, "cannot read %s: %s%s", f[i]->path,
+				       strerror(-rc), rc == -ESTALE ? " (replaced "
+				       "while jsym ran: run it again)" : "");
+		}
+		h = fnv1a(h, f[i]->data, f[i]->size);
 	}
 	snprintf(b->hash, sizeof(b->hash), "%016llx", h);
 	return 0;

@@ -55,7 +55,7 @@ struct deploy_builds {
 };
 
 /*
- * Find and read both builds.  agent_dir NULL: next to /proc/self/exe, in the
+ * Find both builds (no bytes read: deploy_builds_read).  agent_dir NULL: next to /proc/self/exe, in the
  * build tree (<tree>/glibc-build/jsym -> <tree>/{glibc,musl}-build/) or the
  * install tree (<prefix>/bin/jsym -> <prefix>/lib/jsym/{glibc,musl}/).  With
  * agent_dir: DIR/{glibc,musl}/ or DIR/{glibc,musl}-build/.  Returns 0, or
@@ -64,6 +64,14 @@ struct deploy_builds {
  */
 int deploy_find_builds(const char *agent_dir, struct deploy_builds *b,
 		       struct err_text *e);
+
+/*
+ * Read the four files found (deploy_find_builds only looks at them) and
+ * hash them: needed before anything is copied, handed over or cleaned
+ * (the directory's name has the hash), not to refresh a running agent.
+ * Idempotent.  0, or -errno with e set (-ESTALE: replaced meanwhile).
+ */
+int deploy_builds_read(struct deploy_builds *b, struct err_text *e);
 void deploy_builds_free(struct deploy_builds *b);
 
 /* "glibc" / "musl". */

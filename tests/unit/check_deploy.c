@@ -91,14 +91,17 @@ START_TEST(find_builds_and_hash)
 
 	make_builds();
 	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b, &e), 0);
 	ck_assert_uint_eq(b.agent[DEPLOY_MUSL].size, strlen("musl agent bytes"));
 	ck_assert_uint_eq(strlen(b.hash), 16);
 	ck_assert_int_eq(deploy_find_builds(builds, &b2, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b2, &e), 0);
 	ck_assert_str_eq(b.hash, b2.hash);
 	deploy_builds_free(&b2);
 	/* one byte more in one file: another hash, another directory name */
 	put(builds, "musl/jsym-probe", "musl probe!");
 	ck_assert_int_eq(deploy_find_builds(builds, &b2, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b2, &e), 0);
 	ck_assert_str_ne(b.hash, b2.hash);
 	deploy_builds_free(&b);
 	deploy_builds_free(&b2);
@@ -126,6 +129,7 @@ START_TEST(place_copies_then_reuses)
 	make_builds();
 	make_target(&t);
 	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b, &e), 0);
 	ck_assert_int_eq(place(&t, &b, &r, &e), 0);
 	deploy_dir_name(&t, &b, name, sizeof(name));
 	snprintf(p, sizeof(p), "/tmp/%s", name);
@@ -166,6 +170,7 @@ static void refused_with(int kind, const char *words)
 	make_builds();
 	make_target(&t);
 	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b, &e), 0);
 	deploy_dir_name(&t, &b, name, sizeof(name));
 	snprintf(d, sizeof(d), "%s/tmp/%s", root, name);
 	ck_assert_int_eq(mkdir(d, 0755), 0);
@@ -211,6 +216,7 @@ START_TEST(place_refuses_symlinked_tmpdir)
 	make_builds();
 	make_target(&t);
 	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b, &e), 0);
 	snprintf(p, sizeof(p), "%s/evil", root);
 	ck_assert_int_eq(symlink(builds, p), 0);
 	strcpy(t.opts.tmpdir, "/evil");
