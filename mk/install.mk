@@ -11,15 +11,23 @@
 #                                             both agent builds and probes, where
 #                                             attach/deploy/builds.c looks for
 #                                             them from bin/jsym
-#   $(PREFIX)/lib/libjsym-lookup.a            the lookup library (glibc build)
-#   $(PREFIX)/include/jsym/*.h                its headers
-#   $(PREFIX)/lib/pkgconfig/jsym-lookup.pc
+#   $(PREFIX)/lib/libjsym-lookup.so.1         the public lookup library (glibc
+#                                             build; loads on glibc >= 2.17)
+#   $(PREFIX)/lib/libjsym-lookup.so           -> libjsym-lookup.so.1, for -l
+#   $(PREFIX)/lib/libjsym-lookup.a            the same, for static linking
+#   $(PREFIX)/include/jsym/lookup.h           its header, the public API
+#                                             (docs/lookup.md); the internal
+#                                             headers are not installed
+#   $(PREFIX)/lib/pkgconfig/jsym-lookup.pc    version: the API's (1.0)
 #   $(PREFIX)/share/man/man1/jsym.1
 #
 # bin/jsym is the musl build because it is static: a debug image made of
 # this tree alone has no libc for a dynamic jsym.  The install fails when it
 # is not static (mk/install.sh checks), rather than ship a tree that breaks
-# far from here.  `make uninstall` removes exactly the files listed in
+# far from here.  A program linked with -ljsym-lookup finds the .so.1 in
+# $(PREFIX)/lib through the loader's cache: run ldconfig after installing
+# into a system prefix (a DESTDIR install cannot, and does not).
+# `make uninstall` removes exactly the files and links listed in
 # INSTALL_FILES and then the directories of jsym's own (lib/jsym,
 # include/jsym) when they are empty; shared directories (bin, lib, man1)
 # stay.
@@ -28,26 +36,27 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 # destination:source:mode, one per installed file; the list both rules walk.
-INSTALL_HEADERS := agent/lookup/lookup.h agent/lookup/journal_read.h \
-	agent/lookup/perfmap_read.h agent/format/journal_format.h
+# Mode `link` makes destination a symbolic link to source (relative to it).
 INSTALL_FILES := \
 	bin/jsym:musl-build/jsym:0755 \
 	$(foreach l,$(LIBCS),lib/jsym/$(l)/libjsym-agent.so:$(l)-build/libjsym-agent.so:0755 \
 		lib/jsym/$(l)/jsym-probe:$(l)-build/jsym-probe:0755) \
+	lib/libjsym-lookup.so.1:glibc-build/libjsym-lookup.so.1:0644 \
+	lib/libjsym-lookup.so:libjsym-lookup.so.1:link \
 	lib/libjsym-lookup.a:glibc-build/libjsym-lookup.a:0644 \
-	$(foreach h,$(INSTALL_HEADERS),include/jsym/$(notdir $(h)):$(h):0644) \
+	include/jsym/lookup.h:agent/lookup/include/jsym/lookup.h:0644 \
 	lib/pkgconfig/jsym-lookup.pc:glibc-build/gen/jsym-lookup.pc:0644 \
 	share/man/man1/jsym.1:docs/jsym.1:0644
-INSTALL_SRCS := $(foreach f,$(INSTALL_FILES),$(word 2,$(subst :, ,$(f))))
+INSTALL_SRCS := $(foreach f,$(filter-out %:link,$(INSTALL_FILES)),$(word 2,$(subst :, ,$(f))))
 
-# The .pc file names PREFIX, so it is generated at every install and
-# replaced only when its text changes (another PREFIX).
-glibc-build/gen/jsym-lookup.pc: mk/jsym-lookup.pc.in FORCE
+# One .pc for the build tree and the install (agent/lookup/jsym-lookup.pc.in):
+# it names PREFIX, so it is generated at every install and replaced only when
+# its text changes (another PREFIX).  Its version is the public API's
+# (LOOKUP_SO_VERSION), what `pkg-config --atleast-version` users test.
+glibc-build/gen/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in FORCE
 	@mkdir -p $(@D)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(JSYM_PC_VERSION)|g' $< >$@.tmp
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(LOOKUP_SO_VERSION)|g' $< >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-
-JSYM_PC_VERSION := $(shell sed -n 's/^\#define JSYM_VERSION "\(.*\)"/\1/p' attach/cli/cli.h)
 
 .PHONY: install uninstall FORCE
 FORCE:

@@ -7,9 +7,12 @@
 #
 # install copies each SRC to ROOT/DEST with MODE, each through a temporary
 # name and a rename, so a running jsym or a JVM mapping an installed agent
-# never sees a half-written file.  uninstall removes exactly those files,
-# then the directories that are jsym's alone (lib/jsym/..., include/jsym)
-# when empty; bin/, lib/, man1/ and the like belong to everyone and stay.
+# never sees a half-written file.  MODE `link` makes ROOT/DEST a symbolic
+# link to SRC instead (relative: libjsym-lookup.so -> libjsym-lookup.so.1),
+# also by rename; its target must be installed by then.  uninstall removes
+# exactly those files and links, then the directories that are jsym's alone
+# (lib/jsym/..., include/jsym) when empty; bin/, lib/, man1/ and the like
+# belong to everyone and stay.
 set -euo pipefail
 
 action=${1:-}
@@ -35,6 +38,18 @@ check_static() {
 if [ "$action" = install ]; then
 	for f; do
 		IFS=':' read -r dest src mode <<<"$f"
+		if [ "$mode" = link ]; then
+			mkdir -p "$root/$(dirname "$dest")"
+			tmp=$root/$dest.jsym-new
+			ln -sfn "$src" "$tmp"
+			mv -fT "$tmp" "$root/$dest"
+			[ -e "$root/$dest" ] || {
+				echo "jsym: install: $root/$dest -> $src leads nowhere (list its target first)" >&2
+				exit 1
+			}
+			echo "  $root/$dest -> $src"
+			continue
+		fi
 		[ -f "$src" ] || { echo "jsym: install: $src is missing: run make" >&2; exit 1; }
 		[ "$dest" = bin/jsym ] && check_static "$src"
 		mkdir -p "$root/$(dirname "$dest")"

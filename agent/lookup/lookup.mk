@@ -11,6 +11,7 @@
 #                                    libjsym-lookup.so -> libjsym-lookup.so.1
 #     include/jsym/lookup.h          the public header
 #     jsym-lookup.pc                 pkg-config, prefix $(LOOKUP_PREFIX)
+#                                    (`make install` writes its own with PREFIX)
 #     examples/jsym-lookup-example   docs/examples/lookup_example.c, linked
 #                                    against the .so with only the public header
 #   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
@@ -23,6 +24,14 @@ INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format)
 UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
 LOOKUP_SO_VERSION := 1.0
 LOOKUP_PREFIX ?= /usr/local
+# The glibc .so must load wherever the agent does (glibc >= 2.17; this
+# machine's headers bind fstat to GLIBC_2.33): its objects force-include the
+# agent's agent/jvm/glibc_compat.h too.  The same objects go into the .a and
+# into jsym itself, where old symbol versions are as good as new ones.
+# tests/integration/20-agent-elf.sh checks the .so's versions.
+$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
+	-include $(ROOT)/agent/jvm/glibc_compat.h))
+$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)): agent/jvm/glibc_compat.h
 LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noexecstack \
 	-Wl,--version-script=$(ROOT)/agent/lookup/jsym-lookup.map
 

@@ -7,6 +7,9 @@
 #    jsym_agent_probe
 #  - the musl build dlopens under the musl loader and its probe returns
 #    0x4a53594d (musl-build/tests/probe_agent, a musl program)
+#  - the glibc lookup library (libjsym-lookup.so.1) loads where the agent
+#    does: nothing newer than GLIBC_2.17, no function that lived outside
+#    libc.so.6 before 2.34, NEEDED only libc.so.6
 set -u
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 g=$JSYM_BUILD/libjsym-agent.so
@@ -24,16 +27,17 @@ echo "--- glibc build: versions required (readelf --dyn-syms -W | grep GLIBC_)"
 readelf --dyn-syms -W "$g" | grep -o 'GLIBC_[0-9.]*' | sort -t. -k1,1 -k2,2n -k3,3n | uniq -c
 newest=$(readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | sort -t. -k2,2n | tail -1)
 echo "newest version needed: $newest"
-too_new() {
-	readelf -V -W "$g" | grep -o 'GLIBC_2\.[0-9]*' | awk -F. '$2 > 17 {bad=1; print "  needs " $0} END {exit bad}'
+too_new() { # [FILE]
+	readelf -V -W "${1:-$g}" | grep -o 'GLIBC_2\.[0-9]*' |
+		awk -F. '$2 > 17 {bad=1; print "  needs " $0} END {exit bad}'
 }
 t_check "glibc build needs nothing newer than GLIBC_2.17" too_new
 # A versioned reference names libc.so.6; before glibc 2.34 these lived in
 # libpthread/libdl/librt, and the dynamic linker fails when libc.so.6 comes
 # first in the JVM's search order (agent/jvm/glibc_compat.h).  libc.so.6 always
 # had the mutex/cond forwarders, pthread_self and pthread_equal.
-moved_out() {
-	readelf --dyn-syms -W "$g" | awk 'NR > 3 && $7 == "UND" {print $8}' | sed 's/@.*//' |
+moved_out() { # [FILE]
+	readelf --dyn-syms -W "${1:-$g}" | awk 'NR > 3 && $7 == "UND" {print $8}' | sed 's/@.*//' |
 		grep -E '^(pthread_|dl[a-z]|sem_|shm_|timer_|mq_|aio_|lio_)' |
 		grep -vxE 'pthread_(mutex_(lock|unlock|init|destroy)|cond_(broadcast|signal|wait|timedwait|init|destroy)|self|equal)' |
 		sed 's/^/  pre-2.34 this is not in libc.so.6: /' | grep . && return 1
@@ -64,6 +68,18 @@ t_check "glibc build: every undefined symbol is in libc.so.6" \
 if [ -e /usr/lib/x86_64-linux-musl/libc.so ]; then
 	t_check "musl build: every undefined symbol is in musl's libc.so" \
 		undefined_nonlibc "$m" "$tmp" /usr/lib/x86_64-linux-musl/libc.so
+fi
+lk=$JSYM_BUILD/libjsym-lookup.so.1
+if [ -f "$lk" ]; then
+	echo "--- glibc lookup library: versions required"
+	readelf --dyn-syms -W "$lk" | grep -o 'GLIBC_[0-9.]*' | sort -t. -k1,1 -k2,2n -k3,3n | uniq -c
+	t_check "libjsym-lookup.so.1 (glibc) needs nothing newer than GLIBC_2.17" too_new "$lk"
+	t_check "libjsym-lookup.so.1 (glibc) uses no function outside libc.so.6 before glibc 2.34" \
+		moved_out "$lk"
+	t_check "libjsym-lookup.so.1 (glibc) NEEDED only libc.so.6" \
+		bash -c "[ \"\$(readelf -d '$lk' | grep NEEDED | grep -o '\[.*\]')\" = '[libc.so.6]' ]"
+else
+	t_fail "not built: $lk (run make)"
 fi
 echo "--- musl loader: $probe $m"
 out=$("$probe" "$m" 2>&1)

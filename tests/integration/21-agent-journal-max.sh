@@ -14,6 +14,13 @@
 #    journal ends with its UNLOADs (no unload of the last 500 ms left in it).
 #  3 SIGTERM in the middle of the churn (Agent_OnUnload): the map equals the
 #    truth the emulator writes when it stops its JIT.
+#  4 `unfold` under journal_max=64k with inline records (--inline-info) and
+#    loads only, so most of the live code lives through every start-over:
+#    after several, the journal alone still holds, for every live LOAD, its
+#    FRAMES (the agent keeps them with the live entry), and `jsym resolve
+#    --pid` of an address in the inlined range of every live method prints
+#    its inline stack.  (The emulator has no line tables, so no `lines`: that
+#    is 26-inline-lines, on real JDKs.)
 set -u
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 JSYM=$JSYM_BUILD/jsym
@@ -290,4 +297,82 @@ kill -TERM "$P3"
 wait "$P3"
 t_check "the map after exit equals the emulator's final truth" \
 	same_ranges "$T/three/truth" "$T/three/out/perf-$P3.map"
+# frames_kept JOURNAL TRUTH RESOLVE_OUT: the journal read alone has a FRAMES
+# for every live LOAD, and each live method's answer is its inline stack
+frames_kept() {
+	python3 - "$1" "$2" "$3" "$JSYM_ROOT/tests/integration" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[4])
+import agent_check
+pid, recs = agent_check.read_journal(sys.argv[1])
+first = recs[0] if recs else {}
+print("    journal: %d records, the first %s" % (len(recs),
+      "EPOCH 4" if first.get("type") == 5 and first.get("reason") == 4 else first))
+live, frames = {}, set()
+for r in recs:
+    if r["type"] == 1:
+        live[r["id"]] = r
+    elif r["type"] == 2:
+        live.pop(r["id"], None)
+    elif r["type"] == 6:
+        frames.add(r["id"])
+bad = [r for i, r in live.items() if i not in frames]
+print("    %d live LOADs, %d without their FRAMES" % (len(live), len(bad)))
+for r in bad[:5]:
+    print("    no FRAMES: %x %s" % (r["start"], r["name"]))
+# resolve --pid answers: a line per address, then its frames (innermost first)
+answers, cur = [], None
+for l in open(sys.argv[3], errors="surrogateescape"):
+    if l.startswith("    "):
+        cur[1].append(l.strip())
+    else:
+        cur = (l.rstrip("\n"), [])
+        answers.append(cur)
+meths = [l.rstrip("\n").split(" ", 2) for l in open(sys.argv[2]) if "gen." in l]
+wrong = 0
+for (s, z, n), (line, fr) in zip(meths, answers):
+    root = n.split("(")[0].split(" ")[-1]
+    if (len(fr) != 2 or not fr[0].endswith(" [inlined]") or fr[1] != root
+            or " %s+0x" % n not in line):
+        wrong += 1
+        if wrong < 5:
+            print("    not its inline stack: %s -> %s %s" % (n, line, fr))
+print("    resolve --pid: %d live methods, %d without their inline stack" % (len(meths), wrong))
+ok = first.get("type") == 5 and first.get("reason") == 4 and live and not bad
+sys.exit(0 if ok and len(answers) == len(meths) and not wrong else 1)
+PY
+}
+
+t_case "unfold FRAMES across start-overs"
+emu four --events 2000 --rate 1000 --initial 150 --unload 0 --late-unload 0 \
+	--stub-events 0 --seed 14 --inline-info
+P4=$EMU_PID
+D4=$T/four/out
+t_run timeout 30 "$JSYM" exec "$P4" load "$AGENT" true "dir=$D4,flush_ms=20,journal_max=64k,unfold"
+t_expect_rc 0
+wait_log "$T/four/emu.log" 'generator: idle' 60 || t_fail "generator did not finish"
+sleep 1
+over=$(sed -n 's/.*journal started over.*; \([0-9]*\) times so far.*/\1/p' "$D4/jsym-$P4.log" | tail -1)
+t_check "started over several times with unfold: ${over:-0}" [ "${over:-0}" -ge 4 ]
+# an address in the inlined range of every live method: the emulator's
+# second PC descriptor is at start + size/2 (16-aligned), the range before it
+# ends there
+python3 - "$T/four/truth" >"$T/four/addrs" <<'PY'
+import sys
+for l in open(sys.argv[1]):
+    s, z, n = l.rstrip("\n").split(" ", 2)
+    if "gen." in n:
+        print("%x" % (int(s, 16) + (int(z, 16) // 2 & ~0xf)))
+PY
+t_check "the emulator still runs" kill -0 "$P4"
+"$JSYM" resolve --pid "$P4" --dir "$D4" <"$T/four/addrs" >"$T/four/answers"
+head -3 "$T/four/answers" | sed 's/^/    /'
+t_check "the journal alone has every live LOAD's FRAMES; resolve --pid prints their stacks" \
+	frames_kept "$D4/jsym-$P4.journal" "$T/four/truth" "$T/four/answers" ||
+	grep -h 'stopping\|stopped' "$D4/jsym-$P4.log" | cut -c1-240 | sed 's/^/    /'
+# On a shared machine a `jsym attach --all` of someone else's run also takes
+# the emulators: with its own options it restarts the agent elsewhere.
+grep -q "attached again with another" "$T"/*/out/jsym-*.log 2>/dev/null &&
+	t_log "note: another jsym attached to this scenario's emulators (a concurrent attach --all?)"
+kill -TERM "$P4"
 t_finish

@@ -4,8 +4,10 @@
 # takes back exactly what it put.
 #
 #   - install into a temporary DESTDIR (PREFIX=/usr/local): exactly the
-#     documented files and modes; bin/jsym is static; a program built with
-#     the installed header, library and pkg-config file finds and links
+#     documented files and modes; bin/jsym is static; the lookup library's
+#     public header, libjsym-lookup.so.1 (+ the .so link) and pkg-config
+#     file: docs/examples/lookup_example.c and a small program build with
+#     them alone, link the .so.1 and run
 #   - the tree is copied elsewhere and becomes the whole root file system of
 #     a sidecar (kit_sidecar --rootfs): nothing else is there, no libc
 #   - `kubectl debug --profile=general`: the sidecar shares the pod's pid
@@ -34,18 +36,18 @@ t_case install
 t_run make -s -C "$JSYM_ROOT" install PREFIX=$prefix DESTDIR="$dest"
 t_expect_rc 0
 want="bin/jsym 755
-include/jsym/journal_format.h 644
-include/jsym/journal_read.h 644
 include/jsym/lookup.h 644
-include/jsym/perfmap_read.h 644
 lib/jsym/glibc/jsym-probe 755
 lib/jsym/glibc/libjsym-agent.so 755
 lib/jsym/musl/jsym-probe 755
 lib/jsym/musl/libjsym-agent.so 755
 lib/libjsym-lookup.a 644
+lib/libjsym-lookup.so -> libjsym-lookup.so.1
+lib/libjsym-lookup.so.1 644
 lib/pkgconfig/jsym-lookup.pc 644
 share/man/man1/jsym.1 644"
-got=$(cd "$dest$prefix" && find . -not -type d -printf '%P %m\n' | sort)
+got=$(cd "$dest$prefix" && find . -not -type d -printf '%P %m %l\n' |
+	awk '$3 != "" {print $1, "->", $3; next} {print $1, $2}' | sort)
 t_eq "$got" "$want" "exactly the documented files, with their modes"
 t_eq "$(find "$dest" -mindepth 1 -maxdepth 1 -printf '%P')" usr "nothing outside PREFIX"
 t_check "bin/jsym is the musl build" cmp -s "$dest$prefix/bin/jsym" "$JSYM_MUSL_BUILD/jsym"
@@ -60,24 +62,37 @@ t_run "$dest$prefix/bin/jsym" --version
 t_expect_rc 0
 
 t_case pkg-config
+# Only the public API is installed: <jsym/lookup.h>.  A journal that is not
+# there is -ENOENT, with *out NULL (the header's conventions).
 cat >"$KIT_DIR/consumer.c" <<'C'
-#include <lookup.h>
+#include <errno.h>
+#include <string.h>
+#include <jsym/lookup.h>
 int main(void)
 {
-	struct lookup *lk = lookup_new();
-	struct lookup_hit hit;
-	int rc = lookup_find(lk, 0x1000, &hit);
-	lookup_free(lk);
-	return rc != 0;         /* an empty index finds nothing: 0 */
+	jsym_lookup *lk = (jsym_lookup *)1;
+	int rc = jsym_lookup_open_files(&lk, "/nonexistent/jsym-1.journal", NULL);
+	return !(rc == -ENOENT && lk == NULL && strlen(jsym_lookup_version()) > 0);
 }
 C
 pc="pkg-config --define-variable=prefix=$dest$prefix"
 export PKG_CONFIG_PATH=$dest$prefix/lib/pkgconfig
-t_eq "$($pc --modversion jsym-lookup)" "$("$JSYM_BUILD/jsym" --version | awk '{print $2}')" "the .pc version is jsym's"
+api=$(awk '/define JSYM_LOOKUP_VERSION_MAJOR/ {M = $3} /define JSYM_LOOKUP_VERSION_MINOR/ {m = $3}
+	END {print M "." m}' "$dest$prefix/include/jsym/lookup.h")
+t_eq "$($pc --modversion jsym-lookup)" "$api" "the .pc version is the public API's (lookup.h)"
 t_run bash -c "gcc -Wall -Werror -o '$KIT_DIR/consumer' '$KIT_DIR/consumer.c' \$($pc --cflags --libs jsym-lookup)"
 t_expect_rc 0
-t_run "$KIT_DIR/consumer"
+t_run bash -c "gcc -std=c99 -Wall -Wextra -Werror -o '$KIT_DIR/example' '$JSYM_ROOT/docs/examples/lookup_example.c' \$($pc --cflags --libs jsym-lookup)"
 t_expect_rc 0
+t_check "the programs link the .so.1 (soname)" eval \
+	"readelf -d '$KIT_DIR/consumer' | grep -q 'NEEDED.*\[libjsym-lookup\.so\.1\]' &&
+	 readelf -d '$KIT_DIR/example' | grep -q 'NEEDED.*\[libjsym-lookup\.so\.1\]'"
+t_run env LD_LIBRARY_PATH="$dest$prefix/lib" "$KIT_DIR/consumer"
+t_expect_rc 0
+printf '7f0000001000 100 void Installed.check()\n' >"$KIT_DIR/perf-1.map"
+t_run env LD_LIBRARY_PATH="$dest$prefix/lib" "$KIT_DIR/example" --map "$KIT_DIR/perf-1.map" 7f0000001010
+t_expect_rc 0
+t_expect_out 'Installed\.check'
 unset PKG_CONFIG_PATH
 
 t_case the-tree-alone-is-a-root
@@ -146,6 +161,7 @@ t_case uninstall
 t_run make -s -C "$JSYM_ROOT" uninstall PREFIX=$prefix DESTDIR="$dest"
 t_expect_rc 0
 t_eq "$(find "$dest" -not -type d)" "" "DESTDIR holds directories only"
+t_check "the .so link is gone" eval "[ ! -L '$dest$prefix/lib/libjsym-lookup.so' ]"
 t_check "lib/jsym and include/jsym are gone" \
 	eval "[ ! -e '$dest$prefix/lib/jsym' ] && [ ! -e '$dest$prefix/include/jsym' ]"
 t_finish
