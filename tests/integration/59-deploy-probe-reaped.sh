@@ -6,8 +6,8 @@
 # container's /etc/ld.so.preload names.  Here that library daemonizes when
 # it runs in the probe (fork, setsid, fork; the grandchild renames itself
 # `jrd-<pid of this script>` and waits forever), and with /tmp/reap-hang
-# in the container
-# the probe itself then hangs too, so jsym's --timeout has to end it.
+# in the container the probe itself then hangs too, so jsym's --timeout
+# has to end it.
 #
 #   host, root            jsym enters the JVM's pid namespace: an orphan
 #                         goes to the container's init, which is acceptable
@@ -16,7 +16,8 @@
 #   host, no SYS_ADMIN    (setpriv; the hostPID DaemonSet's case) jsym stays
 #                         in the host pid namespace: no such daemon anywhere
 #                         once jsym attach has returned
-#   sidecar               (Docker's default capabilities) the same
+#   sidecar               (Docker's default capabilities and SYS_PTRACE,
+#                         as docs/kubernetes.md asks) the same
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 t_need_root "namespaces, cgroups, a root JVM"
 J=$JSYM_BUILD/jsym
@@ -195,13 +196,14 @@ kit_stop rp4
 
 t_case sidecar
 ct=$(start rp5)
-t_run --as "[sidecar of $ct] jsym attach" kit_sidecar "$ct" \
+caps=chown,dac_override,fowner,fsetid,kill,setgid,setuid,setpcap,net_bind_service,net_raw,sys_chroot,mknod,audit_write,setfcap,sys_ptrace
+t_run --as "[sidecar of $ct] jsym attach" kit_sidecar "$ct" --caps "$caps" \
 	--bind "$JSYM_BUILD:/opt/glibc-build:ro" --bind "$JSYM_MUSL_BUILD:/opt/musl-build:ro" -- \
 	/opt/glibc-build/jsym attach -v --timeout 4000 --delivery copy 1
 t_expect_rc 0
 none_left "from a sidecar with Docker's capabilities"
 touch "/proc/$ct/root/tmp/reap-hang"
-t_run --as "[sidecar of $ct] jsym attach (probe hangs)" kit_sidecar "$ct" \
+t_run --as "[sidecar of $ct] jsym attach (probe hangs)" kit_sidecar "$ct" --caps "$caps" \
 	--bind "$JSYM_BUILD:/opt/glibc-build:ro" --bind "$JSYM_MUSL_BUILD:/opt/musl-build:ro" -- \
 	/opt/glibc-build/jsym attach -v --timeout 4000 --delivery copy 1
 none_left "from a sidecar with Docker's capabilities, probe timed out"
