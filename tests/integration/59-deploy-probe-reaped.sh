@@ -103,7 +103,7 @@ cg_remove() {
 }
 cleanup() {
 	local d
-	kit_stop rp1; kit_stop rp2; kit_stop rp3; kit_stop rp4; kit_stop rp5
+	kit_stop rp1; kit_stop rp2; kit_stop rp3; kit_stop rp4; kit_stop rp5; kit_stop rp6
 	# what a failing jsym left on the host: ours, by the name of this run
 	for d in $(daemons); do
 		kill -KILL "$d"
@@ -202,11 +202,16 @@ t_run --as "[sidecar of $ct] jsym attach" kit_sidecar "$ct" --caps "$caps" \
 	/opt/glibc-build/jsym attach -v --timeout 4000 --delivery copy 1
 t_expect_rc 0
 none_left "from a sidecar with Docker's capabilities"
+kit_stop rp5
+
+t_case sidecar-timeout
+ct=$(start rp6)
 touch "/proc/$ct/root/tmp/reap-hang"
 t_run --as "[sidecar of $ct] jsym attach (probe hangs)" kit_sidecar "$ct" --caps "$caps" \
 	--bind "$JSYM_BUILD:/opt/glibc-build:ro" --bind "$JSYM_MUSL_BUILD:/opt/musl-build:ro" -- \
 	/opt/glibc-build/jsym attach -v --timeout 4000 --delivery copy 1
+t_check "the hanging probe was given up" test "$T_RC" -ne 0
 none_left "from a sidecar with Docker's capabilities, probe timed out"
-kit_stop rp5
+kit_stop rp6
 
 t_finish
