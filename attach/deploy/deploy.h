@@ -208,20 +208,41 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 
 /*
  * In a forked child of jsym (enter.c): leave jsym's session (no terminal),
- * become non-dumpable, enter the JVM's mount (a chroot into its root
- * without CAP_SYS_ADMIN), net, ipc and pid namespaces (without
- * CAP_SYS_ADMIN only the mount fallback and, with pid_ns, the pid namespace
- * are required), and close every descriptor above 2, forking once more when the
- * pid namespace differs: the forked process returns 0 and goes on, the one
- * in between reaps it and _exits with its status (128 + signal when
- * killed).  Then deploy_become() takes the JVM's ids (real, effective,
- * saved), drops every capability (also when the JVM runs as root), sets
- * no_new_privs, and sets PR_SET_PDEATHSIG to SIGKILL again (an id change
- * clears it).  Both return 0 or -errno with e set; the caller reports e
- * and _exits.
+ * become non-dumpable, enter the JVM's net, ipc and pid namespaces (without
+ * CAP_SYS_ADMIN only, with pid_ns, the pid namespace is required), then
+ * fork: the process in between stays in jsym's mount namespace as a child
+ * subreaper, reaps the forked one and then SIGKILLs and reaps every orphan
+ * that came to it, until none is left, and _exits with the forked one's
+ * status (128 + signal when killed; SIGTERM to it, or jsym's end, kills the
+ * forked one first).  The forked one joins the JVM's cgroups (best effort,
+ * deploy_cgroup_join), enters its mount namespace (a chroot into its root
+ * without CAP_SYS_ADMIN), closes every descriptor above 2 and returns 0.
+ * Then deploy_become() takes the JVM's ids (real, effective, saved), drops
+ * every capability (also when the JVM runs as root), sets no_new_privs,
+ * and sets PR_SET_PDEATHSIG to SIGKILL again (an id change clears it).
+ * Both return 0 or -errno with e set; the caller reports e and _exits.
  */
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e);
 int deploy_become(const struct target *t, struct err_text *e);
+
+/*
+ * End jsym's child that called deploy_enter(): SIGTERM (its process in
+ * between then kills the inner one and all it left), reap it; SIGKILL and
+ * reap it when it has not ended within grace_ms.  0, or -ETIMEDOUT when it
+ * had to be killed.  Only ever for our own child.
+ */
+int deploy_end_child(pid_t pid, int grace_ms);
+
+/*
+ * Move the calling process into the cgroups /proc/<t->pid>/cgroup names
+ * (cgroup.c), in every hierarchy mounted at jsym's /sys/fs/cgroup but the
+ * freezer.  The file is the container's to shape (cgroup names), so it is
+ * read bounded, a forged line refuses it all and each path component is
+ * opened with O_NOFOLLOW, ".." refused.  0 when at least one hierarchy was
+ * joined, else -errno (-EPROTO: a forged file); callers treat it as best
+ * effort.  Before the mount namespace changes.
+ */
+int deploy_cgroup_join(const struct target *t);
 
 /*
  * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's

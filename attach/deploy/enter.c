@@ -10,15 +10,18 @@
  * forked afterwards (docs/protocols.md C3, C5, E5).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "deploy.h"
 #include "ns.h"
 #include "target.h"
@@ -71,18 +74,102 @@ static int drop_privileges(void)
 }
 
 /*
- * The process in between: it stays outside the JVM's pid namespace and
- * reaps the one inside, so no zombie is ever left to the container's init
- * (often the JVM itself, which reaps nobody).  It holds no descriptor:
- * whoever waits for EOF on a pipe sees it when the inner process ends.
+ * The process in between.  It stays in jsym's mount namespace (so /proc is
+ * still jsym's) and outside the JVM's pid namespace, and runs no container
+ * code.  It reaps the one inside, so no zombie is ever left to the
+ * container's init (often the JVM itself, which reaps nobody), and then
+ * kills what that one left behind: the container's loader, its libc or a
+ * library its /etc/ld.so.preload names may fork and daemonize.
+ *
+ * Such orphans come to us as a child subreaper, but only from our own pid
+ * namespace level (the kernel's find_new_reaper): when jsym could not enter
+ * the JVM's pid namespace (no CAP_SYS_ADMIN: a hostPID DaemonSet, or a
+ * sidecar that shares the pod's) they would otherwise go to an init that
+ * is not the container's, with jsym's cgroup and no pod limit.  Once the
+ * inner process has ended (or jsym wants it ended: SIGTERM, or jsym itself
+ * ended), every child we have is killed and reaped, then every child that
+ * came to us meanwhile, until none is left.  When the pid namespace was
+ * entered, orphans go to the container's init instead: then they are the
+ * container's own processes, in its namespaces and (deploy_cgroup_join)
+ * its cgroup.
+ *
+ * Our real and saved uid are not the JVM's: what runs inside is of the
+ * JVM's uid (0 for a root JVM) without capabilities, and kill(2) lets such
+ * a process signal us only when its uid is our real or saved one.  The
+ * effective uid stays 0, with CAP_KILL for the children.
  */
-static void reap_and_exit(pid_t inner)
+/* SIGKILL every child listed in /proc/self/task/<tid>/children (a
+ * seq_file: reading from offset 0 again lists them anew).  A list longer
+ * than the buffer loses its cut last number: the caller comes back. */
+static void kill_children(int fd)
 {
-	int status = 0;
+	char buf[16384], *p = buf, *end;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (;;) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p || (*end == '\0' && n == (ssize_t)sizeof(buf) - 1))
+			break;
+		if (pid > 0)
+			kill((pid_t)pid, SIGKILL);
+		p = end;
+	}
+}
+
+static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t jvm_uid)
+{
+	uid_t other = jvm_uid == 65534 ? 65533 : 65534;
+	bool inner_done = false;
+	int status = 0, fd;
+	char path[64];
+	sigset_t set;
 
 	close_from(0);
-	while (waitpid(inner, &status, 0) < 0 && errno == EINTR)
-		;
+	(void)setresuid(other, (uid_t)-1, other);
+	/* Wait by sigwaitinfo, never in a handler: SIGCHLD says a child
+	 * ended, SIGTERM that jsym gave up (a timeout), SIGHUP that its
+	 * session is gone; jsym's own end sends SIGTERM too: we must kill
+	 * the rest before going, so it must not kill us. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGINT, SIG_IGN);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != jsym)
+		kill(inner, SIGKILL);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (!inner_done) {
+		pid_t r;
+		int st;
+
+		while ((r = waitpid(-1, &st, WNOHANG)) > 0)
+			if (r == inner) {
+				inner_done = true;
+				status = st;
+			}
+		if (inner_done || (r < 0 && errno == ECHILD))
+			break;
+		if (sigwaitinfo(&set, NULL) != SIGCHLD)
+			kill(inner, SIGKILL);   /* then wait for it */
+	}
+	for (;;) {
+		int ignored;
+
+		kill_children(fd);
+		if (waitpid(-1, &ignored, 0) < 0 && errno == ECHILD)
+			break;
+	}
+	if (!inner_done)
+		_exit(127);
 	if (WIFSIGNALED(status))
 		_exit(128 + WTERMSIG(status));
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
@@ -91,8 +178,8 @@ static void reap_and_exit(pid_t inner)
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 {
 	struct ns_result nr;
-	bool pid_in;
-	pid_t inner;
+	pid_t inner, jsym = getppid();
+	bool pid_in = false;
 	int rc;
 
 	/* Out of jsym's session: nothing started inside may open jsym's
@@ -111,7 +198,6 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	 * setns refuses them: then only the pid namespace a memfd needs is
 	 * required, and what runs has no capability and no_new_privs
 	 * (deploy_become) but shares jsym's pid and net namespaces. */
-	pid_in = false;
 	for (int i = 0; i < 3; i++) {
 		static const unsigned which[3] = { NS_ENTER_IPC, NS_ENTER_NET, NS_ENTER_PID };
 
@@ -124,6 +210,29 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 			return rc;
 		pid_in = pid_in || nr.pid_entered;
 	}
+	/* The fork comes before the mount namespace or the chroot: the
+	 * process in between keeps jsym's /proc and /sys to find and kill
+	 * what the inner one leaves (reap_all_and_exit). */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return err_set(e, -errno, "cannot become a child subreaper: %s",
+			       strerror(errno));
+	inner = fork();
+	if (inner < 0)
+		return err_set(e, -errno, "cannot fork%s: %s", pid_in ?
+			       " into the JVM's pid namespace" : "", strerror(errno));
+	if (inner > 0)
+		reap_all_and_exit(inner, jsym, t->st.uid[1]);
+	/* die with the process in between (in the JVM's pid namespace our
+	 * parent is invisible: getppid() is 0 before and after) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);  /* not inherited anyway */
+	/* Into the JVM's cgroups (best effort: a sidecar, a read-only
+	 * /sys/fs/cgroup or a cgroup namespace leave us where we are, and the
+	 * reaper above still holds): what the container's code starts then
+	 * counts against the pod's memory and pids limits, also when it is
+	 * orphaned to the container's init.  Before the mount namespace:
+	 * /sys/fs/cgroup must be ours. */
+	(void)deploy_cgroup_join(t);
 	rc = ns_enter(t, NS_ENTER_MNT, &nr, NULL, e);
 	if (rc)
 		return rc;
@@ -138,18 +247,30 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	 * close-on-exec, but those it inherited from its caller are not, and
 	 * a descriptor of a host directory is a way out of a chroot */
 	close_from(3);
-	if (!pid_in)
-		return 0;
-	inner = fork();
-	if (inner < 0)
-		return err_set(e, -errno, "cannot fork into the JVM's pid namespace: "
-			       "%s", strerror(errno));
-	if (inner > 0)
-		reap_and_exit(inner);
-	/* die with the process in between (our parent is invisible from here:
-	 * getppid() is 0, so there is nothing to compare) */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	return 0;
+}
+
+/* Ask the process in between to end what runs inside and everything it
+ * left, then reap it; SIGKILL it when it has not within grace_ms. */
+int deploy_end_child(pid_t pid, int grace_ms)
+{
+	long deadline = clock_ms() + grace_ms;
+	int status;
+
+	kill(pid, SIGTERM);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		if (clock_ms() >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
 }
 
 int deploy_become(const struct target *t, struct err_text *e)

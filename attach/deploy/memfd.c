@@ -196,9 +196,7 @@ static int reap(pid_t pid, int ms)
 		if (r == pid || (r < 0 && errno != EINTR))
 			return 0;
 		if (clock_ms() >= deadline) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
+			deploy_end_child(pid, 1000);
 			return -ETIMEDOUT;
 		}
 		usleep(2000);

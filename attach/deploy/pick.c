@@ -195,10 +195,12 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	done = drain(out[0], err[0], obuf, &olen, ebuf, &elen, clock_ms() + timeout_ms);
 	close(out[0]);
 	close(err[0]);
+	/* our own child, never the JVM; it takes what the probe left with it */
 	if (!done)
-		kill(child, SIGKILL);   /* our own child, never the JVM */
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
+		deploy_end_child(child, 2000);
+	else
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
 	if (!done)
 		return err_set(e, -ETIMEDOUT, "the libc probe under the container's "
 			       "loader %s gave no answer within %d ms", t->maps.loader,
