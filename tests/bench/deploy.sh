@@ -296,7 +296,7 @@ echo "  one cold jsym attach among them: $(ms "$one") (n=${#single[@]})"
 for j in "${all_jobs[@]}"; do
 	mapfile -t t < <(awk -v j="$j" '$1 == "all" && $2 == j {print $3}' "$W/all.out")
 	m=$(median "${t[@]}")
-	echo "  --all -J $j: $(ms "$m") (n=${#t[@]}), --all/one cold: $(ratio "$m" "$one")$([ "$j" = 4 ] && echo "  (default -J; goal <= 2.00x)")"
+	echo "  --all -j $j: $(ms "$m") (n=${#t[@]}), --all/one cold: $(ratio "$m" "$one")$([ "$j" = 4 ] && echo "  (default -j; goal <= 2.00x)")"
 done
 
 # ---- strace ---------------------------------------------------------------------

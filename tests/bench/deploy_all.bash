@@ -66,8 +66,8 @@ for r in $(seq "$rounds"); do
 		stop_jvms "$single"
 		unset "pids[$n]"
 		mapfile -t opts < <(maps "${pids[@]}")
-		read -r us rc < <(python3 "$clock" "${opts[@]}" --limit 60 --log /tmp/w/all.log -- "$jsym" attach --all -J "$j")
-		if [ "$rc" = 0 ]; then echo "all $j $us"; else echo "fail --all -J $j: exit $rc: $(tail -c 300 /tmp/w/all.log)"; fi
+		read -r us rc < <(python3 "$clock" "${opts[@]}" --limit 60 --log /tmp/w/all.log -- "$jsym" attach --all -j "$j")
+		if [ "$rc" = 0 ]; then echo "all $j $us"; else echo "fail --all -j $j: exit $rc: $(tail -c 300 /tmp/w/all.log)"; fi
 		stop_jvms "${pids[@]}"
 		rm -rf /tmp/w/*.log /tmp/perf-* /tmp/jsym-* /tmp/.java_pid* /tmp/hsperfdata_*
 	done
