@@ -15,15 +15,15 @@
 #          JDK 17, uid 1000).  The product goal is jsym <= 0.8x jattach.
 #   warm   the second attach to the same JVMs: jsym refreshes, jattach loads
 #          the same library again (no map wait: the map is already there).
-#   --all  `jsym attach --all -J J` over 16 fresh idle host JVMs vs one cold
+#   --all  `jsym attach --all -j J` over 16 fresh idle host JVMs vs one cold
 #          `jsym attach` among the same kind of JVMs, in a private PID and
 #          mount namespace (deploy_all.bash).  Goal: <= 2x.
 #   strace one cold host `jsym attach` under `strace -f -tt -T`: the five
 #          longest spans of its critical path (deploy_strace.py).
 #
 #   DEPLOY_BENCH_PAIRS=N        cold/warm pairs per kind of JVM (default 9)
-#   DEPLOY_BENCH_ALL_ROUNDS=N   rounds per -J value for --all (default 2)
-#   DEPLOY_BENCH_ALL_JOBS="..." -J values for --all (default "4 1 8")
+#   DEPLOY_BENCH_ALL_ROUNDS=N   rounds per -j value for --all (default 2)
+#   DEPLOY_BENCH_ALL_JOBS="..." -j values for --all (default "4 1 8")
 #   DEPLOY_BENCH_ALL_JVMS=N     JVMs for --all (default 16)
 #   DEPLOY_BENCH_OTHER=DIR      also compare, cold and warm on the host,
 #                               with the jsym of the build tree DIR (e.g. a
@@ -280,7 +280,7 @@ fi
 
 # ---- --all --------------------------------------------------------------------
 
-echo "jsym attach --all over $all_jvms fresh idle host JVMs (private PID namespace), $all_rounds rounds per -J, medians:"
+echo "jsym attach --all over $all_jvms fresh idle host JVMs (private PID namespace), $all_rounds rounds per -j, medians:"
 tar -C "$W/new" -c bin lib |
 	unshare --pid --fork --kill-child --mount --mount-proc --propagation private \
 		bash "$bench/deploy_all.bash" "$JDK" "$classes" "$clock" "$all_jvms" "$all_rounds" \

@@ -10,7 +10,7 @@
 #
 # Each round starts N+1 idle JVMs (AttachTarget) at once, times one cold
 # `jsym attach` of the extra JVM, stops it, then times `jsym attach --all
-# -J J` of the N until every one's map is non-empty.  Rounds take the values
+# -j J` of the N until every one's map is non-empty.  Rounds take the values
 # of JOBS in turn, rotated each round.  Prints "single US" and "all J US"
 # lines, and "fail ..." lines for what did not work.
 set -u
