@@ -13,6 +13,7 @@
  * namespace), so this runs before the mount namespace changes.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +101,27 @@ static int mount_of(const char *ctrls)
 	return open_mount(path, CGROUP_SUPER_MAGIC);
 }
 
+/* Is text (len bytes) exactly what /proc/self/cgroup says? */
+static bool same_as_ours(const char *text, size_t len)
+{
+	char mine[CG_FILE_MAX];
+	size_t n = 0;
+	ssize_t r;
+	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (n < sizeof(mine) && (r = read(fd, mine + n, sizeof(mine) - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	return n == len && memcmp(mine, text, len) == 0;
+}
+
 int deploy_cgroup_join(const struct target *t)
 {
 	char buf[CG_FILE_MAX], *lines[CG_MAX_LINES], *save = NULL, *line;
@@ -125,6 +147,10 @@ int deploy_cgroup_join(const struct target *t)
 	if (len == sizeof(buf) - 1)
 		return -E2BIG;
 	buf[len] = '\0';
+	/* already there (a host JVM of our own session): moving costs a
+	 * cgroup migration, which waits for the kernel's global lock */
+	if (same_as_ours(buf, len))
+		return 0;
 	/* "ID:CONTROLLERS:PATH" per line; check them all before acting */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;

@@ -232,7 +232,8 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	 * counts against the pod's memory and pids limits, also when it is
 	 * orphaned to the container's init.  Before the mount namespace:
 	 * /sys/fs/cgroup must be ours. */
-	(void)deploy_cgroup_join(t);
+	if (!t->ns[TNS_MNT].known || t->ns[TNS_MNT].differs)  /* host JVMs: host code */
+		(void)deploy_cgroup_join(t);
 	rc = ns_enter(t, NS_ENTER_MNT, &nr, NULL, e);
 	if (rc)
 		return rc;
