@@ -5,7 +5,8 @@
 #   debian-musl     Debian's JDK 17 (glibc)          -> glibc build
 #   debian-musl     the musl HotSpot emulator        -> musl build (Debian's
 #                   musl loader: /usr/lib/x86_64-linux-musl/libc.so)
-#   alpine          the musl emulator, no glibc file -> musl build
+#   alpine          the musl emulator, no glibc file -> musl build (from
+#                   the host, and from a sidecar with Docker's capabilities)
 #   alpine-gcompat  the musl emulator, a libc.so.6 shim: the glibc build
 #                   "loads" there too (musl's loader takes libc.so.6 for
 #                   itself), and still the musl build is chosen, because
@@ -96,6 +97,25 @@ t_case alpine-emulator
 attach_emu ae alpine '/lib/ld-musl-x86_64\.so\.1$'
 t_check "no glibc file in the container" test ! -e "/proc/$CT/root/lib/libc.so.6"
 kit_stop ae
+
+t_case alpine-emulator-from-a-sidecar
+# kubectl debug's view: Docker's default capabilities, no CAP_SYS_ADMIN, the
+# static musl jsym; the probe chroots into the Alpine root and runs its
+# musl loader as uid 1000
+ct=$(emu aes alpine)
+t_run kit_sidecar "$ct" --bind "$JSYM_ROOT:$JSYM_ROOT:ro" -- \
+	"$JSYM_MUSL_BUILD/jsym" attach --json -v 1
+t_expect_rc 0
+t_check "musl build chosen, copied, confirmed under Alpine's loader: $(judge "$T_OUT" musl '/lib/ld-musl-x86_64\.so\.1$' 2>&1)" \
+	judge "$T_OUT" musl '/lib/ld-musl-x86_64\.so\.1$'
+t_expect_err 'no CAP_SYS_ADMIN'
+for _ in $(seq 100); do
+	grep -q 'generator: idle' "/proc/$ct/root/tmp/emu.log" && break
+	sleep 0.1
+done
+t_check "the musl agent's map equals the emulator's truth" \
+	same_map "/proc/$ct/root/tmp/truth" "/proc/$ct/root/tmp/perf-1.map"
+kit_stop aes
 
 t_case alpine-gcompat-emulator
 attach_emu age alpine-gcompat '/lib/ld-musl-x86_64\.so\.1$'
