@@ -47,6 +47,16 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_ms);
 
+struct target;
+
+/*
+ * Call fn for every process /proc shows here except jsym itself, opened
+ * with target_open(pid, 0) and closed after fn returns (a process that
+ * exits meanwhile is skipped).  fn returns non-zero to stop the walk.
+ * 0, or -errno with the reason printed when /proc cannot be read.
+ */
+int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
+
 /* The full usage text (cli_usage.c); --help prints it to stdout. */
 void cli_usage(FILE *f);
 

@@ -8,7 +8,6 @@
  * OpenJ9 client (attach/run).  --all runs the same for every JVM visible
  * from here in a bounded pool of workers and prints one summary.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -321,29 +320,18 @@ static int parse(struct attach_env *env, int argc, char **argv)
 }
 
 /* Every JVM visible from here (not jsym itself), in /proc order. */
+static int add_jvm(struct target *t, void *ctx)
+{
+	struct attach_env *env = ctx;
+
+	if (t->maps.kind != PROC_NOT_JVM)
+		env->pids[env->npids++] = t->pid;
+	return env->npids == MAX_PIDS;
+}
+
 static int scan_jvms(struct attach_env *env)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	pid_t self = getpid(), pid;
-
-	if (!d) {
-		cli_err("cannot read /proc: %s", strerror(errno));
-		return -errno;
-	}
-	while ((de = readdir(d)) != NULL && env->npids < MAX_PIDS) {
-		struct target t;
-
-		if (text_parse_pid(de->d_name, &pid) || pid == self)
-			continue;
-		if (target_open(pid, 0, &t, NULL) != 0)
-			continue;
-		if (t.maps.kind != PROC_NOT_JVM)
-			env->pids[env->npids++] = pid;
-		target_close(&t);
-	}
-	closedir(d);
-	return 0;
+	return cli_each_process(add_jvm, env);
 }
 
 /* The longest one JVM may take: the socket wait, the probe and the helper

@@ -5,8 +5,6 @@
  * (OpenJ9); processes whose maps we may not read are counted, not guessed.
  * Nothing is signalled or entered.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -91,6 +89,35 @@ static void compare_ns(struct target *t)
 	}
 }
 
+struct list_state {
+	bool json, verbose, first;
+	int hidden, listed;
+};
+
+/* One row per JVM; a process whose maps are refused is counted (-v names
+ * it): all we know is that the kernel refused them (PID 1, another user's
+ * process...), not what the process is. */
+static int list_one(struct target *t, void *ctx)
+{
+	struct list_state *st = ctx;
+
+	if (t->maps_err) {
+		if (st->verbose)
+			cli_err("process %d: cannot read /proc/%d/maps: %s", (int)t->pid,
+				(int)t->pid, strerror(-t->maps_err));
+		st->hidden++;
+	} else if (t->maps.kind != PROC_NOT_JVM) {
+		compare_ns(t);
+		if (st->json)
+			print_json_row(t, st->first);
+		else
+			print_row(t);
+		st->first = false;
+		st->listed++;
+	}
+	return 0;
+}
+
 int cli_list_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -99,18 +126,15 @@ int cli_list_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, verbose = false, first = true;
-	int c, hidden = 0, listed = 0;
-	pid_t self = getpid();
-	struct dirent *de;
-	DIR *d;
+	struct list_state st = { .first = true };
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
 		if (c == 'j')
-			json = true;
+			st.json = true;
 		else if (c == 'v')
-			verbose = true;
+			st.verbose = true;
 		else if (c == 'h') {
 			cli_usage(stdout);
 			return JSYM_EXIT_OK;
@@ -123,52 +147,21 @@ int cli_list_main(int argc, char **argv)
 		cli_err("usage: jsym list [--json] [-v]");
 		return JSYM_EXIT_USAGE;
 	}
-	d = opendir("/proc");
-	if (!d) {
-		cli_err("cannot read /proc: %s", strerror(errno));
-		return JSYM_EXIT_FAIL;
-	}
-	if (json)
+	if (st.json)
 		printf("[");
 	else
 		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %s\n", "PID", "NSPID", "UID",
 		       "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER");
-	while ((de = readdir(d)) != NULL) {
-		struct target t;
-		pid_t pid;
-
-		if (!isdigit((unsigned char)de->d_name[0]) ||
-		    text_parse_pid(de->d_name, &pid) || pid == self)
-			continue;
-		if (target_open(pid, 0, &t, NULL) != 0)
-			continue;       /* exited meanwhile */
-		if (t.maps_err) {
-			/* all we know: the kernel refused the maps (PID 1,
-			 * another user's process...), not what the process is */
-			if (verbose)
-				cli_err("process %d: cannot read /proc/%d/maps: %s",
-					(int)pid, (int)pid, strerror(-t.maps_err));
-			hidden++;
-		} else if (t.maps.kind != PROC_NOT_JVM) {
-			compare_ns(&t);
-			if (json)
-				print_json_row(&t, first);
-			else
-				print_row(&t);
-			first = false;
-			listed++;
-		}
-		target_close(&t);
-	}
-	closedir(d);
-	if (json)
+	if (cli_each_process(list_one, &st) != 0)
+		return JSYM_EXIT_FAIL;
+	if (st.json)
 		printf("]\n");
-	if (hidden && verbose)
+	if (st.hidden && st.verbose)
 		cli_err("%d processes could not be inspected, so jsym cannot tell "
-			"whether they are JVMs%s", hidden,
+			"whether they are JVMs%s", st.hidden,
 			creds_have_cap(CAP_SYS_PTRACE_NR) == 1 ? "" :
 			" (the maps of another user's process need CAP_SYS_PTRACE)");
-	if (verbose)
-		cli_err("%d JVMs listed", listed);
+	if (st.verbose)
+		cli_err("%d JVMs listed", st.listed);
 	return JSYM_EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /* cli_util.c - the verbose step log and error output of the command line. */
 #include <errno.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "clock.h"
 #include "cli.h"
+#include "target.h"
 #include "termtext.h"
 #include "text.h"
 
@@ -60,4 +62,31 @@ int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_m
 		return 0;
 	}
 	return 1;
+}
+
+int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx)
+{
+	DIR *d = opendir("/proc");
+	pid_t self = getpid(), pid;
+	struct dirent *de;
+	int stop = 0;
+
+	if (!d) {
+		int err = errno;
+
+		cli_err("cannot read /proc: %s", strerror(err));
+		return -err;
+	}
+	while (!stop && (de = readdir(d)) != NULL) {
+		struct target t;
+
+		if (text_parse_pid(de->d_name, &pid) || pid == self)
+			continue;
+		if (target_open(pid, 0, &t, NULL) != 0)
+			continue;       /* exited meanwhile */
+		stop = fn(&t, ctx);
+		target_close(&t);
+	}
+	closedir(d);
+	return 0;
 }
