@@ -24,10 +24,22 @@ if [ -n "${KIT_SH_LOADED:-}" ]; then
 fi
 KIT_SH_LOADED=1
 
+# The root filesystems are machine-wide (CI starts every run from a fresh
+# clone, and a tree takes minutes to build): /var/cache/jsym/rootfs when it
+# can be written there (root), else the clone's .cache/rootfs.  JSYM_CACHE
+# overrides both.
+_kit_default_cache() {
+	if [ -w /var/cache ] || [ -w /var/cache/jsym/rootfs ]; then
+		echo /var/cache/jsym/rootfs
+	else
+		echo "$JSYM_ROOT/.cache/rootfs"
+	fi
+}
+
 : "${JSYM_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
 : "${JSYM_MUSL_BUILD:=$JSYM_ROOT/musl-build}"
-: "${JSYM_CACHE:=$JSYM_ROOT/.cache/rootfs}"
+: "${JSYM_CACHE:=$(_kit_default_cache)}"
 export JSYM_ROOT JSYM_BUILD JSYM_MUSL_BUILD JSYM_CACHE
 
 # The host JDK that compiles tests/java and whose jcmd talks to containers.

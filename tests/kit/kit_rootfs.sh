@@ -8,7 +8,7 @@
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
 #   .KIND.build.log     output of the last build of KIND
 
-KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat debian11"
+KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat debian11 jdks"
 
 # True if DIR is a complete tree of KIND: marker of this recipe version,
 # plus the files a test relies on (cheap: no JVM is started here; the JRE
@@ -46,6 +46,15 @@ _kit_rootfs_valid() {
 		# container only, so look at the link itself.
 		[ -L "$dir/lib64/ld-linux-x86-64.so.2" ] || return 1
 		grep -q '^11\.' "$dir/etc/debian_version" || return 1
+		;;
+	jdks)
+		# Every JDK of the list, in the order of the list: a JDK added to
+		# or dropped from tests/kit/jdks.list rebuilds the tree.
+		[ "$(awk '{print $1}' "$dir/.jsym-jdks" 2>/dev/null)" = \
+			"$(grep -E '^[0-9]+$' "$JSYM_ROOT/tests/kit/jdks.list")" ] || return 1
+		while read -r _ f _; do
+			[ -x "$dir$f/bin/java" ] && [ -x "$dir$f/bin/jcmd" ] || return 1
+		done <"$dir/.jsym-jdks"
 		;;
 	alpine | alpine-gcompat)
 		[ -f "$dir/lib/ld-musl-x86_64.so.1" ] && [ ! -L "$dir/lib/ld-musl-x86_64.so.1" ] &&

@@ -18,6 +18,8 @@
 #   alpine-gcompat  alpine + a libc.so.6 shim (needs $KIT_GCOMPAT_SHIM, built by make)
 #   debian11        debootstrap --variant=minbase bullseye (glibc 2.31) + its own
 #                   openjdk-17-jre-headless, procps
+#   jdks            debootstrap --variant=minbase of the suite in tests/kit/jdks.list
+#                   + openjdk-N-jdk-headless for every N listed there, procps
 set -euo pipefail
 
 kind=$1
@@ -202,15 +204,48 @@ build_alpine_gcompat() {
 	ln -s ../lib/ld-musl-x86_64.so.1 "$dest/lib64/ld-linux-x86-64.so.2"
 }
 
+# The JDK matrix: one tree with every JDK of tests/kit/jdks.list, each
+# Debian's own package (the JDK, not only the JRE: jcmd is the independent
+# reference the scenarios compare jsym with).  The tree's .jsym-jdks lists
+# `MAJOR HOME VERSION` for each, as `java -version` says it.
+build_jdks() {
+	local mirror list suite majors=() pkgs=() n home v arch
+	list=$(dirname "$0")/jdks.list
+	suite=$(sed -n 's/^# suite \([a-z]*\)$/\1/p' "$list")
+	mapfile -t majors < <(grep -E '^[0-9]+$' "$list")
+	[ -n "$suite" ] && [ ${#majors[@]} -gt 0 ] || { say "no suite or JDK in $list"; exit 1; }
+	arch=$(dpkg --print-architecture)
+	mirror=$(host_mirror)
+	say "debootstrap --variant=minbase $suite from $mirror (first build takes minutes)"
+	debootstrap --variant=minbase "$suite" "$dest" "$mirror" >&2
+	printf '#!/bin/sh\nexit 101\n' >"$dest/usr/sbin/policy-rc.d"
+	chmod 755 "$dest/usr/sbin/policy-rc.d"
+	echo "deb ${mirror%/} $suite main" >"$dest/etc/apt/sources.list"
+	rm -f "$dest"/etc/apt/sources.list.d/*
+	for n in "${majors[@]}"; do pkgs+=("openjdk-$n-jdk-headless"); done
+	say "installing procps ${pkgs[*]}"
+	apt_install procps "${pkgs[@]}"
+	: >"$dest/.jsym-jdks"
+	for n in "${majors[@]}"; do
+		home=/usr/lib/jvm/java-$n-openjdk-$arch
+		v=$(in_root "$home/bin/java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
+		[ -n "$v" ] || { say "JDK $n at $home does not run"; exit 1; }
+		say "JDK $n: $home $v"
+		echo "$n $home $v" >>"$dest/.jsym-jdks"
+	done
+	umount "$dest/proc"
+}
+
 case $kind in
 debian-minbase) build_debian_minbase ;;
+jdks) build_jdks ;;
 debian) build_debian ;;
 debian-musl) build_debian_musl ;;
 alpine) build_alpine ;;
 alpine-gcompat) build_alpine_gcompat ;;
 debian11) build_debian11 ;;
 *)
-	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat, debian11)" >&2
+	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat, debian11, jdks)" >&2
 	exit 2
 	;;
 esac
