@@ -57,6 +57,15 @@ host_security_mirror() {
 	echo "${m:-http://deb.debian.org/debian-security}"
 }
 
+# The host's own answer to an expired Release file: a machine that reaches
+# Debian through a dated snapshot sets Acquire::Check-Valid-Until "false",
+# and the trees' apt must see that archive the same way (signatures are
+# still checked).
+apt_opts=()
+if apt-config dump 2>/dev/null | grep -qi '^Acquire::Check-Valid-Until "\(false\|0\|no\)"'; then
+	apt_opts=(-o Acquire::Check-Valid-Until=false)
+fi
+
 # Run a command chroot'ed into DEST with /proc mounted (private namespace).
 in_root() {
 	if ! mountpoint -q "$dest/proc"; then
@@ -68,7 +77,7 @@ in_root() {
 
 apt_install() {
 	cp /etc/resolv.conf "$dest/etc/resolv.conf"
-	in_root apt-get -q update >&2
+	in_root apt-get "${apt_opts[@]}" -q update >&2
 	in_root apt-get -q install -y --no-install-recommends "$@" >&2
 	in_root apt-get clean
 	rm -rf "$dest"/var/lib/apt/lists/*
@@ -143,7 +152,7 @@ build_debian11() {
 	EOF
 	rm -rf "$dest"/var/cache/apt/archives/*.deb
 	cp /etc/resolv.conf "$dest/etc/resolv.conf"
-	in_root apt-get -q update >&2
+	in_root apt-get "${apt_opts[@]}" -q update >&2
 	say "where bullseye's openjdk-17-jre-headless comes from:"
 	in_root apt-cache policy openjdk-17-jre-headless >&2
 	say "installing procps openjdk-17-jre-headless"
