@@ -105,7 +105,9 @@ static void code_cache(struct ctx *c, struct vm_layout *l)
 
 	if (h) {
 		l->heaps_addr = h->address;
-		fld(c, "GrowableArrayBase", "_len", &l->ga_len, false);
+		/* GenericGrowableArray up to JDK 15, GrowableArrayBase since */
+		if (!fld(c, "GrowableArrayBase", "_len", &l->ga_len, true))
+			fld(c, "GenericGrowableArray", "_len", &l->ga_len, false);
 		fld(c, "GrowableArray<int>", "_data", &l->ga_data, false);
 	} else {
 		h = find(c, "CodeCache", "_heap", true, false);

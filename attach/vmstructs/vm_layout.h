@@ -4,7 +4,8 @@
  * of one JDK build: each field names the vmStructs entry it comes from
  * (docs/map.md lists them), and where HotSpot changed shape (CodeBlob kept
  * code_begin/code_end pointers up to JDK 22 and keeps offsets since JDK 23;
- * JDK 8 has one CodeCache::_heap) both shapes are recognised.
+ * JDK 8 has one CodeCache::_heap, JDK 9-15 name the array's base class
+ * GenericGrowableArray) both shapes are recognised.
  */
 #ifndef JSYM_VM_LAYOUT_H
 #define JSYM_VM_LAYOUT_H
@@ -25,7 +26,8 @@ struct vm_layout {
 	/* where the code heaps are */
 	uint64_t heaps_addr;            /* CodeCache::_heaps (GrowableArray<CodeHeap*>*) */
 	uint64_t heap_addr;             /* CodeCache::_heap (CodeHeap*), JDK 8; 0 if absent */
-	struct vm_fld ga_len, ga_data;  /* GrowableArrayBase::_len, GrowableArray<int>::_data */
+	struct vm_fld ga_len, ga_data;  /* GrowableArrayBase::_len (GenericGrowableArray::_len
+					 * up to JDK 15), GrowableArray<int>::_data */
 	uint32_t heap_memory, heap_segmap;      /* CodeHeap::_memory, ::_segmap (VirtualSpace) */
 	struct vm_fld heap_log2seg;     /* CodeHeap::_log2_segment_size */
 	struct vm_fld vs_low_boundary, vs_high_boundary, vs_high;       /* VirtualSpace */

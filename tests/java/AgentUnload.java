@@ -36,12 +36,21 @@ public class AgentUnload {
 
 	static long sink;
 
+	// InputStream.readAllBytes is JDK 9+: the class runs on JDK 8 too.
+	static byte[] readAll(InputStream in) throws java.io.IOException {
+		java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+		byte[] buf = new byte[8192];
+		for (int n; (n = in.read(buf)) > 0; )
+			out.write(buf, 0, n);
+		return out.toByteArray();
+	}
+
 	public static void main(String[] args) throws Exception {
 		int loaders = Integer.parseInt(args[0]);
 		long hold = Long.parseLong(args[1]) * 1000;
 		byte[] bytes;
 		try (InputStream in = AgentUnload.class.getResourceAsStream("/AgentUnloadTarget.class")) {
-			bytes = in.readAllBytes();
+			bytes = readAll(in);
 		}
 		List<Object> live = new ArrayList<>();
 		for (int l = 0; l < loaders; l++) {

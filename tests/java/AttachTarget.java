@@ -16,7 +16,7 @@ public final class AttachTarget {
         if (args.length > 1) {
             System.setProperty("jsym.test.mark", args[1]);
         }
-        System.out.println("attach-target: started " + ProcessHandle.current().pid());
+        System.out.println("attach-target: started " + java.lang.management.ManagementFactory.getRuntimeMXBean().getName().split("@")[0]);
         System.out.flush();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < end) {

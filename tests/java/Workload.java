@@ -407,7 +407,7 @@ final class Bigs {
     }
 
     static long digitSum(int n) {
-        String s = BigInteger.TWO.pow(n * 8).toString();
+        String s = BigInteger.valueOf(2).pow(n * 8).toString();
         long sum = 0;
         for (int i = 0; i < s.length(); i++) sum += s.charAt(i) - '0';
         return sum;

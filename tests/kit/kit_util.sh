@@ -46,11 +46,14 @@ _kit_alive() {
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
 
-# kit_java_build : compile tests/java/*.java with the host JDK's
-# `javac --release 17` into $JSYM_BUILD/java when a source is newer than the
-# last build; print that directory.
+# kit_java_build [RELEASE=17] : compile tests/java/*.java with the host JDK's
+# `javac --release RELEASE` into $JSYM_BUILD/java (java8 etc. for another
+# release: the JDK matrix runs them on JDK 8 and 11) when a source is newer
+# than the last build; print that directory.
 kit_java_build() {
-	local out=$JSYM_BUILD/java stamp src newer=0
+	local release=${1:-17} out stamp src newer=0
+	out=$JSYM_BUILD/java
+	[ "$release" = 17 ] || out=$JSYM_BUILD/java$release
 	stamp=$out/.stamp
 	for src in "$JSYM_ROOT"/tests/java/*.java; do
 		[ -e "$src" ] || continue
@@ -63,7 +66,7 @@ kit_java_build() {
 		(
 			exec 9>"$out/.lock"
 			flock 9
-			"$KIT_HOST_JDK/bin/javac" --release 17 -d "$out" "$JSYM_ROOT"/tests/java/*.java >&2 &&
+			"$KIT_HOST_JDK/bin/javac" --release "$release" -d "$out" "$JSYM_ROOT"/tests/java/*.java >&2 &&
 				touch "$stamp"
 		) || kit_fail "javac failed on tests/java"
 	fi
