@@ -1,10 +1,13 @@
 # agent/format/format.mk - what the agent writes and the readers read: the
-# journal's records and the agent's exported ABI (headers), and the one
-# journal writer (journal.c, bbuf.c) that both the agent and `jsym map
-# --follow` use.  Includes nothing else of jsym's.
+# journal's records and the agent's exported ABI (headers), the one journal
+# writer (journal.c, bbuf.c) that both the agent and `jsym map --follow` use,
+# and the one Java name formatter (javaname.c) of both.  Includes nothing
+# else of jsym's.
 #
 #   FORMAT_WRITER_SRCS   the journal writer: linked into the agent, jsym,
 #                        the unit runner and tools that write journals
+#   FORMAT_NAME_SRCS     Java's external names (javaname.c): the agent's and
+#                        `jsym map`'s one formatter
 #
 # The agent links these objects, so agent/jvm/agent.mk gives them the
 # agent's per-object flags (hidden visibility; for glibc the forced
@@ -14,3 +17,4 @@
 
 INC_agent/format := -Iagent/format
 FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c
+FORMAT_NAME_SRCS := agent/format/javaname.c

@@ -5,6 +5,7 @@
  *   class signature "Ljava/util/HashMap$Node;"   -> "java.util.HashMap$Node"
  *   hidden class    "LFoo$$Lambda$14.0x0000000800c0a000;"
  *                                                -> "Foo$$Lambda$14/0x0000000800c0a000"
+ *   JDK 8-14 lambda "LFoo$$Lambda$3/1831932724;"  -> "Foo$$Lambda$3"
  *   array           "[[I"                         -> "int[][]"
  *   display name    (class, "put", "(Ljava/lang/Object;I)J")
  *                   -> "long java.util.HashMap.put(java.lang.Object, int)"
@@ -18,8 +19,11 @@
 
 #include <stddef.h>
 
-/* A class signature as GetClassSignature returns it ("L...;" or "[..."). */
-int names_class_external(const char *class_sig, char *out, size_t cap);
+/* A class signature as GetClassSignature returns it ("L...;" or "[...")
+ * of a JVM whose JVMTI major version is jdk_major (1 for JDK 8): below 15,
+ * a VM-anonymous class's "/<identity hash>" is left out, as `jsym map`
+ * cannot read it (agent/format/javaname.h). */
+int names_class_external(const char *class_sig, int jdk_major, char *out, size_t cap);
 
 /* The display name: "RET CLASS.METHOD(P1, P2)".  class_external is already
  * external (names_class_external's output); method_sig is a JVM method

@@ -8,14 +8,18 @@
  *       -> "long java.util.HashMap.put(java.lang.Object, int)"
  *   hidden class "Foo$$Lambda+0x0000000800c0a000" -> "Foo$$Lambda/0x0000000800c0a000"
  *
- * The agent's agent/jvm/names.c does the same from JVMTI's forms; the unit
- * suite checks that both agree.  Inputs are byte ranges read from the
- * target (no NUL needed) and are hostile.
+ * Both go through agent/format/javaname.c, the agent's formatter too, so
+ * both name a method alike; the unit suite checks it.  Inputs are byte
+ * ranges read from the target (no NUL needed) and are hostile.
  */
 #ifndef JSYM_VM_NAMES_H
 #define JSYM_VM_NAMES_H
 
 #include <stddef.h>
+
+/* The longest class name vm_names_display takes (-ENOSPC beyond): as
+ * long as the longest display jsym map keeps (VM_MAX_NAME). */
+#define VM_NAMES_CLASS_MAX 4096
 
 /*
  * Write "RET CLASS.NAME(P1, P2)" NUL-terminated into out[cap].  Returns its

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	/* first NUL-free part: class signature; the rest: method descriptor */
 	cut = strlen(s);
-	names_class_external(s, out, sizeof(out));
+	names_class_external(s, (int)(size & 31), out, sizeof(out));
 	if (strlen(out) >= sizeof(out))
 		abort();
 	names_method_display(out, "m", cut < size ? s + cut + 1 : s, out, sizeof(out));

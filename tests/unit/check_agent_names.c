@@ -31,7 +31,7 @@ START_TEST(test_class_names)
 	char out[256];
 
 	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		int n = names_class_external(classes[i].sig, out, sizeof(out));
+		int n = names_class_external(classes[i].sig, 17, out, sizeof(out));
 
 		ck_assert_msg(n == (int)strlen(classes[i].want), "%s -> %d", classes[i].sig, n);
 		ck_assert_str_eq(out, classes[i].want);
@@ -82,10 +82,10 @@ START_TEST(test_malformed)
 {
 	char out[64];
 
-	ck_assert_int_eq(names_class_external("Ljava/lang/String", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(names_class_external("[Q", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(names_class_external("[V", out, sizeof(out)), -EINVAL);
-	ck_assert_int_eq(names_class_external("", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(names_class_external("Ljava/lang/String", 17, out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(names_class_external("[Q", 17, out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(names_class_external("[V", 17, out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(names_class_external("", 17, out, sizeof(out)), -EINVAL);
 	ck_assert_int_eq(names_method_display("A", "m", "I)V", out, sizeof(out)), -EINVAL);
 	ck_assert_int_eq(names_method_display("A", "m", "(I", out, sizeof(out)), -EINVAL);
 	ck_assert_int_eq(names_method_display("A", "m", "(V)V", out, sizeof(out)), -EINVAL);
@@ -102,7 +102,7 @@ START_TEST(test_truncation)
 	ck_assert_int_eq(names_method_display("java.util.HashMap", "resize", "()V", out,
 					      sizeof(out)), -ENOSPC);
 	ck_assert_str_eq(out, "void java.u");
-	ck_assert_int_eq(names_class_external("Ljava/util/HashMap;", out, sizeof(out)), -ENOSPC);
+	ck_assert_int_eq(names_class_external("Ljava/util/HashMap;", 17, out, sizeof(out)), -ENOSPC);
 	ck_assert_uint_eq(strlen(out), sizeof(out) - 1);
 }
 END_TEST
