@@ -31,6 +31,7 @@
 #include "agent_abi.h"
 #include "agentlog.h"
 #include "bbuf.h"
+#include "codeheap.h"
 #include "frames.h"
 #include "jitlines.h"
 #include "journal.h"
@@ -168,6 +169,8 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID method, jint code_si
 	bool collected = false;
 	uint64_t id;
 
+	/* instructions and stubs, as Compiler.codelist (codeheap.h) */
+	size = codeheap_code_size(start, size, methodinfo_jvmti_major(j));
 	methodinfo_resolve(j, method, &mi);
 	if (unfold_on && jitlines_on && compile_info &&
 	    !sink_has_load((uintptr_t)method, start, size)) {

@@ -10,9 +10,7 @@
 
 #include "names.h"
 
-/* The JVM's JVMTI major version: 1 on JDK 8 (JVMTI 1.2), the JDK's own
- * major version since 9. */
-static int jvmti_major(jvmtiEnv *jvmti)
+int methodinfo_jvmti_major(jvmtiEnv *jvmti)
 {
 	static int major;
 	jint v;
@@ -40,7 +38,7 @@ int methodinfo_resolve(jvmtiEnv *jvmti, jmethodID method, struct method_info *mi
 		rc = -EINVAL;
 	copy(mi->name, sizeof(mi->name), name);
 	copy(mi->sig, sizeof(mi->sig), sig);
-	if (!csig || names_class_external(csig, jvmti_major(jvmti), mi->cls, sizeof(mi->cls)) < 0) {
+	if (!csig || names_class_external(csig, methodinfo_jvmti_major(jvmti), mi->cls, sizeof(mi->cls)) < 0) {
 		copy(mi->cls, sizeof(mi->cls), csig);
 		rc = -EINVAL;
 	}

@@ -19,6 +19,10 @@ struct method_info {
 
 /* Fill *mi.  Never fails: unresolvable parts read "<unknown>" and the
  * return value is then -EINVAL (0 when everything resolved). */
+/* The JVM's JVMTI major version: 1 on JDK 8 (JVMTI 1.2), the JDK's own
+ * major version since 9; 0 if JVMTI does not say. */
+int methodinfo_jvmti_major(jvmtiEnv *jvmti);
+
 int methodinfo_resolve(jvmtiEnv *jvmti, jmethodID method, struct method_info *mi);
 
 /*

@@ -1,0 +1,47 @@
+/*
+ * codeheap.h - where a compiled method's code ends, read in-process from
+ * HotSpot's code heap through its own vmStructs tables.
+ *
+ * A method's range in the map is code_begin..code_end: its instructions and
+ * its stubs (exception and deopt handlers), as `jcmd Compiler.codelist` and
+ * `Compiler.perfmap` give it and `jsym map` reads it; a sample in a stub
+ * belongs to the method (docs/perf-map.md).  JVMTI's CompiledMethodLoad
+ * reports that range on JDK 17 and later, but only the instructions on JDK
+ * 8 and 11 (insts_size: 24 to 216 bytes short).  There the agent finds the
+ * nmethod that starts at the reported address and takes its code_end.
+ *
+ * Nothing is trusted: the tables come from the libjvm.so the agent runs in
+ * (its exported gHotSpotVM* symbols, found with dl_iterate_phdr: no libdl);
+ * every read stays inside a code heap's committed range; the nmethod found
+ * must begin its code exactly at the reported address, and end it after the
+ * reported size, inside the heap.  Anything else keeps JVMTI's size.
+ */
+#ifndef JSYM_CODEHEAP_H
+#define JSYM_CODEHEAP_H
+
+#include <stdint.h>
+
+/* The size to record for the code JVMTI reported at code_begin with
+ * jvmti_size bytes, on a JVM of JVMTI major version jdk_major (1 for JDK
+ * 8): code_end - code_begin where the heap tells it, else jvmti_size.
+ * Thread-safe; the tables are looked up once, at the first call. */
+uint64_t codeheap_code_size(uint64_t code_begin, uint64_t jvmti_size, int jdk_major);
+
+/* ---- for the unit tests: the same lookups over given tables ---- */
+
+/* One vmStructs table and one vmTypes table, as HotSpot lays them out. */
+struct codeheap_tables {
+	const char *structs;    /* gHotSpotVMStructs */
+	uint64_t s_type, s_field, s_typestr, s_static, s_offset, s_address, s_stride;
+	const char *types;      /* gHotSpotVMTypes */
+	uint64_t t_type, t_size, t_stride;
+};
+
+/* Take the layout from t; 0 or -ENOENT (a table lacks an entry). */
+int codeheap_setup(const struct codeheap_tables *t);
+
+/* code_end - code_begin of the nmethod whose code begins at code_begin,
+ * or 0 (not found, or not plausible against min_size). */
+uint64_t codeheap_lookup(uint64_t code_begin, uint64_t min_size);
+
+#endif
