@@ -52,7 +52,7 @@ int vm_blob_decode(const struct vm_layout *l, uint64_t addr, const unsigned char
 
 			if (l->nm_state.width == 1)
 				st = (int8_t)st;
-			b->alive = st < VM_NMETHOD_ZOMBIE;
+			b->alive = st < (l->heap_addr ? VM_NMETHOD_ZOMBIE_JDK8 : VM_NMETHOD_ZOMBIE);
 		}
 	}
 	return 0;

@@ -26,6 +26,10 @@ static int type_width(const struct vm_tables *t, const char *ts)
 	ty = vm_type_find(t, ts);
 	if (!ty && !strcmp(ts, "signed char"))
 		ty = vm_type_find(t, "jbyte");
+	/* JDK 8's nmethod::_state is a "volatile unsigned char", a type its
+	 * vmTypes do not list; a char is one byte in every C ABI */
+	if (!ty && (!strcmp(ts, "unsigned char") || !strcmp(ts, "signed char")))
+		return 1;
 	if (!ty)
 		return -1;
 	return ty->size == 1 || ty->size == 2 || ty->size == 4 || ty->size == 8 ?

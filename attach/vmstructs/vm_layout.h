@@ -63,10 +63,14 @@ int vm_layout_from_tables(const struct vm_tables *t, struct vm_layout *l, struct
 /* A field's value from a copy of the structure: buf[len] holds it at 0. */
 uint64_t vm_fld_get(const unsigned char *buf, size_t len, struct vm_fld f);
 
-/* nmethod states below this are alive (in_use 0, not_used 1, not_entrant 2
- * in every JDK since 8; zombie 3 and unloaded 4 up to JDK 19): what
- * Compiler.perfmap's only_alive iterator keeps.  A state enum, not a
+/* nmethod states below this are alive: what Compiler.perfmap's only_alive
+ * iterator keeps.  Since JDK 9: in_use 0, not_used 1, not_entrant 2, zombie
+ * 3 and unloaded 4 (up to JDK 19).  JDK 8, the one JDK with a single
+ * CodeCache::_heap, has no not_used: in_use 0, not_entrant 1, zombie 2,
+ * unloaded 3 (a zombie there counted as alive kept 15 of 1306 Java
+ * methods in the map that the agent had unloaded).  A state enum, not a
  * layout: vmStructs does not export it. */
 #define VM_NMETHOD_ZOMBIE 3
+#define VM_NMETHOD_ZOMBIE_JDK8 2
 
 #endif

@@ -19,6 +19,7 @@
 #include "journal_format.h"
 #include "vm_follow.h"
 #include "vm_jvm.h"
+#include "vm_blob.h"
 #include "vm_names.h"
 #include "vm_scan.h"
 #include "vm_write.h"
@@ -117,6 +118,47 @@ START_TEST(names_bounds)
 	ck_assert_int_eq(vm_names_class("", 0, out, sizeof(out)), -EINVAL);
 	ck_assert_int_eq(display("A", "m", "()V", out, sizeof(out)), -ENOSPC);
 	ck_assert_str_eq(out, "void A.");
+}
+END_TEST
+
+/* nmethod states: JDK 8 (one CodeCache::_heap) has zombie at 2, later
+ * JDKs at 3; a zombie is no live code in either. */
+static bool alive_at_state(bool jdk8, int state)
+{
+	struct vm_layout l = { 0 };
+	unsigned char hdr[64] = { 0 };
+	struct vm_blob b;
+	uint64_t method = 0x7f0000001000ull;
+	uint32_t size = 64, code_off = 32, data_off = 48;
+
+	l.heap_addr = jdk8 ? 0x1000 : 0;
+	l.code_offsets = true;
+	l.cb_size = (struct vm_fld){ 0, 4 };
+	l.cb_code_begin = (struct vm_fld){ 4, 4 };
+	l.cb_code_end = (struct vm_fld){ 8, 4 };
+	l.nm_method = (struct vm_fld){ 16, 8 };
+	l.nm_state = (struct vm_fld){ 24, 1 };
+	l.has_state = true;
+	l.blob_span = 12;
+	l.nm_span = 25;
+	memcpy(hdr, &size, 4);
+	memcpy(hdr + 4, &code_off, 4);
+	memcpy(hdr + 8, &data_off, 4);
+	memcpy(hdr + 16, &method, 8);
+	hdr[24] = (unsigned char)state;
+	ck_assert_int_eq(vm_blob_decode(&l, 0x7f0000100000ull, hdr, sizeof(hdr), 64, "nmethod", &b), 0);
+	ck_assert(b.nmethod);
+	return b.alive;
+}
+
+START_TEST(nmethod_states_of_jdk8_and_later)
+{
+	ck_assert(alive_at_state(true, 0));     /* in_use */
+	ck_assert(alive_at_state(true, 1));     /* JDK 8: not_entrant */
+	ck_assert(!alive_at_state(true, 2));    /* JDK 8: zombie */
+	ck_assert(alive_at_state(false, 2));    /* not_entrant */
+	ck_assert(!alive_at_state(false, 3));   /* zombie */
+	ck_assert(!alive_at_state(false, 4));   /* unloaded */
 }
 END_TEST
 
@@ -466,6 +508,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, names_equal_the_agents);
 	tcase_add_test(tc, names_equal_the_agents_before_hidden_classes);
 	tcase_add_test(tc, names_bounds);
+	tcase_add_test(tc, nmethod_states_of_jdk8_and_later);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
