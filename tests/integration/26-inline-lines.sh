@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# 26-inline-lines: whole inline stacks with source lines, on JDK 17 and 25.
+# 26-inline-lines: whole inline stacks with source lines, on JDK 17 and 25
+# of the host and JDK 11 and 21 of the JDK matrix (in containers).
 #
 # InlineWork (tests/java) runs with its inlining forced by CompileCommand and
 # the JVM's own view printed (PrintInlining), and jsym's agent with `lines`.
@@ -140,43 +141,58 @@ for b in "$JSYM_BUILD" "${JSYM_MUSL_BUILD:-$JSYM_ROOT/musl-build}"; do
 		-f "$b/jsym-lookup.pc" -a -x "$b/examples/jsym-lookup-example"
 done
 
-found=0
-while read -r home major <&3; do
-	case $major in 17 | 25) ;; *) continue ;; esac
-	[ -x "$home/bin/javac" ] && [ -x "$home/bin/javap" ] || continue
-	found=$((found + 1))
+# one_jdk LABEL JAVAC_RELEASE [ct ROOTFS HOME | host HOME]: InlineWork with
+# the agent's `lines`, on a JVM of the host or in a kit container (PID 1)
+# of the JDK matrix's root; javac and javap are the host's JDK 17.
+one_jdk() {
+	local major=$1 release=$2 where=$3 cls d p journal out rc dir=
+	shift 3
 	t_case "jdk$major"
 	cls=$AG_TMP/cls$major
 	mkdir -p "$cls"
-	"$home/bin/javac" -d "$cls" "$JSYM_ROOT/tests/java/InlineWork.java" || t_abort "javac $major"
-	(cd "$cls" && "$home/bin/javap" -c -l -p 'InlineWork$Outer' 'InlineWork$Middle' 'InlineWork$Inner') \
-		>"$AG_TMP/javap$major" || t_abort "javap $major"
-	d=$AG_TMP/out$major
-	mkdir -p "$d"
-	ag_start w$major "$home" "-agentpath:$AG_LIB=dir=$d,lines" -XX:+UnlockDiagnosticVMOptions \
-		-XX:+PrintInlining -XX:+DebugNonSafepoints \
-		'-XX:CompileCommand=inline,InlineWork$Middle::call' \
-		'-XX:CompileCommand=inline,InlineWork$Inner::step' \
-		'-XX:CompileCommand=dontinline,InlineWork$Outer::run' -cp "$cls" -- InlineWork 0
-	p=$AG_PID
-	sleep 4 # C1 then C2 compile Outer.run
-	journal=$d/jsym-$p.journal
+	"$KIT_HOST_JDK/bin/javac" --release "$release" -d "$cls" "$JSYM_ROOT/tests/java/InlineWork.java" ||
+		t_abort "javac $major"
+	(cd "$cls" && "$KIT_HOST_JDK/bin/javap" -c -l -p 'InlineWork$Outer' 'InlineWork$Middle' \
+		'InlineWork$Inner') >"$AG_TMP/javap$major" || t_abort "javap $major"
+	local jvm=(-XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining -XX:+DebugNonSafepoints
+		'-XX:CompileCommand=inline,InlineWork$Middle::call'
+		'-XX:CompileCommand=inline,InlineWork$Inner::step'
+		'-XX:CompileCommand=dontinline,InlineWork$Outer::run')
+	if [ "$where" = host ]; then
+		d=$AG_TMP/out$major
+		mkdir -p "$d"
+		dir=$d
+		ag_start "w$major" "$1" "-agentpath:$AG_LIB=dir=$d,lines" "${jvm[@]}" -cp "$cls" -- InlineWork 0
+		p=$AG_PID
+		journal=$d/jsym-$p.journal
+		out=$AG_TMP/w$major.out
+	else
+		p=$(kit_start "w$major" "$1" --bind "$cls:/opt/cls:ro" --bind "$JSYM_BUILD:$JSYM_BUILD:ro" \
+			-- "$2/bin/java" "-agentpath:$AG_LIB=lines" "${jvm[@]}" -cp /opt/cls InlineWork 0) ||
+			t_abort "kit_start w$major"
+		journal=/proc/$p/root/tmp/jsym-1.journal
+		out=$KIT_DIR/w$major.log
+	fi
+	sleep 5 # C1 then C2 compile Outer.run
 	t_check "journal written" test -s "$journal"
 	cp "$journal" "$AG_TMP/j$major"
-	check_chains "$AG_TMP/j$major" "$AG_TMP/javap$major" "$AG_TMP/w$major.out" \
+	check_chains "$AG_TMP/j$major" "$AG_TMP/javap$major" "$out" \
 		"$AG_TMP/addrs$major" "$AG_TMP/expect$major" >"$AG_TMP/verdict$major"
 	rc=$?
 	cat "$AG_TMP/verdict$major"
 	t_check "chains and lines agree with javap and PrintInlining" [ $rc = 0 ]
-	# jsym resolve --pid: the stacks, innermost first
-	"$JSYM" resolve --pid "$p" --dir "$d" <"$AG_TMP/addrs$major" >"$AG_TMP/res$major"
+	# jsym resolve --pid: the stacks, innermost first (a container's files
+	# are found in its /tmp, from the host)
+	local args=(--pid "$p")
+	[ -n "$dir" ] && args+=(--dir "$dir")
+	"$JSYM" resolve "${args[@]}" <"$AG_TMP/addrs$major" >"$AG_TMP/res$major"
 	frames_of "$AG_TMP/res$major" >"$AG_TMP/resf$major"
 	t_check "jsym resolve prints each stack innermost first with file:line" \
 		diff -u "$AG_TMP/expect$major" "$AG_TMP/resf$major"
 	echo "    e.g.: $(head -1 "$AG_TMP/addrs$major")"
-	"$JSYM" resolve --pid "$p" --dir "$d" "$(grep -m1 . "$AG_TMP/addrs$major")" | sed 's/^/    /'
+	"$JSYM" resolve "${args[@]}" "$(grep -m1 . "$AG_TMP/addrs$major")" | sed 's/^/    /'
 	# --json: the same frames
-	"$JSYM" resolve --pid "$p" --dir "$d" --json <"$AG_TMP/addrs$major" >"$AG_TMP/json$major"
+	"$JSYM" resolve "${args[@]}" --json <"$AG_TMP/addrs$major" >"$AG_TMP/json$major"
 	t_check "--json frames: the same stacks, inlined flags, lines and bcis" python3 - \
 		"$AG_TMP/json$major" "$AG_TMP/expect$major" <<'PY'
 import json, sys
@@ -191,11 +207,32 @@ for l in open(sys.argv[1]):
 assert '\n'.join(got) + '\n' == open(sys.argv[2]).read()
 PY
 	# the public API, from a program outside jsym
-	xargs "$EXAMPLE" --pid "$p" --dir "$d" <"$AG_TMP/addrs$major" >"$AG_TMP/ex$major"
+	xargs "$EXAMPLE" "${args[@]}" <"$AG_TMP/addrs$major" >"$AG_TMP/ex$major"
 	frames_of "$AG_TMP/ex$major" >"$AG_TMP/exf$major"
 	t_check "libjsym-lookup.so (docs/examples) gives the same stacks" \
 		diff -u "$AG_TMP/expect$major" "$AG_TMP/exf$major"
-	kill "$p" 2>/dev/null
+	if [ "$where" = host ]; then kill "$p" 2>/dev/null; else kit_stop "w$major"; fi
+	echo "matrix: JDK=$major feature=inline result=$(awk -F'\t' -v c="jdk$major" \
+		'$1 == "FAIL" && $2 == c {f = 1} END {print f ? "fail" : "pass"}' "$T_CHECKS_FILE")"
+}
+
+found=0
+while read -r home major <&3; do
+	case $major in 17 | 25) ;; *) continue ;; esac
+	found=$((found + 1))
+	one_jdk "$major" 17 host "$home"
 done 3< <(t_jdks)
-[ "$found" -gt 0 ] || t_skip "needs JDK 17 or 25 with javac and javap under /usr/lib/jvm"
+# The matrix's JDK 11 and 21 (Debian's, in containers: their glibc is newer
+# than the host's)
+if [ "$(id -u)" = 0 ]; then
+	rootfs=$(kit_rootfs jdks)
+	while read -r major home _ <&3; do
+		case $major in 11 | 21) ;; *) continue ;; esac
+		found=$((found + 1))
+		one_jdk "$major" "$((major < 17 ? major : 17))" ct "$rootfs" "$home"
+	done 3<"$rootfs/.jsym-jdks"
+else
+	t_log "not root: the matrix's JDK 11 and 21 need containers"
+fi
+[ "$found" -gt 0 ] || t_skip "needs JDK 17 or 25 with javac and javap under /usr/lib/jvm, or root"
 t_finish
