@@ -357,6 +357,15 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 	return open_pid(pid, flags, t, e, true);
 }
 
+const char *target_hs_tmpdir(const struct target *t)
+{
+	const char *d = t->opts.alt_tmpdir;
+
+	if (d[0] == '/' && (t->jdk_major == 0 || t->jdk_major >= 28))
+		return d;
+	return "/tmp";
+}
+
 void target_close(struct target *t)
 {
 	int *fds[] = { &t->proc_fd, &t->pidfd, &t->root_fd, &t->cwd_fd };

@@ -415,6 +415,31 @@ START_TEST(attach_dir_option)
 }
 END_TEST
 
+START_TEST(alt_temp_dir_option)
+{
+	/* JDK 28's -XX:AltTempDir: the command line after the environment,
+	 * the last word wins, an empty value or one after the main class is
+	 * not the JVM's */
+	static const char env[] = "JAVA_TOOL_OPTIONS=-XX:AltTempDir=/env\0"
+				  "JDK_JAVA_OPTIONS=-Xmx1g -XX:AltTempDir=/jdkenv";
+	static const char cmd[] = "java\0-XX:AltTempDir=/a\0-XX:AltTempDir=/b\0Main\0"
+				  "-XX:AltTempDir=/app";
+	static const char empty[] = "java\0-XX:AltTempDir=\0Main";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_environ(S(env), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/jdkenv");
+	ck_assert_int_eq(proc_parse_cmdline(S(cmd), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/b");
+	ck_assert_int_eq(proc_parse_cmdline(S(empty), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "");
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_argfile(S("-XX:AltTempDir='/with space'\nMain"), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/with space");
+}
+END_TEST
+
 START_TEST(release_versions)
 {
 	char v[32];
@@ -478,6 +503,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, environ_options_and_tmpdir);
 	tcase_add_test(tc, environ_hostile);
 	tcase_add_test(tc, attach_dir_option);
+	tcase_add_test(tc, alt_temp_dir_option);
 	tcase_add_test(tc, release_versions);
 	tcase_add_test(tc, jdk_home_layouts);
 	suite_add_tcase(s, tc);
