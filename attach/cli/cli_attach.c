@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cli_attach.h"
 #include "deploy.h"
+#include "jdk_version.h"
 #include "pool.h"
 #include "run.h"
 #include "target.h"
@@ -29,7 +30,7 @@
  * (-Xrs without a listener), or it refused dynamic loading. */
 static bool refuses_agents(const struct target *t, const struct attach_outcome *o)
 {
-	return t->maps.kind == PROC_HOTSPOT && (t->opts.disable_attach ||
+	return t->maps.kind == PROC_HOTSPOT && (o->version_refused || t->opts.disable_attach ||
 	       (t->opts.xrs && !t->opts.start_listener) ||
 	       (o->reply.failed && strstr(o->reply.message, "EnableDynamicAgentLoading")));
 }
@@ -70,6 +71,65 @@ static int load(const struct attach_env *env, const struct target *t,
 	return rc;
 }
 
+/*
+ * A JDK the agent must not go into (jdk_version.h): refused unless
+ * --force; a doubt is said on stderr and the attach goes on.
+ */
+static int version_gate(const struct attach_env *env, const struct target *t,
+			struct attach_outcome *out, const struct attach_log *log,
+			struct err_text *e)
+{
+	char why[512];
+	enum jdk_verdict v;
+
+	if (t->maps.kind != PROC_HOTSPOT)
+		return 0;
+	v = jdk_agent_verdict(t->jdk_major, t->jdk_version, why, sizeof(why));
+	if (v == JDK_AGENT_REFUSE && !env->force) {
+		out->version_refused = true;
+		return err_set(e, -EOPNOTSUPP, "refusing to load the agent: %s", why);
+	}
+	if (v == JDK_AGENT_REFUSE)
+		cli_err("%d: warning: loading the agent anyway (--force): %s",
+			(int)t->pid, why);
+	else if (v == JDK_AGENT_WARN)
+		cli_err("%d: warning: %s", (int)t->pid, why);
+	if (v != JDK_AGENT_OK)
+		attach_step(log, "version check: %s", v == JDK_AGENT_WARN ? "doubt" :
+			    "refused, forced");
+	return 0;
+}
+
+/*
+ * The agent's options for this JVM: the user's, with dir= added when the
+ * user named none and the agent's outputs must leave /tmp (JDK 28's
+ * AltTempDir with an unusable /tmp: deploy_out_dir).  out->out_dir gets
+ * the directory; *opts points at env's options or at buf.
+ */
+static int agent_options(const struct attach_env *env, const struct target *t,
+			 struct attach_outcome *out, char *buf, size_t cap,
+			 const char **opts, const struct attach_log *log,
+			 struct err_text *e)
+{
+	const char *dir = env->out_dir[0] ? env->out_dir : deploy_out_dir(t);
+	int n;
+
+	snprintf(out->out_dir, sizeof(out->out_dir), "%s", dir);
+	*opts = env->options;
+	if (env->out_dir[0] || !strcmp(dir, "/tmp"))
+		return 0;
+	n = snprintf(buf, cap, "dir=%s%s%s", dir, env->options ? "," : "",
+		     env->options ? env->options : "");
+	if (n < 0 || (size_t)n >= cap)
+		return err_set(e, -E2BIG, "the agent's options with dir=%s are too "
+			       "long", dir);
+	attach_step(log, "the JVM's /tmp is not writable and it runs with "
+		    "-XX:AltTempDir=%s: the agent writes there (perf looks in /tmp)",
+		    dir);
+	*opts = buf;
+	return 0;
+}
+
 static int verdict(const struct attach_outcome *o)
 {
 	if (o->rc)
@@ -90,6 +150,8 @@ static void attach_one(struct attach_env *env, pid_t pid,
 				    .evidence = env->verbose || env->json,
 				    .delivery = env->delivery, .out_dir = env->out_dir };
 	struct err_text e = { "" };
+	const char *opts = env->options;
+	char optbuf[1024];
 	struct target t;
 	int rc;
 
@@ -108,6 +170,13 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		out->container = in_container(&t);
 		cli_log_facts(&t, &log);
 		rc = cli_precheck(&t, &e);
+	}
+	if (rc == 0 && !env->stop)
+		rc = version_gate(env, &t, out, &log, &e);
+	if (rc == 0 && !env->stop) {
+		rc = agent_options(env, &t, out, optbuf, sizeof(optbuf), &opts,
+				   &log, &e);
+		dopt.out_dir = out->out_dir;
 	}
 	if (rc == 0 && env->stop) {
 		if (!t.maps.agent[0] && !env->clean) {
@@ -144,7 +213,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		if (rc == 0)
 			out->deployed = true;
 		if (rc == 0 && !out->dep.not_reloaded)
-			rc = load(env, &t, out->dep.load_path, env->options, &log, out);
+			rc = load(env, &t, out->dep.load_path, opts, &log, out);
 		/* the reply is in: the JVM has mapped the memfd, the helper goes */
 		if (out->deployed && deploy_finish(&out->dep) != 0)
 			attach_step(&log, "the memfd helper had to be killed");
@@ -187,7 +256,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 
 static void usage_err(void)
 {
-	cli_err("usage: jsym attach [-v] [--json] [--options OPTS] [--agent-dir DIR] "
+	cli_err("usage: jsym attach [-v] [--json] [--force] [--options OPTS] [--agent-dir DIR] "
 		"[--delivery auto|copy|memfd] "
 		"[--timeout MS] (PID... | --all [--jobs N]) | jsym attach --stop [--clean] "
 		"PID... | jsym detach PID...");
@@ -229,6 +298,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "fallback", required_argument, NULL, 'F' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -271,6 +341,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			break;
 		case 'v': env->verbose = true; break;
 		case 'J': env->json = true; break;
+		case 'f': env->force = true; break;
 		case 'F':
 			if (strcmp(optarg, "map")) {
 				cli_err("--fallback knows only 'map', not '%s'", optarg);

@@ -20,6 +20,7 @@ struct attach_env {
 	int jobs;
 	bool verbose, json, all, stop, clean;
 	bool fallback_map;      /* --fallback=map: jsym map when agents are refused */
+	bool force;             /* --force: load into a JDK jsym refuses */
 	const char *options;    /* the agent's options, or NULL */
 	const char *agent_dir;
 	enum deploy_delivery delivery;
@@ -48,6 +49,8 @@ struct attach_outcome {
 	char kept[256];
 	int removed;
 	bool no_agents;         /* the JVM refuses agents (flags or its reply) */
+	bool version_refused;   /* jsym refused this JDK (jdk_agent_verdict) */
+	char out_dir[128];      /* where the agent writes, as the JVM names it */
 	bool mapped;            /* ... so jsym map wrote its map instead */
 	char map_path[128];
 	size_t map_java;
