@@ -87,7 +87,9 @@ static int version_gate(const struct attach_env *env, const struct target *t,
 	v = jdk_agent_verdict(t->jdk_major, t->jdk_version, why, sizeof(why));
 	if (v == JDK_AGENT_REFUSE && !env->force) {
 		out->version_refused = true;
-		return err_set(e, -EOPNOTSUPP, "refusing to load the agent: %s", why);
+		return err_set(e, -EOPNOTSUPP, "refusing to load the agent: %s; update "
+			       "the JDK, use jsym map (it loads nothing), or give "
+			       "--force to load it anyway", why);
 	}
 	if (v == JDK_AGENT_REFUSE)
 		cli_err("%d: warning: loading the agent anyway (--force): %s",

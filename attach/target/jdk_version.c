@@ -134,10 +134,9 @@ enum jdk_verdict jdk_agent_verdict(int major, const char *version, char *why,
 			return JDK_AGENT_WARN;
 		}
 		if (v.update < known[i].fixed_in) {
-			snprintf(why, cap, "%s (this JVM is %du%d; update it to %du%d "
-				 "or later, use jsym map, which loads nothing, or "
-				 "--force to load the agent anyway)", known[i].what,
-				 v.major, v.update, v.major, known[i].fixed_in);
+			snprintf(why, cap, "%s (this JVM is %du%d, the fix is in "
+				 "%du%d)", known[i].what, v.major, v.update, v.major,
+				 known[i].fixed_in);
 			return JDK_AGENT_REFUSE;
 		}
 	}

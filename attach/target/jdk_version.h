@@ -48,8 +48,8 @@ enum jdk_verdict {
  * What jsym says about loading its agent (which enables CompiledMethodLoad
  * and generates the events of the code already compiled) into a HotSpot of
  * this version (JAVA_VERSION form, "" when unknown; major from the same
- * source, 0 unknown).  why gets the reason with the bug's id and the
- * remedy when the verdict is not OK.
+ * source, 0 unknown).  why gets the reason, with the bug's id and the
+ * update that fixed it, when the verdict is not OK ("" when OK).
  */
 enum jdk_verdict jdk_agent_verdict(int major, const char *version, char *why,
 				   size_t cap);

@@ -16,6 +16,10 @@
 #   attach-sidecar  the static musl jsym in a kubectl-debug-like sidecar
 #                 (Docker's capabilities) attaches through /proc/1
 #   detach        jsym detach: the copies the JVM does not map are gone
+#   version-gate  JDK 8 only: given a release file that says 1.8.0_372
+#                 (JDK-8305165, fixed in 8u382) jsym list shows that version
+#                 and jsym attach refuses, naming the bug, loading nothing;
+#                 after detach, --force loads with a warning
 #   alttempdir    JDK 28 only, which runs with -XX:AltTempDir=/alt and a
 #                 read-only /tmp: the socket, the copies and the agent's map
 #                 are in /alt, nothing in /tmp (every step above went there)
@@ -64,7 +68,17 @@ for o in json.load(sys.stdin):
     if o["pid"] == int(sys.argv[1]): print(json.dumps(o, sort_keys=True))' "$1"
 }
 
-FEATURES="list exec-properties exec-threaddump exec-jcmd attach-host reattach-host attach-sidecar detach alttempdir"
+FEATURES="list exec-properties exec-threaddump exec-jcmd version-gate attach-host reattach-host attach-sidecar detach alttempdir"
+# fake_release PID VERSION|"": write (or remove) the JDK's release file inside
+# the container (its overlay), so jsym takes the JVM for that version.
+fake_release() {
+	local rel=$root$home/release
+	if [ -n "$2" ]; then
+		printf 'JAVA_VERSION="%s"\n' "$2" >"$rel"
+	else
+		rm -f "$rel"
+	fi
+}
 
 while read -r major home version <&3; do
 	M_JDK=$major
@@ -136,6 +150,19 @@ while read -r major home version <&3; do
 	fi
 	m_end
 
+	if [ "$major" = 8 ]; then
+		m_begin version-gate
+		fake_release "$ct" 1.8.0_372
+		t_run "$J" list --json
+		t_contains "$(list_entry "$ct" <<<"$T_OUT")" '"version": "1.8.0_372"' "the release file wins over libjvm.so"
+		t_run timeout 60 "$J" attach "$ct"
+		t_expect_rc 2
+		t_expect_err 'refusing to load the agent: JDK-8305165' '8u372' '--force'
+		t_eq "$(agents "$ct")" "" "no agent loaded"
+		t_eq "$(ls -d "$root$outdir"/jsym-* 2>/dev/null)" "" "nothing copied"
+		fake_release "$ct" ""
+	fi
+
 	m_begin attach-host
 	t_run timeout 120 "$J" attach -v "$ct"
 	t_expect_rc 0
@@ -171,6 +198,19 @@ while read -r major home version <&3; do
 	t_check "only the mapped agent is left of the copies" test "$(find "$root$outdir"/jsym-*-1-* -type f 2>/dev/null | wc -l)" = 1
 	t_check "the JVM still runs" kill -0 "$ct"
 	m_end
+
+	if [ "$major" = 8 ]; then
+		M_FEATURE=version-gate
+		t_case "JDK 8 version-gate"
+		fake_release "$ct" 1.8.0_372
+		t_run timeout 60 "$J" attach --force "$ct"
+		t_expect_rc 0
+		t_expect_err 'warning: loading the agent anyway \(--force\): JDK-8305165'
+		fake_release "$ct" ""
+		m_end
+	else
+		m_skip version-gate "no JDK $major version is refused"
+	fi
 
 	if [ "$major" -ge 28 ]; then
 		m_begin alttempdir
