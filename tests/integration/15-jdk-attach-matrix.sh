@@ -7,7 +7,10 @@
 # it), everything done against it in this order:
 #   list          jsym list --json: HotSpot, the version (JDK 8 has no
 #                 release file: read from libjvm.so), glibc, no agent,
-#                 attach not disabled
+#                 attach not disabled; a second JVM of the same JDK, given
+#                 -XX:+DisableAttachMechanism in JAVA_TOOL_OPTIONS, listed
+#                 as attach disabled, and jsym exec refuses it without a
+#                 signal (no thread dump)
 #   exec-properties, exec-threaddump, exec-jcmd (VM.version), and on JDK 8
 #                 the jcmd it lacks (Compiler.codelist) named by the JVM
 #   attach-host   jsym attach from the host: copied, probed, loaded, the map
@@ -102,6 +105,9 @@ while read -r major home version <&3; do
 	fi
 	ct=$(kit_start "$name" "$rootfs" "${kopts[@]}" -- "$home/bin/java" "${jopts[@]}" \
 		-cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start $name"
+	off=$(kit_start "$name-off" "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
+		--env JAVA_TOOL_OPTIONS=-XX:+DisableAttachMechanism -- "$home/bin/java" -Xmx32m \
+		-XX:+UseSerialGC -cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start $name-off"
 	if ! kit_wait_jvm "$ct" 60; then
 		t_case "JDK $major start"
 		t_fail "JDK $major did not start: $(tail -n 5 "$KIT_DIR/$name.log")"
@@ -124,6 +130,17 @@ while read -r major home version <&3; do
 	t_contains "$entry" '"agent": null' "no agent yet"
 	t_contains "$entry" '"attach_disabled": false' "attach not disabled"
 	t_contains "$entry" '"container": true' "in a container"
+	if kit_wait_jvm "$off" 60; then
+		t_contains "$(list_entry "$off" <<<"$T_OUT")" '"attach_disabled": true' \
+			"JAVA_TOOL_OPTIONS=-XX:+DisableAttachMechanism: attach disabled"
+		t_run timeout 60 "$J" exec "$off" properties
+		t_expect_rc 2
+		t_expect_err 'DisableAttachMechanism'
+		t_eq "$(grep -c 'Full thread dump' "$KIT_DIR/$name-off.log")" 0 "not signalled"
+	else
+		t_fail "JDK $major with attach disabled did not start: $(tail -n 3 "$KIT_DIR/$name-off.log")"
+	fi
+	kit_stop "$name-off"
 	m_end
 
 	m_begin exec-properties
@@ -173,6 +190,8 @@ while read -r major home version <&3; do
 	for _ in $(seq 50); do grep -qE ' [A-Za-z]+\.[a-zA-Z]+\(' "$root$outdir/perf-1.map" 2>/dev/null && break; sleep 0.1; done
 	t_check "the agent's map in $outdir names Java methods" grep -qE ' [A-Za-z]+\.[a-zA-Z]+\(' "$root$outdir/perf-1.map"
 	t_eq "$(stat -c %u:%g "$root$outdir/perf-1.map" 2>&1)" 1000:1000 "the map is the JVM's"
+	t_run "$J" list --json
+	t_contains "$(list_entry "$ct" <<<"$T_OUT")" "\"agent\": \"$outdir/jsym-" "jsym list shows the agent"
 	m_end
 
 	m_begin reattach-host
