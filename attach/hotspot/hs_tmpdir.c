@@ -23,15 +23,17 @@
 static int open_alt(const struct target *t, const char *alt,
 		    const struct attach_log *log, struct err_text *e)
 {
+	const char *why = alt == t->maps.perfdata_dir ? "its hsperfdata is there" :
+			  "-XX:AltTempDir";
 	int fd = inroot_open(t->root_fd, alt, O_PATH | O_DIRECTORY, 0, NULL);
 	char sock[40];
 	struct stat st;
 
 	if (fd < 0)
-		return err_set(e, fd, "the JVM runs with -XX:AltTempDir=%s, which "
+		return err_set(e, fd, "the JVM's temp dir is %s (%s), which "
 			       "cannot be opened in its root (%s): HotSpot keeps its "
 			       "attach socket there and cannot create it (create the "
-			       "directory, writable for uid %u, then retry)", alt,
+			       "directory, writable for uid %u, then retry)", alt, why,
 			       strerror(-fd), (unsigned)t->st.uid[1]);
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
 	/* as the JVM's user (the caller took its ids): EROFS counts too */
@@ -41,14 +43,14 @@ static int open_alt(const struct target *t, const char *alt,
 		int err = -errno;
 
 		close(fd);
-		return err_set(e, err, "the JVM runs with -XX:AltTempDir=%s, where "
+		return err_set(e, err, "the JVM's temp dir is %s (%s), where "
 			       "uid %u cannot write (%s): HotSpot keeps its attach "
 			       "socket there and cannot create it (make the directory "
-			       "writable for that uid, then retry)", alt,
+			       "writable for that uid, then retry)", alt, why,
 			       (unsigned)geteuid(), strerror(-err));
 	}
-	attach_step(log, "-XX:AltTempDir=%s: the JVM's socket and trigger are "
-		    "there", alt);
+	attach_step(log, "the JVM's temp dir is %s (%s): its socket and trigger "
+		    "are there", alt, why);
 	return fd;
 }
 
@@ -62,10 +64,10 @@ int hs_tmpdir_open(const struct target *t, const char **name,
 	*name = dir;
 	if (strcmp(dir, "/tmp") != 0)
 		return open_alt(t, dir, log, e);
-	if (t->opts.alt_tmpdir[0] == '/')
+	if (t->opts.alt_tmpdir[0] == '/' && t->jdk_major && t->jdk_major < 28)
 		attach_step(log, "-XX:AltTempDir=%s ignored: JDK %d has no such "
 			    "flag (28 added it)", t->opts.alt_tmpdir, t->jdk_major);
-	else if (t->opts.alt_tmpdir[0])
+	else if (t->opts.alt_tmpdir[0] && t->opts.alt_tmpdir[0] != '/')
 		attach_step(log, "-XX:AltTempDir=%s is not absolute: the JVM "
 			    "uses /tmp", t->opts.alt_tmpdir);
 	fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, &walked);

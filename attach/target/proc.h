@@ -76,6 +76,11 @@ struct proc_maps_facts {
 	                             "/memfd:jsym-agent..." (" (deleted)"
 	                             dropped); "" if none or too long */
 	bool agent_deleted;       /* that mapping's file was deleted */
+	char perfdata_dir[256];   /* HotSpot's temp dir, from the perf data
+	                             file it maps: <dir>/hsperfdata_<user>/<pid>
+	                             gives <dir> (/tmp, or JDK 28's
+	                             AltTempDir); "" if none mapped, deleted or
+	                             too long */
 };
 
 /*

@@ -403,9 +403,13 @@ const char *target_hs_tmpdir(const struct target *t)
 {
 	const char *d = t->opts.alt_tmpdir;
 
-	if (d[0] == '/' && (t->jdk_major == 0 || t->jdk_major >= 28))
-		return d;
-	return "/tmp";
+	if (t->jdk_major != 0 && t->jdk_major < 28)
+		return "/tmp";
+	/* the JVM's own word: where it mapped its perf data (also when the
+	 * flag came from where jsym does not look, e.g. -XX:VMOptionsFile) */
+	if (t->maps.perfdata_dir[0] == '/')
+		return t->maps.perfdata_dir;
+	return d[0] == '/' ? d : "/tmp";
 }
 
 void target_close(struct target *t)

@@ -75,9 +75,10 @@ const char *target_kind_name(const struct target *t);
 
 /*
  * The directory a HotSpot JVM keeps its temporary files in, as it names it:
- * the -XX:AltTempDir it was started with when that is an absolute path and
- * the JVM has the flag (JDK 28, JDK-8384557; a JVM of unknown version is
- * taken at its word), else "/tmp" (docs/protocols.md A2).  A relative
+ * "/tmp" before JDK 28; from JDK 28 on (and for a JVM of unknown version)
+ * the directory of the hsperfdata file it maps, else the -XX:AltTempDir it
+ * was started with when that is an absolute path, else "/tmp"
+ * (JDK-8384557, docs/protocols.md A2a).  A relative
  * AltTempDir the JVM replaces by /tmp; an absolute one it keeps even when
  * the directory is missing or read-only (it only warns), which the caller
  * checks inside the JVM's root.  Points into t or at a literal.

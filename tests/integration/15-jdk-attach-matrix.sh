@@ -237,7 +237,8 @@ while read -r major home version <&3; do
 		t_check "hsperfdata is in /alt" test -d "$root/alt/hsperfdata_uid1000"
 		t_eq "$(ls -A "$root/tmp")" "" "nothing in the read-only /tmp"
 		t_run "$J" exec -v "$ct" properties
-		t_expect_err 'AltTempDir=/alt: the JVM.s socket and trigger are there' 'socket /alt/\.java_pid1 exists'
+		t_expect_err 'temp dir is /alt \(its hsperfdata is there\): its socket and trigger are there' \
+			'socket /alt/\.java_pid1 exists'
 		m_end
 	else
 		m_skip alttempdir "JDK $major has no -XX:AltTempDir (28 added it)"
@@ -255,8 +256,25 @@ if grep -q '^28 ' "$rootfs/.jsym-jdks"; then
 	kit_wait_jvm "$ct" 60 || t_abort "JDK 28 with /missing did not start"
 	t_run timeout 30 "$J" exec "$ct" properties
 	t_expect_rc 2
-	t_expect_err 'AltTempDir=/missing, which cannot be opened'
+	t_expect_err 'temp dir is /missing \(-XX:AltTempDir\), which cannot be opened'
 	t_eq "$(grep -c 'Full thread dump' "$KIT_DIR/alt-missing.log")" 0 "the JVM was not signalled"
 	kit_stop alt-missing
+
+	# The flag where jsym does not read options (-XX:VMOptionsFile): the
+	# directory of the hsperfdata file the JVM maps says it.
+	t_case "JDK 28 alttempdir-optionsfile"
+	mkdir -p "$KIT_DIR/dir-alt2" "$KIT_DIR/vmopts"
+	chown 1000:1000 "$KIT_DIR/dir-alt2"
+	echo "-XX:AltTempDir=/alt2" >"$KIT_DIR/vmopts/opts"
+	ct=$(kit_start alt-of "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
+		--bind "$KIT_DIR/dir-alt2:/alt2" --bind "$KIT_DIR/vmopts:/opt/vmopts:ro" \
+		-- "$home/bin/java" -Xmx64m -XX:VMOptionsFile=/opt/vmopts/opts \
+		-cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start alt-of"
+	kit_wait_jvm "$ct" 60 || t_abort "JDK 28 with a VMOptionsFile did not start"
+	t_run timeout 30 "$J" exec -v "$ct" properties
+	t_expect_rc 0
+	t_expect_err 'temp dir is /alt2 \(its hsperfdata is there\)'
+	t_check "the socket is /alt2/.java_pid1" test -S "/proc/$ct/root/alt2/.java_pid1"
+	kit_stop alt-of
 fi
 t_finish
