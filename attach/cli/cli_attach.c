@@ -19,7 +19,6 @@
 #include "cli.h"
 #include "cli_attach.h"
 #include "deploy.h"
-#include "jdk_version.h"
 #include "pool.h"
 #include "run.h"
 #include "target.h"
@@ -71,67 +70,6 @@ static int load(const struct attach_env *env, const struct target *t,
 	return rc;
 }
 
-/*
- * A JDK the agent must not go into (jdk_version.h): refused unless
- * --force; a doubt is said on stderr and the attach goes on.
- */
-static int version_gate(const struct attach_env *env, const struct target *t,
-			struct attach_outcome *out, const struct attach_log *log,
-			struct err_text *e)
-{
-	char why[512];
-	enum jdk_verdict v;
-
-	if (t->maps.kind != PROC_HOTSPOT)
-		return 0;
-	v = jdk_agent_verdict(t->jdk_major, t->jdk_version, why, sizeof(why));
-	if (v == JDK_AGENT_REFUSE && !env->force) {
-		out->version_refused = true;
-		return err_set(e, -EOPNOTSUPP, "refusing to load the agent: %s; update "
-			       "the JDK, use jsym map (it loads nothing), or give "
-			       "--force to load it anyway", why);
-	}
-	if (v == JDK_AGENT_REFUSE)
-		cli_err("%d: warning: loading the agent anyway (--force): %s",
-			(int)t->pid, why);
-	else if (v == JDK_AGENT_WARN)
-		cli_err("%d: warning: %s", (int)t->pid, why);
-	if (v != JDK_AGENT_OK)
-		attach_step(log, "version check: %s", v == JDK_AGENT_WARN ? "doubt" :
-			    "refused, forced");
-	return 0;
-}
-
-/*
- * The agent's options for this JVM: the user's, with dir= added when the
- * user named none and the agent's outputs must leave /tmp (JDK 28's
- * AltTempDir with an unusable /tmp: deploy_out_dir).  out->out_dir gets
- * the directory; *opts points at env's options or at buf.
- */
-static int agent_options(const struct attach_env *env, const struct target *t,
-			 struct attach_outcome *out, char *buf, size_t cap,
-			 const char **opts, const struct attach_log *log,
-			 struct err_text *e)
-{
-	const char *dir = env->out_dir[0] ? env->out_dir : deploy_out_dir(t);
-	int n;
-
-	snprintf(out->out_dir, sizeof(out->out_dir), "%s", dir);
-	*opts = env->options;
-	if (env->out_dir[0] || !strcmp(dir, "/tmp"))
-		return 0;
-	n = snprintf(buf, cap, "dir=%s%s%s", dir, env->options ? "," : "",
-		     env->options ? env->options : "");
-	if (n < 0 || (size_t)n >= cap)
-		return err_set(e, -E2BIG, "the agent's options with dir=%s are too "
-			       "long", dir);
-	attach_step(log, "the JVM's /tmp is not writable and it runs with "
-		    "-XX:AltTempDir=%s: the agent writes there (perf looks in /tmp)",
-		    dir);
-	*opts = buf;
-	return 0;
-}
-
 static int verdict(const struct attach_outcome *o)
 {
 	if (o->rc)
@@ -174,10 +112,10 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		rc = cli_precheck(&t, &e);
 	}
 	if (rc == 0 && !env->stop)
-		rc = version_gate(env, &t, out, &log, &e);
+		rc = attach_version_gate(env, &t, out, &log, &e);
 	if (rc == 0 && !env->stop) {
-		rc = agent_options(env, &t, out, optbuf, sizeof(optbuf), &opts,
-				   &log, &e);
+		rc = attach_agent_options(env, &t, out, optbuf, sizeof(optbuf),
+					  &opts, &log, &e);
 		dopt.out_dir = out->out_dir;
 	}
 	if (rc == 0 && env->stop) {
