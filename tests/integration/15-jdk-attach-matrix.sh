@@ -26,6 +26,11 @@
 #   alttempdir    JDK 28 only, which runs with -XX:AltTempDir=/alt and a
 #                 read-only /tmp: the socket, the copies and the agent's map
 #                 are in /alt, nothing in /tmp (every step above went there)
+#   alttempdir-missing, alttempdir-optionsfile  JDK 28 once more: with an
+#                 AltTempDir that does not exist jsym says so at once and
+#                 never signals; with one set in a -XX:VMOptionsFile (which
+#                 jsym does not read) it is found where the JVM maps its
+#                 hsperfdata
 #
 # Each JDK x feature prints one line for docs/testing.md's coverage table:
 #   matrix: JDK=11 feature=attach-host result=pass
@@ -247,9 +252,13 @@ while read -r major home version <&3; do
 done 3<"$rootfs/.jsym-jdks"
 
 # JDK 28's AltTempDir that the JVM cannot use: named at once, no wait.
-if grep -q '^28 ' "$rootfs/.jsym-jdks"; then
-	t_case "JDK 28 alttempdir-missing"
-	home=$(awk '$1 == 28 {print $2}' "$rootfs/.jsym-jdks")
+M_JDK=28
+home=$(awk '$1 == 28 {print $2}' "$rootfs/.jsym-jdks")
+if [ -z "$home" ] || [ ! -x "$rootfs$home/bin/java" ]; then
+	m_skip alttempdir-missing "no JDK 28 in the jdks root"
+	m_skip alttempdir-optionsfile "no JDK 28 in the jdks root"
+else
+	m_begin alttempdir-missing
 	ct=$(kit_start alt-missing "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
 		-- "$home/bin/java" -Xmx64m -XX:AltTempDir=/missing -cp /opt/jsym-java AgentBusy 900) ||
 		t_abort "kit_start alt-missing"
@@ -259,10 +268,11 @@ if grep -q '^28 ' "$rootfs/.jsym-jdks"; then
 	t_expect_err 'temp dir is /missing \(-XX:AltTempDir\), which cannot be opened'
 	t_eq "$(grep -c 'Full thread dump' "$KIT_DIR/alt-missing.log")" 0 "the JVM was not signalled"
 	kit_stop alt-missing
+	m_end
 
 	# The flag where jsym does not read options (-XX:VMOptionsFile): the
 	# directory of the hsperfdata file the JVM maps says it.
-	t_case "JDK 28 alttempdir-optionsfile"
+	m_begin alttempdir-optionsfile
 	mkdir -p "$KIT_DIR/dir-alt2" "$KIT_DIR/vmopts"
 	chown 1000:1000 "$KIT_DIR/dir-alt2"
 	echo "-XX:AltTempDir=/alt2" >"$KIT_DIR/vmopts/opts"
@@ -276,5 +286,6 @@ if grep -q '^28 ' "$rootfs/.jsym-jdks"; then
 	t_expect_err 'temp dir is /alt2 \(its hsperfdata is there\)'
 	t_check "the socket is /alt2/.java_pid1" test -S "/proc/$ct/root/alt2/.java_pid1"
 	kit_stop alt-of
+	m_end
 fi
 t_finish
