@@ -29,7 +29,7 @@
  * (-Xrs without a listener), or it refused dynamic loading. */
 static bool refuses_agents(const struct target *t, const struct attach_outcome *o)
 {
-	return t->maps.kind == PROC_HOTSPOT && (t->opts.disable_attach ||
+	return t->maps.kind == PROC_HOTSPOT && (o->version_refused || t->opts.disable_attach ||
 	       (t->opts.xrs && !t->opts.start_listener) ||
 	       (o->reply.failed && strstr(o->reply.message, "EnableDynamicAgentLoading")));
 }
@@ -90,6 +90,8 @@ static void attach_one(struct attach_env *env, pid_t pid,
 				    .evidence = env->verbose || env->json,
 				    .delivery = env->delivery, .out_dir = env->out_dir };
 	struct err_text e = { "" };
+	const char *opts = env->options;
+	char optbuf[1024];
 	struct target t;
 	int rc;
 
@@ -108,6 +110,13 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		out->container = in_container(&t);
 		cli_log_facts(&t, &log);
 		rc = cli_precheck(&t, &e);
+	}
+	if (rc == 0 && !env->stop)
+		rc = attach_version_gate(env, &t, out, &log, &e);
+	if (rc == 0 && !env->stop) {
+		rc = attach_agent_options(env, &t, out, optbuf, sizeof(optbuf),
+					  &opts, &log, &e);
+		dopt.out_dir = out->out_dir;
 	}
 	if (rc == 0 && env->stop) {
 		if (!t.maps.agent[0] && !env->clean) {
@@ -144,7 +153,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		if (rc == 0)
 			out->deployed = true;
 		if (rc == 0 && !out->dep.not_reloaded)
-			rc = load(env, &t, out->dep.load_path, env->options, &log, out);
+			rc = load(env, &t, out->dep.load_path, opts, &log, out);
 		/* the reply is in: the JVM has mapped the memfd, the helper goes */
 		if (out->deployed && deploy_finish(&out->dep) != 0)
 			attach_step(&log, "the memfd helper had to be killed");
@@ -187,7 +196,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 
 static void usage_err(void)
 {
-	cli_err("usage: jsym attach [-v] [--json] [--options OPTS] [--agent-dir DIR] "
+	cli_err("usage: jsym attach [-v] [--json] [--force] [--options OPTS] [--agent-dir DIR] "
 		"[--delivery auto|copy|memfd] "
 		"[--timeout MS] (PID... | --all [--jobs N]) | jsym attach --stop [--clean] "
 		"PID... | jsym detach PID...");
@@ -229,6 +238,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "fallback", required_argument, NULL, 'F' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -271,6 +281,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			break;
 		case 'v': env->verbose = true; break;
 		case 'J': env->json = true; break;
+		case 'f': env->force = true; break;
 		case 'F':
 			if (strcmp(optarg, "map")) {
 				cli_err("--fallback knows only 'map', not '%s'", optarg);

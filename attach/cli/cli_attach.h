@@ -20,6 +20,7 @@ struct attach_env {
 	int jobs;
 	bool verbose, json, all, stop, clean;
 	bool fallback_map;      /* --fallback=map: jsym map when agents are refused */
+	bool force;             /* --force: load into a JDK jsym refuses */
 	const char *options;    /* the agent's options, or NULL */
 	const char *agent_dir;
 	enum deploy_delivery delivery;
@@ -48,10 +49,35 @@ struct attach_outcome {
 	char kept[256];
 	int removed;
 	bool no_agents;         /* the JVM refuses agents (flags or its reply) */
+	bool version_refused;   /* jsym refused this JDK (jdk_agent_verdict) */
+	char out_dir[128];      /* where the agent writes, as the JVM names it */
 	bool mapped;            /* ... so jsym map wrote its map instead */
 	char map_path[128];
 	size_t map_java;
 };
+
+struct target;
+
+/*
+ * A JDK the agent must not go into (jdk_agent_verdict): -EOPNOTSUPP with
+ * the reason and the ways out in e, and out->version_refused, unless
+ * --force; a forced refusal or a doubt is a warning on stderr.  0 when the
+ * attach may go on (always for OpenJ9).
+ */
+int attach_version_gate(const struct attach_env *env, const struct target *t,
+			struct attach_outcome *out, const struct attach_log *log,
+			struct err_text *e);
+
+/*
+ * The agent's options for this JVM: the user's, with dir= added when the
+ * user named none and deploy_out_dir() moves the outputs out of /tmp.
+ * out->out_dir gets the directory, *opts env->options or buf (cap bytes).
+ * 0, or -E2BIG with e set.
+ */
+int attach_agent_options(const struct attach_env *env, const struct target *t,
+			 struct attach_outcome *out, char *buf, size_t cap,
+			 const char **opts, const struct attach_log *log,
+			 struct err_text *e);
 
 void attach_print_json(const struct attach_env *env, const struct attach_outcome *o);
 /* The failure line of one JVM, on stderr (nothing when it succeeded). */

@@ -171,9 +171,13 @@ void attach_print_human(const struct attach_env *env, const struct attach_outcom
 		printf("jsym: %d: delivered from a memfd, nothing written in the "
 		       "container%s%s\n", (int)o->pid, o->dep.copy_refused[0] ?
 		       ": " : "", safe(o->dep.copy_refused, v2, sizeof(v2)));
-	printf("jsym: %d: symbols in %s/perf-%d.map%s\n", (int)o->pid,
-	       env->out_dir[0] ? safe(env->out_dir, v, sizeof(v)) : "/tmp", (int)o->nspid,
-	       o->container ? " inside the JVM's container (perf finds it)" : "");
+	bool in_tmp = !o->out_dir[0] || !strcmp(o->out_dir, "/tmp");
+
+	printf("jsym: %d: symbols in %s/perf-%d.map%s%s\n", (int)o->pid,
+	       in_tmp ? "/tmp" : safe(o->out_dir, v, sizeof(v)), (int)o->nspid,
+	       o->container ? " inside the JVM's container" : "",
+	       in_tmp ? (o->container ? " (perf finds it)" : "") :
+	       " (perf looks in /tmp only: point it there, e.g. with a symlink)");
 	if (o->kind == PROC_HOTSPOT && o->jdk_major >= 21 && o->dep.how != DEPLOY_ALREADY)
 		cli_err("note: JDK %d logs a warning on the JVM's stderr for a "
 			"dynamically loaded agent; start the JVM with "

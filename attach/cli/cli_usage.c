@@ -58,6 +58,8 @@ void cli_usage(FILE *f)
 "      --json              the outcome as JSON (-j is --jobs here)\n"
 "      --fallback=map      a JVM that takes no agent gets jsym map instead\n"
 "                          (--json: \"source\" says agent or vmstructs)\n"
+"      --force             load the agent into a JDK jsym refuses for a known\n"
+"                          crash (JDK 8 before 8u382: JDK-8305165)\n"
 "  -t, -r, -v              as for exec\n"
 "\n"
 "Options of exec:\n"

@@ -7,7 +7,7 @@
 
 ATTACH_DEPLOY_SRCS := attach/deploy/builds.c attach/deploy/place.c attach/deploy/pick.c \
 	attach/deploy/deploy.c attach/deploy/enter.c attach/deploy/memfd.c \
-	attach/deploy/cgroup.c
+	attach/deploy/cgroup.c attach/deploy/tmpdirs.c
 INC_attach/deploy := -Iattach/deploy $(INC_attach/target) $(INC_agent/format)
 
 # The glibc probe must run on any glibc the agent runs on (>= 2.17): the

@@ -44,26 +44,6 @@ struct place {
 	struct err_text *e;
 };
 
-const char *deploy_tmpdir(const struct target *t)
-{
-	const char *d = t->opts.tmpdir;
-
-	/* HotSpot itself always uses /tmp (docs/protocols.md A2); the copy
-	 * honours TMPDIR, which LD_PRELOAD lists would split at blanks or ':' */
-	if (d[0] == '/' && strlen(d) < 200 && !strpbrk(d, " \t\n:"))
-		return d;
-	return "/tmp";
-}
-
-void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
-		     char *out, size_t cap)
-{
-	/* the pid in its namespace too: two JVMs of one container may start
-	 * in the same clock tick */
-	snprintf(out, cap, "jsym-%.12s-%d-%llu", b->hash, (int)t->st.nspid,
-		 (unsigned long long)t->starttime);
-}
-
 static const char *kind_of(mode_t m)
 {
 	return S_ISLNK(m) ? "a symlink" : S_ISFIFO(m) ? "a FIFO" :

@@ -19,6 +19,7 @@
 #include "hotspot.h"
 #include "hs_io.h"
 #include "hs_reply.h"
+#include "hs_tmpdir.h"
 #include "inroot.h"
 #include "ns.h"
 #include "target.h"
@@ -127,12 +128,14 @@ static int open_trigger_in(int dir, const char *name)
 	return -EEXIST;
 }
 
-/* Open the trigger in the JVM's cwd, else in its /tmp; *dir gets the dirfd. */
-static int open_trigger(const struct target *t, int tmp_fd, const char *name,
-			int *dir, const struct attach_log *log, struct err_text *e)
+/* Open the trigger in the JVM's cwd, else in its temp dir (tmp_name: /tmp,
+ * or JDK 28's -XX:AltTempDir); *dir gets the dirfd. */
+static int open_trigger(const struct target *t, int tmp_fd, const char *tmp_name,
+			const char *name, int *dir, const struct attach_log *log,
+			struct err_text *e)
 {
 	int dirs[2] = { t->cwd_fd, tmp_fd };
-	const char *where[2] = { t->cwd_path[0] ? t->cwd_path : "cwd", "/tmp" };
+	const char *where[2] = { t->cwd_path[0] ? t->cwd_path : "cwd", tmp_name };
 	const char *isdir = NULL;
 	int err = 0;
 
@@ -168,9 +171,9 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *name,
 			       "accepts a file there (remove that directory)",
 			       name, isdir);
 	return err_set(e, err ? err : -ENOENT,
-		       "cannot create the trigger file %s in the JVM's cwd or /tmp: "
+		       "cannot create the trigger file %s in the JVM's cwd or %s: "
 		       "%s (the JVM's user must be able to write to one of them)",
-		       name, strerror(err ? -err : ENOENT));
+		       name, tmp_name, strerror(err ? -err : ENOENT));
 }
 
 /* flock the trigger: one jsym at a time signals a given JVM. */
@@ -222,7 +225,8 @@ static int socket_poll_ms(bool have_inotify, long left)
 }
 
 /*
- * Wait until `sock` is a socket in the current directory (the JVM's /tmp).
+ * Wait until `sock` is a socket in the current directory (the JVM's temp
+ * dir, named o->dir in messages).
  * inotify wakes us when the listener renames its socket into place; the
  * poll timeout is only a fallback for file systems without events.
  *
@@ -235,9 +239,9 @@ static int socket_poll_ms(bool have_inotify, long left)
  * the descriptor after the JVM's reply, by when it has mostly passed.
  */
 static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
-		       int *ino_out, const struct attach_log *log,
-		       struct err_text *e)
+		       int *ino_out, const struct hs_opts *o, struct err_text *e)
 {
+	const struct attach_log *log = o->log;
 	long start = clock_ms(), left;
 	int ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	int wd = -1, rc = 0;
@@ -268,17 +272,17 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 		if (left <= 0 && target_stopped(t)) {
 			rc = err_set(e, -ETIMEDOUT, "timed out after %d ms: the JVM is "
 				     "stopped (SIGSTOP or a debugger) and did not open "
-				     "/tmp/%s (continue it with kill -CONT, then retry)",
-				     timeout_ms, sock);
+				     "%s/%s (continue it with kill -CONT, then retry)",
+				     timeout_ms, o->dir, sock);
 			break;
 		}
 		if (left <= 0) {
 			rc = err_set(e, -ETIMEDOUT, "timed out after %d ms: the JVM did "
-				     "not open /tmp/%s (it may have refused the trigger "
+				     "not open %s/%s (it may have refused the trigger "
 				     "and printed a thread dump: wrong owner, "
 				     "-XX:+DisableAttachMechanism, or a JVM stuck at a "
 				     "safepoint; raise --timeout if it is just slow)",
-				     timeout_ms, sock);
+				     timeout_ms, o->dir, sock);
 			break;
 		}
 		if (poll(p, 2, socket_poll_ms(ino >= 0, left)) > 0 && ino >= 0)
@@ -295,8 +299,8 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 }
 
 /* Is the JVM's socket there?  1 yes, 0 no, -EPERM (with e) foreign owner. */
-static int socket_ready(const struct target *t, const char *sock,
-			struct err_text *e)
+static int socket_ready(const struct target *t, const char *dir,
+			const char *sock, struct err_text *e)
 {
 	struct stat st;
 
@@ -304,9 +308,9 @@ static int socket_ready(const struct target *t, const char *sock,
 	    !S_ISSOCK(st.st_mode))
 		return 0;
 	if (st.st_uid != t->st.uid[1] && st.st_uid != 0)
-		return err_set(e, -EPERM, "/tmp/%s is owned by uid %u, not by the "
+		return err_set(e, -EPERM, "%s/%s is owned by uid %u, not by the "
 			       "JVM's uid %u: refusing to use it (remove it if it is "
-			       "stale)", sock, (unsigned)st.st_uid,
+			       "stale)", dir, sock, (unsigned)st.st_uid,
 			       (unsigned)t->st.uid[1]);
 	return 1;
 }
@@ -323,7 +327,7 @@ static int socket_wait_ms(long deadline)
 }
 
 /*
- * Make sure the listener runs; the caller is inside the JVM's /tmp.
+ * Make sure the listener runs; the caller is inside the JVM's temp dir.
  * Concurrent jsyms share one trigger file and take turns with flock: the
  * first signals, the others find the socket (a second SIGQUIT to a JVM
  * whose listener runs would print a thread dump).  *ino gets wait_socket's
@@ -340,27 +344,29 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 	int dir = -1, fd, rc;
 
 	for (;;) {
-		rc = socket_ready(t, sock, e);
+		rc = socket_ready(t, o->dir, sock, e);
 		if (rc) {
 			if (rc > 0)
-				attach_step(o->log, "socket /tmp/%s exists: no signal "
-					    "needed", sock);
+				attach_step(o->log, "socket %s/%s exists: no signal "
+					    "needed", o->dir, sock);
 			return rc < 0 ? rc : 0;
 		}
-		/* HotSpot binds its socket in /tmp, always (A3): with a read-only
-		 * /tmp the listener cannot start, whatever the trigger does */
+		/* HotSpot binds its socket in its temp dir, always (A3): read-only,
+		 * the listener cannot start, whatever the trigger does */
 		if (fstatvfs(tmp_fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
 			return err_set(e, -EROFS, "the JVM has no attach socket and its "
-				       "/tmp is read-only: HotSpot creates the socket "
-				       "there (/tmp/%s), so no attach tool can reach it; "
-				       "give the container a writable /tmp (an emptyDir), or "
-				       "start the JVM with -agentpath", sock);
+				       "%s is read-only: HotSpot creates the socket "
+				       "there (%s/%s), so no attach tool can reach it; "
+				       "give the container a writable /tmp (an emptyDir), "
+				       "on JDK 28 name a writable one with "
+				       "-XX:AltTempDir=DIR, or start the JVM with "
+				       "-agentpath", o->dir, o->dir, sock);
 		if (!hotspot_may_signal(t, &why))
 			return err_set(e, -EPERM, "the JVM has no attach socket "
-				       "(/tmp/%s) and jsym will not signal it: %s",
-				       sock, why.msg);
+				       "(%s/%s) and jsym will not signal it: %s",
+				       o->dir, sock, why.msg);
 		snprintf(trig, sizeof(trig), ".attach_pid%d", (int)t->st.nspid);
-		fd = open_trigger(t, tmp_fd, trig, &dir, o->log, e);
+		fd = open_trigger(t, tmp_fd, o->dir, trig, &dir, o->log, e);
 		if (fd < 0)
 			return fd;
 		rc = lock_trigger(fd, deadline, e);
@@ -370,7 +376,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		}
 		/* the previous holder removed it, or its signal worked: look again */
 		if (fstat(fd, &st) != 0 || st.st_nlink == 0 ||
-		    socket_ready(t, sock, NULL) != 0) {
+		    socket_ready(t, o->dir, sock, NULL) != 0) {
 			close(fd);
 			attach_step(o->log, "another attach ran meanwhile");
 			continue;
@@ -379,7 +385,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		rc = send_sigquit(t, o->log, e);
 		if (rc == 0)
 			rc = wait_socket(t, sock, socket_wait_ms(deadline), ino,
-					 o->log, e);
+					 o, e);
 		if (unlinkat(dir, trig, 0) == 0)
 			attach_step(o->log, "trigger removed");
 		trigger_dir = -1;
@@ -459,7 +465,7 @@ static int choose_protocol(const struct target *t, const struct hs_request *rq,
 	return fits ? v1_limit_error(rq, fits, false, e) : 1;
 }
 
-/* Choose the protocol, send the request in the JVM's /tmp, judge the reply. */
+/* Choose the protocol, send the request in the JVM's temp dir, judge the reply. */
 static int request(const struct target *t, const struct hs_request *rq,
 		   const char *sock, const struct hs_opts *o,
 		   struct attach_reply *r, struct err_text *e)
@@ -495,30 +501,26 @@ int hotspot_exec(const struct target *t, const struct hs_request *rq,
 		 const struct hs_opts *o, struct attach_reply *r,
 		 struct err_text *e)
 {
+	struct hs_opts od = *o;
 	char sock[40];
-	bool walked;
 	int tmp_fd, ino = -1, rc;
 
 	memset(r, 0, sizeof(*r));
-	tmp_fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, &walked);
+	tmp_fd = hs_tmpdir_open(t, &od.dir, o->log, e);
 	if (tmp_fd < 0)
-		return err_set(e, tmp_fd, "cannot open the JVM's /tmp "
-			       "(/proc/%d/root/tmp): %s", (int)t->pid,
-			       strerror(-tmp_fd));
-	if (walked)
-		attach_step(o->log, "openat2 unavailable: walked to /tmp with "
-			    "O_NOFOLLOW");
+		return tmp_fd;
 	/* relative socket names keep sun_path short whatever the root is */
 	if (fchdir(tmp_fd) != 0) {
 		rc = -errno;
 		close(tmp_fd);
-		return err_set(e, rc, "cannot enter the JVM's /tmp: %s", strerror(-rc));
+		return err_set(e, rc, "cannot enter the JVM's %s: %s", od.dir,
+			       strerror(-rc));
 	}
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
-	rc = ensure_listener(t, tmp_fd, sock, o, &ino, e);
+	rc = ensure_listener(t, tmp_fd, sock, &od, &ino, e);
 	close(tmp_fd);
 	if (rc == 0)
-		rc = request(t, rq, sock, o, r, e);
+		rc = request(t, rq, sock, &od, r, e);
 	if (ino >= 0)
 		close(ino); /* only now: see wait_socket */
 	return rc;

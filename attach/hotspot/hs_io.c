@@ -30,7 +30,8 @@ int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 	return (int)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
-static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
+static int connect_sock(const char *dir, const char *sock, int timeout_ms,
+			struct err_text *e)
 {
 	struct sockaddr_un sa;
 	long deadline = clock_ms() + timeout_ms;
@@ -56,16 +57,17 @@ static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
 				       "busy for %d ms (another client holds it; try again "
 				       "or raise --timeout)", timeout_ms);
 		if (err == -ECONNREFUSED)
-			return err_set(e, err, "/tmp/%s exists but nobody listens on it "
+			return err_set(e, err, "%s/%s exists but nobody listens on it "
 				       "(left over by an earlier process with this pid? "
-				       "remove it and retry)", sock);
+				       "remove it and retry)", dir, sock);
 		if (err == -EACCES || err == -EPERM)
-			return err_set(e, err, "cannot connect to /tmp/%s: %s (the "
+			return err_set(e, err, "cannot connect to %s/%s: %s (the "
 				       "socket is mode 0600 and owned by the JVM's user: jsym "
 				       "needs that uid (CAP_SETUID) or CAP_DAC_OVERRIDE; run it "
-				       "on the host or as that user)", sock, strerror(-err));
-		return err_set(e, err, "cannot connect to /tmp/%s: %s", sock,
-			       strerror(-err));
+				       "on the host or as that user)", dir, sock,
+				       strerror(-err));
+		return err_set(e, err, "cannot connect to %s/%s: %s", dir,
+			       sock, strerror(-err));
 	}
 	return fd;
 }
@@ -74,23 +76,23 @@ static int connect_sock(const char *sock, int timeout_ms, struct err_text *e)
  * The peer of a connected Unix socket is whoever called listen(): it must be
  * the JVM itself, not a process that planted a socket at its path.
  */
-static int check_peer(const struct target *t, int fd, const char *sock,
-		      struct err_text *e)
+static int check_peer(const struct target *t, int fd, const char *dir,
+		      const char *sock, struct err_text *e)
 {
 	struct ucred uc;
 	socklen_t len = sizeof(uc);
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0)
-		return err_set(e, -errno, "cannot read the peer of /tmp/%s: %s",
-			       sock, strerror(errno));
+		return err_set(e, -errno, "cannot read the peer of %s/%s: %s",
+			       dir, sock, strerror(errno));
 	if (uc.pid != 0 && uc.pid != t->pid)
-		return err_set(e, -EPERM, "/tmp/%s is served by pid %d (uid %u), not "
+		return err_set(e, -EPERM, "%s/%s is served by pid %d (uid %u), not "
 			       "by the JVM %d: refusing to talk to it (remove the "
-			       "impostor socket)", sock, (int)uc.pid, (unsigned)uc.uid,
+			       "impostor socket)", dir, sock, (int)uc.pid, (unsigned)uc.uid,
 			       (int)t->pid);
 	if (uc.uid != t->st.uid[1] && uc.uid != 0)
-		return err_set(e, -EPERM, "/tmp/%s is served by uid %u, not by the "
-			       "JVM's uid %u: refusing to talk to it", sock,
+		return err_set(e, -EPERM, "%s/%s is served by uid %u, not by the "
+			       "JVM's uid %u: refusing to talk to it", dir, sock,
 			       (unsigned)uc.uid, (unsigned)t->st.uid[1]);
 	return 0;
 }
@@ -191,14 +193,15 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 		     size_t capmax, struct hs_io_result *res, struct err_text *e)
 {
 	struct reader rd = { .ms = o->read_timeout_ms, .sink = -1, .sink_ok = true };
+	const char *dir = o->dir ? o->dir : "/tmp";
 	char buf[16384];
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	rd.fd = connect_sock(sock, o->timeout_ms, e);
+	rd.fd = connect_sock(dir, sock, o->timeout_ms, e);
 	if (rd.fd < 0)
 		return rd.fd;
-	rc = check_peer(t, rd.fd, sock, e);
+	rc = check_peer(t, rd.fd, dir, sock, e);
 	if (rc == 0)
 		rc = send_all(rd.fd, req, len, o->timeout_ms, e);
 	while (rc == 0) {

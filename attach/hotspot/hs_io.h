@@ -24,6 +24,9 @@ struct hs_opts {
 	int out_fd;             /* the JVM's output (-1: discard) */
 	int err_fd;             /* the JVM's text when the command failed */
 	const struct attach_log *log;
+	const char *dir;        /* the socket's directory as the JVM names it,
+	                           for messages (NULL: /tmp); hotspot_exec sets
+	                           it, the caller leaves it NULL */
 };
 
 /*

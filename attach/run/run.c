@@ -30,7 +30,7 @@ static int child_hotspot(const struct run_request *rq, const struct target *t,
 {
 	struct hs_request hr = { rq->cmd, rq->args, rq->nargs, rq->protocol };
 	struct hs_opts o = { rq->timeout_ms, rq->read_timeout_ms, out_fd,
-			     STDERR_FILENO, log };
+			     STDERR_FILENO, log, NULL };
 	struct creds_saved sv;
 	struct ns_result nr;
 	int rc;

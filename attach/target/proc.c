@@ -311,6 +311,32 @@ static bool maps_path(struct span line, struct span *path, bool *deleted)
 	return true;
 }
 
+/*
+ * HotSpot maps its perf data file <tmp>/hsperfdata_<user>/<pid>, <tmp>
+ * being os::get_temp_directory(): /tmp, or JDK 28's AltTempDir.  The
+ * file's base name b is all digits; *dir gets <tmp>, never empty.
+ */
+static bool perfdata_dir_of(struct span path, const char *b, size_t n,
+			    struct span *dir)
+{
+	const char *parent;
+
+	if (n == 0 || b <= path.p + 1)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] < '0' || b[i] > '9')
+			return false;
+	parent = b - 1;                 /* the '/' before the base name */
+	while (parent > path.p && parent[-1] != '/')
+		parent--;
+	if (parent - 1 <= path.p ||
+	    !has_prefix_n(parent, (size_t)(b - 1 - parent), "hsperfdata_"))
+		return false;
+	dir->p = path.p;
+	dir->end = parent - 1;          /* without the '/' */
+	return true;
+}
+
 int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 {
 	struct span all, line, path;
@@ -328,6 +354,12 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 		if (!maps_path(line, &path, &deleted))
 			continue;
 		b = base_name(path, &n);
+		if (!deleted && !mf->perfdata_dir[0]) {
+			struct span dir;
+
+			if (perfdata_dir_of(path, b, n, &dir))
+				keep_span(mf->perfdata_dir, sizeof(mf->perfdata_dir), dir);
+		}
 		if (!mf->agent[0] && ((n == 16 && memcmp(b, "libjsym-agent.so", 16) == 0) ||
 				      has_prefix_n(path.p, (size_t)(path.end - path.p),
 						   "/memfd:jsym-agent"))) {

@@ -76,6 +76,11 @@ struct proc_maps_facts {
 	                             "/memfd:jsym-agent..." (" (deleted)"
 	                             dropped); "" if none or too long */
 	bool agent_deleted;       /* that mapping's file was deleted */
+	char perfdata_dir[256];   /* HotSpot's temp dir, from the perf data
+	                             file it maps: <dir>/hsperfdata_<user>/<pid>
+	                             gives <dir> (/tmp, or JDK 28's
+	                             AltTempDir); "" if none mapped, deleted or
+	                             too long */
 };
 
 /*
@@ -96,6 +101,8 @@ struct proc_jvm_opts {
 	bool environ_read;        /* proc_parse_environ() saw the environment */
 	char tmpdir[256];         /* TMPDIR= from environ ("" if unset/too long) */
 	char attach_dir[256];     /* OpenJ9 -Dcom.ibm.tools.attach.directory= */
+	char alt_tmpdir[256];     /* HotSpot -XX:AltTempDir= (JDK 28+, last
+	                             wins; "" if unset, empty or too long) */
 	int n_argfiles;           /* @argfiles named on the command line */
 	char argfiles[PROC_MAX_ARGFILES][256]; /* their paths (target's view;
 	                             relative ones are from its cwd) */

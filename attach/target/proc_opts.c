@@ -25,6 +25,8 @@ static void apply_opt(struct span w, struct proc_jvm_opts *o)
 
 	if (eat_prefix(&v, "-Dcom.ibm.tools.attach.directory="))
 		copy_span(v, o->attach_dir, sizeof(o->attach_dir));
+	else if (eat_prefix(&v, "-XX:AltTempDir="))
+		copy_span(v, o->alt_tmpdir, sizeof(o->alt_tmpdir));
 	else if (span_equals(w, "-XX:+DisableAttachMechanism"))
 		o->disable_attach = true;
 	else if (span_equals(w, "-XX:-DisableAttachMechanism"))

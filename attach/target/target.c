@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "creds.h"
 #include "fdio.h"
 #include "inroot.h"
+#include "jdk_version.h"
 #include "ns.h"
 #include "target.h"
 
@@ -129,7 +131,46 @@ static void read_argfiles(struct target *t)
 	}
 }
 
-/* JDK version from <home>/release, resolved inside the target's root. */
+#define LIBJVM_MAX (256u << 20)
+
+/*
+ * A HotSpot without a readable `release` (Debian's openjdk-8 ships none):
+ * the version from the VM info string in libjvm.so (jdk_version.h), read
+ * through a private read-only mapping of the file the JVM maps, inside its
+ * root.  The JVM has those pages in memory already; nothing is written.
+ */
+static void read_libjvm_version(struct target *t)
+{
+	struct stat st;
+	void *m;
+	int fd, rc;
+
+	if (t->maps.kind != PROC_HOTSPOT)
+		return;
+	fd = inroot_open(t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW |
+			 O_NONBLOCK, 0, NULL);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > LIBJVM_MAX) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	rc = jdk_parse_vm_info(m, (size_t)st.st_size, t->jdk_version,
+			       sizeof(t->jdk_version));
+	munmap(m, (size_t)st.st_size);
+	if (rc > 0)
+		t->jdk_major = rc;
+	else
+		t->jdk_version[0] = '\0';
+}
+
+/* JDK version from <home>/release, resolved inside the target's root; from
+ * libjvm.so when there is none. */
 static void read_release(struct target *t)
 {
 	char home[512];
@@ -144,13 +185,14 @@ static void read_release(struct target *t)
 		return;
 	strcat(home, "/release");
 	n = read_target_file(t, home, SMALL_FILE, &buf);
-	if (n < 0)
-		return;
-	rc = proc_parse_release(buf, (size_t)n, t->jdk_version,
-				sizeof(t->jdk_version));
+	rc = n < 0 ? (int)n : proc_parse_release(buf, (size_t)n, t->jdk_version,
+						  sizeof(t->jdk_version));
+	if (n >= 0)
+		free(buf);
 	if (rc > 0)
 		t->jdk_major = rc;
-	free(buf);
+	else
+		read_libjvm_version(t);
 }
 
 static void read_options(struct target *t)
@@ -355,6 +397,19 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 		struct err_text *e)
 {
 	return open_pid(pid, flags, t, e, true);
+}
+
+const char *target_hs_tmpdir(const struct target *t)
+{
+	const char *d = t->opts.alt_tmpdir;
+
+	if (t->jdk_major != 0 && t->jdk_major < 28)
+		return "/tmp";
+	/* the JVM's own word: where it mapped its perf data (also when the
+	 * flag came from where jsym does not look, e.g. -XX:VMOptionsFile) */
+	if (t->maps.perfdata_dir[0] == '/')
+		return t->maps.perfdata_dir;
+	return d[0] == '/' ? d : "/tmp";
 }
 
 void target_close(struct target *t)

@@ -73,6 +73,18 @@ const char *target_ns_name(enum target_ns ns);
 /* "HotSpot", "OpenJ9", "not a JVM" or "unknown (maps unreadable)". */
 const char *target_kind_name(const struct target *t);
 
+/*
+ * The directory a HotSpot JVM keeps its temporary files in, as it names it:
+ * "/tmp" before JDK 28; from JDK 28 on (and for a JVM of unknown version)
+ * the directory of the hsperfdata file it maps, else the -XX:AltTempDir it
+ * was started with when that is an absolute path, else "/tmp"
+ * (JDK-8384557, docs/protocols.md A2a).  A relative
+ * AltTempDir the JVM replaces by /tmp; an absolute one it keeps even when
+ * the directory is missing or read-only (it only warns), which the caller
+ * checks inside the JVM's root.  Points into t or at a literal.
+ */
+const char *target_hs_tmpdir(const struct target *t);
+
 /* "glibc", "musl" or "unknown". */
 const char *target_libc_name(const struct target *t);
 

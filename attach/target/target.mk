@@ -2,6 +2,7 @@
 # it reaches into it: /proc facts and their parsers, namespaces,
 # credentials, the confined open inside a target's root.  Uses base only.
 
-ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/target.c \
+ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/jdk_version.c \
+	attach/target/target.c \
 	attach/target/inroot.c attach/target/ns.c attach/target/creds.c
 INC_attach/target := -Iattach/target $(INC_attach/base)

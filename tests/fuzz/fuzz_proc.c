@@ -1,13 +1,15 @@
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
  * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK
- * home derivation).  The buffers are not NUL-terminated, as in real reads.
+ * home derivation) and jdk_version.c (libjvm.so's VM string, the version
+ * and its verdict).  The buffers are not NUL-terminated, as in real reads.
  */
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jdk_version.h"
 #include "proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,13 +50,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	proc_parse_argfile(buf, size, &o);
 	if (!memchr(o.tmpdir, '\0', sizeof(o.tmpdir)) ||
-	    !memchr(o.attach_dir, '\0', sizeof(o.attach_dir)))
+	    !memchr(o.attach_dir, '\0', sizeof(o.attach_dir)) ||
+	    !memchr(o.alt_tmpdir, '\0', sizeof(o.alt_tmpdir)))
 		abort();
 	r = proc_parse_release(buf, size, ver, sizeof(ver));
 	if (r > 0 && !memchr(ver, '\0', sizeof(ver)))
 		abort();
 	if (mf.jvm_lib[0])
 		(void)proc_jdk_home(mf.jvm_lib, home, sizeof(home));
+	r = jdk_parse_vm_info(buf, size, ver, sizeof(ver));
+	if (r > 0 && !memchr(ver, '\0', sizeof(ver)))
+		abort();
+	if (r > 0) {
+		struct jdk_version jv;
+		char why[512];
+
+		if (jdk_parse_version(ver, &jv) != 0 || jv.major != r)
+			abort();
+		(void)jdk_agent_verdict(r, ver, why, sizeof(why));
+		if (!memchr(why, '\0', sizeof(why)))
+			abort();
+	}
 	free(buf);
 	return 0;
 }

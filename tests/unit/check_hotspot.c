@@ -82,6 +82,8 @@ END_TEST
  * n < 0 with an empty reply: the process exits after reading the request
  * (a JVM killed mid-attach); otherwise it stays alive until fake_stop.
  */
+static const char *serve_dir = "/tmp"; /* where the fake binds */
+
 struct shared {
 	pid_t server;           /* the listening process */
 	size_t req_len;
@@ -95,7 +97,8 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	sh->server = getpid();
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/.java_pid%d", (int)owner);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/.java_pid%d", serve_dir,
+		 (int)owner);
 	unlink(sa.sun_path);
 	if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) || listen(s, 5))
 		_exit(1);
@@ -159,15 +162,32 @@ static void fake_stop(struct fake *f)
 		kill(f->sh->server, SIGKILL);   /* the impostor (not our child) */
 	kill(f->pid, SIGKILL);
 	waitpid(f->pid, NULL, 0);
-	snprintf(path, sizeof(path), "/tmp/.java_pid%d", (int)f->pid);
+	snprintf(path, sizeof(path), "%s/.java_pid%d", serve_dir, (int)f->pid);
 	unlink(path);
+}
+
+/* run() on a target that says -XX:AltTempDir=alt and is JDK `major`. */
+static int run_alt(struct fake *f, const char *alt, int major, const char *name,
+		   struct attach_reply *r, struct err_text *e)
+{
+	struct hs_request rq = { name, NULL, 0, 0 };
+	struct hs_opts o = { 2000, 2000, -1, -1, NULL, NULL };
+	struct target t;
+	int rc;
+
+	ck_assert_int_eq(target_open(f->pid, TARGET_FDS, &t, e), 0);
+	snprintf(t.opts.alt_tmpdir, sizeof(t.opts.alt_tmpdir), "%s", alt);
+	t.jdk_major = major;
+	rc = hotspot_exec(&t, &rq, &o, r, e);
+	target_close(&t);
+	return rc;
 }
 
 static int run(struct fake *f, const char *name, const char *const *args,
 	       int nargs, int out_fd, struct attach_reply *r, struct err_text *e)
 {
 	struct hs_request rq = { name, args, nargs, 0 };
-	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL };
+	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL, NULL };
 	struct target t;
 	int rc;
 
@@ -197,6 +217,43 @@ START_TEST(properties_round_trip)
 	ck_assert_int_eq(n, 16);
 	ck_assert_mem_eq(out, "java.version=17\n", 16);
 	fake_stop(&f);
+}
+END_TEST
+
+/*
+ * JDK 28's -XX:AltTempDir: the socket is looked for in that directory.  A
+ * missing one is an error that names it (JDK 28 keeps an absolute
+ * AltTempDir even then, so there is no socket to wait for); a relative one
+ * or a JDK 17 given the flag keep /tmp.  Version 0 (unknown) is taken at
+ * its word and keeps the request at v1 (a 24+ would first ask getversion,
+ * which this fake does not speak).
+ */
+START_TEST(alt_temp_dir_followed)
+{
+	static const char reply[] = "0\n";
+	char alt[] = "/tmp/jsym-check-alt.XXXXXX";
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+
+	ck_assert_ptr_nonnull(mkdtemp(alt));
+	serve_dir = alt;
+	fake_start(&f, reply, sizeof(reply) - 1, 1, false);
+	ck_assert_int_eq(run_alt(&f, alt, 0, "properties", &r, &e), 0);
+	ck_assert_int_eq(r.vm_code, 0);
+	ck_assert_mem_eq(f.sh->req, "1\0properties\0\0\0", 16);
+	ck_assert_int_eq(run_alt(&f, "/nonexistent-jsym-alt", 0, "properties",
+				 &r, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "temp dir is /nonexistent-jsym-alt "
+				     "(-XX:AltTempDir)"));
+	fake_stop(&f);
+	serve_dir = "/tmp";
+	fake_start(&f, reply, sizeof(reply) - 1, 2, false);
+	ck_assert_int_eq(run_alt(&f, "relative", 0, "properties", &r, &e), 0);
+	ck_assert_int_eq(run_alt(&f, alt, 17, "properties", &r, &e), 0);
+	ck_assert_int_eq(r.vm_code, 0);
+	fake_stop(&f);
+	ck_assert_int_eq(rmdir(alt), 0);
 }
 END_TEST
 
@@ -310,6 +367,7 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, sockaddr_length_checked);
 	tcase_add_test(tc, may_signal_rules);
 	tcase_add_test(tc, properties_round_trip);
+	tcase_add_test(tc, alt_temp_dir_followed);
 	tcase_add_test(tc, load_agent_code);
 	tcase_add_test(tc, silent_close_is_an_error);
 	tcase_add_test(tc, jvm_dying_mid_attach_is_named);

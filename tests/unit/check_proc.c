@@ -415,6 +415,55 @@ START_TEST(attach_dir_option)
 }
 END_TEST
 
+START_TEST(maps_perfdata_dir)
+{
+	/* JDK 28 with -XX:AltTempDir=/alt maps /alt/hsperfdata_<user>/<pid> */
+	static const char m[] =
+		"7f9cab664000-7f9cab66c000 rw-s 00000000 fe:00 10961194   /alt/hsperfdata_uid1000/1\n";
+	static const char tmp[] =
+		"7f00-7f01 rw-s 00000000 fe:00 1   /tmp/hsperfdata_app/4242\n";
+	/* deleted, not digits, at the root, another directory name */
+	static const char no[] =
+		"7f00-7f01 rw-s 00000000 fe:00 1   /x/hsperfdata_a/7 (deleted)\n"
+		"7f00-7f01 rw-s 00000000 fe:00 1   /x/hsperfdata_a/7a\n"
+		"7f00-7f01 rw-s 00000000 fe:00 1   /hsperfdata_a/7\n"
+		"7f00-7f01 rw-s 00000000 fe:00 1   /x/perfdata_a/7\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(m), &mf), 0);
+	ck_assert_str_eq(mf.perfdata_dir, "/alt");
+	ck_assert_int_eq(proc_parse_maps(S(tmp), &mf), 0);
+	ck_assert_str_eq(mf.perfdata_dir, "/tmp");
+	ck_assert_int_eq(proc_parse_maps(S(no), &mf), 0);
+	ck_assert_str_eq(mf.perfdata_dir, "");
+}
+END_TEST
+
+START_TEST(alt_temp_dir_option)
+{
+	/* JDK 28's -XX:AltTempDir: the command line after the environment,
+	 * the last word wins, an empty value or one after the main class is
+	 * not the JVM's */
+	static const char env[] = "JAVA_TOOL_OPTIONS=-XX:AltTempDir=/env\0"
+				  "JDK_JAVA_OPTIONS=-Xmx1g -XX:AltTempDir=/jdkenv";
+	static const char cmd[] = "java\0-XX:AltTempDir=/a\0-XX:AltTempDir=/b\0Main\0"
+				  "-XX:AltTempDir=/app";
+	static const char empty[] = "java\0-XX:AltTempDir=\0Main";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_environ(S(env), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/jdkenv");
+	ck_assert_int_eq(proc_parse_cmdline(S(cmd), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/b");
+	ck_assert_int_eq(proc_parse_cmdline(S(empty), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "");
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_argfile(S("-XX:AltTempDir='/with space'\nMain"), &o), 0);
+	ck_assert_str_eq(o.alt_tmpdir, "/with space");
+}
+END_TEST
+
 START_TEST(release_versions)
 {
 	char v[32];
@@ -478,6 +527,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, environ_options_and_tmpdir);
 	tcase_add_test(tc, environ_hostile);
 	tcase_add_test(tc, attach_dir_option);
+	tcase_add_test(tc, alt_temp_dir_option);
+	tcase_add_test(tc, maps_perfdata_dir);
 	tcase_add_test(tc, release_versions);
 	tcase_add_test(tc, jdk_home_layouts);
 	suite_add_tcase(s, tc);
