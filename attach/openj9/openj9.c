@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,40 @@ struct j9_session {
 
 static int left_ms(long deadline)
 {
-	long l = deadline - clock_ms();
+	return openj9_left_ms(deadline);
+}
 
-	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
+static void on_cancel(int sig)
+{
+	(void)sig;
+	openj9_cancelled = 1;
+}
+
+/*
+ * The helper runs with a parent-death SIGTERM (run.c): a killed jsym must
+ * not leave it talking to the VM.  Dying on the signal would skip the
+ * clean-up (replyInfo, posted semaphore), so the handler only ends every
+ * wait, and the bounded clean-up path runs as after a timeout.  No
+ * SA_RESTART: a blocked poll returns EINTR and looks at the flag.
+ */
+static const int cancel_sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+
+static void catch_cancel(struct sigaction old[3])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel;
+	sigemptyset(&sa.sa_mask);
+	openj9_cancelled = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(cancel_sigs[i], &sa, &old[i]);
+}
+
+static void restore_cancel(const struct sigaction old[3])
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(cancel_sigs[i], &old[i], NULL);
 }
 
 static void sleep_ms(int ms)
@@ -406,8 +438,9 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 		rc = openj9_read_msg(s->conn, REPLY_MAX, s->read_timeout_ms, &msg, &len);
 	if (rc) {
 		if (rc == -ETIMEDOUT)
-			err_set(e, rc, "OpenJ9 VM %s sent no reply for %d ms (raise the read "
-				    "timeout for slow commands such as heap dumps)", s->vmid,
+			err_set(e, rc, "OpenJ9 VM %s did not complete its reply within %d ms "
+				    "(raise the read timeout for slow commands such as heap "
+				    "dumps)", s->vmid,
 				    s->read_timeout_ms);
 		else
 			err_set(e, rc, "OpenJ9 VM %s: %s", s->vmid,
@@ -431,8 +464,8 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	return rc;
 }
 
-/* The longest silence while reading the reply: t's, else the handshake
- * timeout; -1 (no limit) when t asks for none. */
+/* The longest the whole reply may take: t's, else the handshake timeout;
+ * -1 (no limit) when t asks for none. */
 static int reply_timeout_ms(const struct openj9_target *t, int timeout_ms)
 {
 	if (t->read_timeout_ms > 0)
@@ -445,6 +478,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 {
 	struct j9_session s = { .t = t, .common = -1, .vmdir = -1, .attachlock = -1,
 				.semid = -1, .lsock = { -1, -1 }, .conn = -1 };
+	struct sigaction old[3];
 	bool is_load, is_diag;
 	char *cmd;
 	int rc;
@@ -461,6 +495,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
 	s.read_timeout_ms = reply_timeout_ms(t, s.timeout_ms);
 	s.deadline = clock_ms() + s.timeout_ms;
+	catch_cancel(old);
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), e);
 	if (s.common < 0) {
 		rc = s.common;
@@ -473,6 +508,8 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	}
 out:
 	release_all(&s);
+	if (s.deadline)
+		restore_cancel(old);
 	free(cmd);
 	return rc;
 }
