@@ -27,5 +27,5 @@ musl-build/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 
 ALL_glibc += glibc-build/jsym
 ALL_musl += musl-build/jsym
-UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c
+UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c
 UNIT_LIBS += -lcap

@@ -25,8 +25,9 @@
 
 /*
  * Render s as perf-map text into a malloc'd buffer (*out, the caller
- * frees; NUL-terminated after the length).  Newlines in names become
- * spaces.  Length or -ENOMEM.
+ * frees; NUL-terminated after the length).  Names are escaped with
+ * term_escape (control bytes, newlines included, and C1 controls as
+ * \xNN), so a map never carries a terminal escape.  Length or -ENOMEM.
  */
 long vm_map_render(const struct vm_snapshot *s, char **out);
 

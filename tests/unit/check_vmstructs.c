@@ -180,6 +180,17 @@ static void fake_jvm(struct vm_layout *l)
 	memcpy(meta + 0x386, "Workload", 8);
 }
 
+/* Walk the fake JVM's memory (fake_jvm and any change made to it since). */
+static void take_fake(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
+		      struct vm_name_cache *nc)
+{
+	struct err_text e = { "" };
+
+	memset(j, 0, sizeof(*j));
+	ck_assert_int_eq(vm_mem_init(&j->mem, fake_read, NULL, true), 0);
+	ck_assert_int_eq(vm_snapshot_take(j, l, nc, s, &e), 0);
+}
+
 START_TEST(walk_names_nmethods_and_stubs)
 {
 	struct vm_layout l;
@@ -190,9 +201,7 @@ START_TEST(walk_names_nmethods_and_stubs)
 	char *text;
 
 	fake_jvm(&l);
-	memset(&j, 0, sizeof(j));
-	ck_assert_int_eq(vm_mem_init(&j.mem, fake_read, NULL, true), 0);
-	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
+	take_fake(&j, &l, &s, &nc);
 	ck_assert_int_eq((int)s.n, 2);
 	ck_assert(!s.partial);
 	ck_assert_str_eq(vm_entry_name(&s, &s.e[0]), "void Workload.loop(int, long)");
@@ -205,6 +214,30 @@ START_TEST(walk_names_nmethods_and_stubs)
 	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
 	ck_assert_int_eq((int)s.n, 2);
 	ck_assert_int_eq((int)nc.hits, 1);
+	vm_snapshot_free(&s);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* Issue 17 row 6: a method name holding ESC c (a terminal reset) and
+ * U+009B (CSI) is the JVM's text: the map (file and --stdout) holds it
+ * escaped, never raw. */
+START_TEST(render_escapes_method_names)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct vm_name_cache nc = { 0 };
+	char *text;
+
+	fake_jvm(&l);
+	memcpy(meta + 0x306, "\033c\302\233", 4);   /* the 4 bytes of "loop" */
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_gt(vm_map_render(&s, &text), 0);
+	ck_assert_str_eq(text, "40068 40 void Workload.\\x1bc\\xc2\\x9b(int, long)\n"
+			 "40148 20 StubRoutines (1)\n");
+	free(text);
 	vm_snapshot_free(&s);
 	vm_name_cache_free(&nc);
 	vm_mem_free(&j.mem);
@@ -420,6 +453,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, names_like_compiler_perfmap);
 	tcase_add_test(tc, names_equal_the_agents);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
+	tcase_add_test(tc, render_escapes_method_names);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, maps_find_the_library);
