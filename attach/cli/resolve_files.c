@@ -17,14 +17,14 @@
 #include "resolve_files.h"
 #include "target.h"
 
-#define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
 static int open_rel(const struct resolve_source *src)
 {
 	if (src->rootfd == AT_FDCWD)
 		return open(src->rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int fd = inroot_open(src->rootfd, src->rel, FILE_FLAGS, 0, NULL);
+	/* the JVM's perf map or journal: whatever the container put there,
+	 * opened only when it is a plain file */
+	int fd = inroot_open_regular(src->rootfd, src->rel, O_RDONLY);
 
 	if (fd < 0) {
 		errno = -fd;

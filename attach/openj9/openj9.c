@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "fdio.h"
 #include "openj9.h"
+#include "regular.h"
 
 #define CMD_MAX (64 * 1024)
 #define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */
@@ -230,9 +231,9 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 	DIR *dir;
 
 	s->nposts = 0;
-	fd = openat(s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = reg_open_at(s->vmdir, "attachNotificationSync", O_RDWR);
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd;
 		return err_set(e, rc, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
 		     strerror(-rc));
 	}
@@ -263,8 +264,7 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 		if (strcmp(d->d_name, s->vmid) == 0 || s->nsync >= SYNC_MAX)
 			continue;
 		vfd = openat(s->common, d->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		fd = vfd < 0 ? -1 : openat(vfd, "attachNotificationSync",
-					   O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		fd = vfd < 0 ? -1 : reg_open_at(vfd, "attachNotificationSync", O_RDWR);
 		if (vfd >= 0)
 			close(vfd);
 		if (fd < 0)
@@ -288,13 +288,14 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 int openj9_notifier_key(int common, key_t *key)
 {
 	struct stat st;
-	int fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = reg_open_at(common, "_notifier", O_RDONLY);
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -e;
 	}
 	close(fd);
@@ -400,7 +401,7 @@ static int handshake(struct j9_session *s, struct err_text *e)
 		rc = -errno;
 		return err_set(e, rc, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
 	}
-	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = reg_open_at(s->common, "_attachlock", O_RDWR);
 	if (fd >= 0) {
 		rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 		if (rc) {
@@ -411,7 +412,7 @@ static int handshake(struct j9_session *s, struct err_text *e)
 		s->attachlock = fd;
 	} else {
 		attach_step(s->t->log, "no usable _attachlock (%s), going on unlocked",
-			    strerror(errno));
+			    strerror(-fd));
 	}
 	if ((rc = openj9_random_key(s->key)) < 0)
 		return err_set(e, rc, "cannot get random bytes for the attach key: %s", strerror(-rc));

@@ -21,6 +21,7 @@
 #include "hotspot.h"
 #include "ns.h"
 #include "openj9.h"
+#include "regular.h"
 #include "run.h"
 #include "target.h"
 
@@ -118,6 +119,9 @@ int run_attach(const struct target *t, const struct run_request *rq,
 		 */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
 			_exit(3);
+		/* before any namespace is entered: the JVM's files are
+		 * reopened through this process's own /proc (regular.h) */
+		(void)reg_pin_self();
 		close(p[0]);
 		memset(&r, 0, sizeof(r));
 		r.rc = t->maps.kind == PROC_OPENJ9 ?

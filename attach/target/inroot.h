@@ -25,6 +25,15 @@
 int inroot_open(int root_fd, const char *path, int flags, mode_t mode, bool *walked);
 
 /*
+ * inroot_open of a file the container may have planted anything at: opened
+ * O_PATH | O_NOFOLLOW, then for real with flags only when it is a regular
+ * file on a file system that stores files (reg_reopen, regular.h): a device
+ * node, FIFO, socket, symlink or procfs file is never opened.  Returns an
+ * fd or -errno (-EINVAL for the refused kinds).
+ */
+int inroot_open_regular(int root_fd, const char *path, int flags);
+
+/*
  * The fallback, exported for tests: one component at a time with
  * O_NOFOLLOW, so any symlink on the way fails (-ELOOP or -ENOTDIR) and ".."
  * is refused (-EXDEV).  Empty and "." components are skipped; a path with

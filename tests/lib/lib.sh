@@ -25,6 +25,7 @@ source "$JSYM_ROOT/tests/kit/kit.sh"
 source "$JSYM_ROOT/tests/lib/check.sh"
 source "$JSYM_ROOT/tests/lib/run.sh"
 source "$JSYM_ROOT/tests/lib/jdk.sh"
+source "$JSYM_ROOT/tests/lib/watch.sh"
 
 # Every check appends a line here rather than to a shell variable, so a check
 # made in a subshell ($(...), a pipeline, a background job) still counts.
