@@ -20,6 +20,7 @@ int reg_pin_self(void)
 
 	if (fd < 0)
 		return -errno;
+	/* one inherited from the parent is the parent's table: drop it */
 	if (fd_dir >= 0)
 		close(fd_dir);
 	fd_dir = fd;
@@ -57,23 +58,28 @@ int reg_reopen(int pathfd, int flags)
 	struct stat st, st2;
 	struct statfs sf;
 	char name[16];
-	int fd;
+	int fd, dirfd, err;
 
 	if (fstat(pathfd, &st) != 0 || fstatfs(pathfd, &sf) != 0)
 		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;  /* as O_NOFOLLOW would say */
 	if (!S_ISREG(st.st_mode) || pseudo_fs((long)sf.f_type))
 		return -EINVAL;
-	if (fd_dir < 0 || fd_dir_pid != getpid()) {
-		int rc = reg_pin_self();
-
-		if (rc)
-			return rc;
-	}
-	snprintf(name, sizeof(name), "%d", pathfd);
-	fd = openat(fd_dir, name, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_PATH)) |
-		    O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
+	/* a pin of this very process, else /proc/self/fd for this call only
+	 * (a descriptor left open would be one more in every caller) */
+	dirfd = fd_dir >= 0 && fd_dir_pid == getpid() ? fd_dir :
+		open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
 		return -errno;
+	snprintf(name, sizeof(name), "%d", pathfd);
+	fd = openat(dirfd, name, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_PATH)) |
+		    O_CLOEXEC | O_NONBLOCK);
+	err = errno;
+	if (dirfd != fd_dir)
+		close(dirfd);
+	if (fd < 0)
+		return -err;
 	/* the magic link names pathfd's own inode; say so rather than trust */
 	if (fstat(fd, &st2) != 0 || st2.st_ino != st.st_ino || st2.st_dev != st.st_dev) {
 		close(fd);

@@ -19,21 +19,23 @@
 /*
  * Open /proc/self/fd of this process now and keep it.  Call it in a
  * process that is about to enter another mount namespace (where /proc, if
- * any, is not this process's), right after its fork.  Without it,
- * reg_reopen opens /proc/self/fd itself when first needed.  0 or -errno.
+ * any, is not this process's), right after its fork.  The descriptor
+ * stays open for the life of the process.  Without it, reg_reopen opens
+ * /proc/self/fd for each call.  0 or -errno.
  */
 int reg_pin_self(void);
 
 /*
  * Reopen pathfd (an O_PATH fd) with flags (O_CLOEXEC and O_NONBLOCK added,
  * O_CREAT/O_NOFOLLOW ignored) when it is a regular file on a file system
- * that stores files.  pathfd stays open.  Returns a new fd, -EINVAL for a
- * device, FIFO, socket, directory or a file of procfs, sysfs, debugfs and
- * their kind, -ENOENT when this process has no /proc, other -errno.
+ * that stores files.  pathfd stays open.  Returns a new fd, -ELOOP for a
+ * symlink, -EINVAL for a device, FIFO, socket, directory or a file of
+ * procfs, sysfs, debugfs and their kind, -ENOENT when this process has no
+ * /proc, other -errno.
  */
 int reg_reopen(int pathfd, int flags);
 
-/* reg_reopen of dirfd/name opened O_PATH | O_NOFOLLOW (a symlink: -EINVAL). */
+/* reg_reopen of dirfd/name opened O_PATH | O_NOFOLLOW (a symlink: -ELOOP). */
 int reg_open_at(int dirfd, const char *name, int flags);
 
 #endif

@@ -103,7 +103,12 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 			break;
 		if (errno != ENOENT) {
 			err = errno;
-			fprintf(stderr, "jsym: cannot open %s: %s\n", src->path, strerror(err));
+			if (err == EINVAL)      /* inroot_open_regular: a FIFO, device... */
+				fprintf(stderr, "jsym: %s is not a regular file, refusing to "
+					"read it\n", src->path);
+			else
+				fprintf(stderr, "jsym: cannot open %s: %s\n", src->path,
+					strerror(err));
 		} else if (j && verbose) {
 			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
 		}
