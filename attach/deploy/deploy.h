@@ -244,6 +244,11 @@ int deploy_end_child(pid_t pid, int grace_ms);
  */
 int deploy_cgroup_join(const struct target *t);
 
+/* jsym-memfd-holder's executable (memfd_holder.c), carried in jsym: the
+ * generated glibc-build/gen/memfd_holder_bin.c. */
+extern const unsigned char deploy_holder_bin[];
+extern const size_t deploy_holder_len;
+
 /*
  * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's
  * (MFD_CLOEXEC or 0); with vm.memfd_noexec=2 retried with MFD_NOEXEC_SEAL
