@@ -244,6 +244,46 @@ START_TEST(render_escapes_method_names)
 }
 END_TEST
 
+/* Issue 17 row 3: a walk stops at each cap (entries, name bytes, code heap
+ * bytes), keeps what it read before and says which cap; on main nothing
+ * bounded a fake heap of tiny blobs but the 4 GiB of each of 16 heaps. */
+START_TEST(walk_stops_at_caps)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { .max_entries = 1 };
+	struct vm_name_cache nc = { 0 };
+
+	fake_jvm(&l);
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 1);
+	ck_assert_str_eq(s.capped, "entries");
+	ck_assert(s.partial);
+	vm_snapshot_free(&s);
+	/* the first name (a Java method's four strings) is over 8 bytes */
+	s = (struct vm_snapshot){ .max_name_bytes = 8 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 0);
+	ck_assert_str_eq(s.capped, "name bytes");
+	vm_snapshot_free(&s);
+	/* the fake heap is more than 16 bytes: not even read */
+	s = (struct vm_snapshot){ .max_code_bytes = 16 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 0);
+	ck_assert_int_eq((int)s.heaps, 0);
+	ck_assert_str_eq(s.capped, "code heap bytes");
+	vm_snapshot_free(&s);
+	/* the defaults take all of it and say nothing */
+	s = (struct vm_snapshot){ 0 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert_ptr_null(s.capped);
+	vm_snapshot_free(&s);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
 /* The stub's block is freed after the walk read it: the re-read drops it. */
 START_TEST(walk_drops_what_changed)
 {
@@ -454,6 +494,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, names_equal_the_agents);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
 	tcase_add_test(tc, render_escapes_method_names);
+	tcase_add_test(tc, walk_stops_at_caps);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, maps_find_the_library);
