@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # jsym - one Makefile, two libcs.
 #
 # Every source is compiled twice from the same rules: with gcc into

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
 
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))

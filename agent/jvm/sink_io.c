@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink_io.c - the flush thread and the output files of the sink: swaps the
  * filled buffers out under the lock and writes them with the lock released,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/base/base.mk - the bottom layer of the attach side: error text,
 # verbose step lines, the monotonic clock, whole writes, small-file reads,
 # lock waits (fdio), type-checked opens of planted files (regular), strict numbers and JSON strings (text), target text

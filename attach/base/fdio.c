@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fdio.c - write all, read a small file, wait for a lock: see fdio.h. */
 #include <errno.h>
 #include <fcntl.h>

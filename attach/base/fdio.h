@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fdio.h - the attach side's one way to write all of a buffer, to read a
  * small file, and to wait for a file lock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* regular.c - type-checked opens of planted files: see regular.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * regular.h - open a file that someone else controls only once it is known
  * to be a plain file.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/cli/cli.mk - the `jsym` command line: exec, list, resolve, usage.
 # The top layer: uses run, the protocols, target, base, and the lookup
 # library for `jsym resolve`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach.c - `jsym attach PID...|--all`, `jsym attach --stop`, `jsym detach`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach_print.c - how `jsym attach` reports: one line per JVM, the
  * --all table, JSON.  Everything from the target is escaped (termtext.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_map.c - `jsym map PID`: the perf map of a HotSpot JVM read from the
  * outside, without attaching, signalling or loading anything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resolve_files.c - where `jsym resolve` finds a JVM's symbol files, opened
  * so that nothing planted in the target's filesystem can redirect or stall us

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deploy.h - get the jsym agent into a target JVM's reach.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/deploy/deploy.mk - getting the agent into a target: finding both
 # builds, placing them in the container (or a memfd), picking the libc by a
 # probe run under the container's own loader.  Uses target and base, and

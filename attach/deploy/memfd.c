@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memfd.c - hand the agent to a JVM without writing it into its container.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hotspot.c - HotSpot attach: trigger, signal, socket, request (hotspot.h). */
 #include <errno.h>
 #include <fcntl.h>

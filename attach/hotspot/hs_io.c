@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hs_io.c - one HotSpot attach round trip (see hs_io.h). */
 #include <errno.h>
 #include <poll.h>

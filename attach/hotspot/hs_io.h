@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_io.h - one HotSpot attach connection: connect, send, read to EOF.
  *

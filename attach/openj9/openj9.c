@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9.c - one OpenJ9 attach: the sequence of docs/protocols.md B6 with the
  * deviations of jattach fixed (fcntl locks, a 2-semaphore set we never

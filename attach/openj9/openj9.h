@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9.h - the OpenJ9 attach client (semaphore + replyInfo + TCP).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_net.c - the attacher's socket side of OpenJ9 attach: attach key,
  * loopback listener, NUL-framed messages (docs/protocols.md B7).

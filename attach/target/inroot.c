@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* inroot.c - open a path inside a container's root without leaving it. */
 #include <errno.h>
 #include <fcntl.h>

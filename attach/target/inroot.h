@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inroot.h - open a path inside a container's root without leaving it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* target.c - collect target facts from /proc (see target.h). */
 #include <errno.h>
 #include <poll.h>

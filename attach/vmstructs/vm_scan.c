@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_scan.c - a snapshot of a running JVM's code cache (vm_scan.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_scan.h - a snapshot of a running JVM's code cache, read from outside.
  *

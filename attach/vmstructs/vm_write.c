@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_write.c - the perf map `jsym map` writes, in the JVM's container. */
 #include <errno.h>
 #include <fcntl.h>

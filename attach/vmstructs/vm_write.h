@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_write.h - the perf map `jsym map` writes, in the JVM's container.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/fuzz/fuzz.mk - libFuzzer harnesses (clang, ASan + UBSan).
 #
 #   make fuzz-short   each harness for FUZZ_SHORT_SECONDS (20); part of make test

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-perf.sh - perf names Java frames from jsym's map.
 #
 # AgentBusy runs with the agent writing /tmp/perf-<pid>.map (the default

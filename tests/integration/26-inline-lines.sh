@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 26-inline-lines: whole inline stacks with source lines, on JDK 17 and 25.
 #
 # InlineWork (tests/java) runs with its inlining forced by CompileCommand and

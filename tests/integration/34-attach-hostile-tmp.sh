@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 34-attach-hostile-tmp.sh - jsym against a container whose /tmp is hostile or unusable.
 #
 # The container user (uid 1000, the JVM's uid) controls its /tmp, so the

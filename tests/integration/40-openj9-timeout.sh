@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 40-openj9-timeout.sh - an OpenJ9 VM that never connects back, and posts
 # that nobody consumes: jsym must time out and leave nothing behind.
 #

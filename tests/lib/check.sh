@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib/check.sh - counted checks, skips and the summary line of a
 # scenario.  Sourced by tests/lib/lib.sh, not on its own.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tsan_sink.c - the agent's sink under ThreadSanitizer (make tsan).
  *

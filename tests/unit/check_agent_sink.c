@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_sink.c - the sink end to end, without a JVM: records from
  * several threads, the flush thread, the files it leaves.

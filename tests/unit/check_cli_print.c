@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_cli_print.c - what `jsym attach` and `jsym detach` print
  * (cli_attach_print.c) when the target's text holds terminal escapes: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_hotspot.c - the HotSpot client (hotspot.c, hs_io.c) against a fake
  * listener process: exact request bytes, streamed output, peer checks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_memfd.c - the memfd helper (attach/deploy/memfd.c) against a
  * "JVM" of uid 1000 in our own namespaces: the JVM's uid reaches the

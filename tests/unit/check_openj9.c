@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_openj9.c - unit tests of the OpenJ9 attach client's pure parts:
  * properties parser, command translation, reply mapping, replyInfo and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_regular.c - files a target may have planted anything at are opened
  * only once they are known to be plain files (regular.h, issue 17 row 1):

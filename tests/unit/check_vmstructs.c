@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_vmstructs.c - attach/vmstructs: Java names (equal to the agent's),
  * the code-cache walk over a fake JVM memory (an nmethod named through its
