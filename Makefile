@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # jsym - one Makefile, two libcs.
 #
 # Every source is compiled twice from the same rules: with gcc into
@@ -32,7 +33,7 @@ ifeq ($(JSYM_DEPS_DONE),)
 GOALS := $(or $(MAKECMDGOALS),all)
 # uninstall only removes files; install builds, so it needs the build level.
 NO_DEPS_GOALS := clean uninstall
-DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz \
+DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz asan \
 	fuzz-short,$(GOALS)),test,$(if $(filter demo,$(GOALS)),demo,build)))
 
 .PHONY: $(GOALS) jsym-phase2
@@ -119,9 +120,10 @@ include tests/kit/kit.mk
 include tests/emu/emu.mk
 include tests/fuzz/fuzz.mk
 include mk/install.mk
+include mk/sanitize.mk
 
 .PHONY: all glibc musl clean test unit \
-	integration bench fuzz fuzz-short demo
+	integration bench fuzz fuzz-short demo asan tsan
 
 all: glibc musl
 glibc: $(ALL_glibc)

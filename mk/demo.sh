@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # mk/demo.sh - jsym's real job on a built-in demo: a JVM in a container.
 #
 # `make demo` (root) builds jsym, then:

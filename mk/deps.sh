@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # mk/deps.sh - check (and, as root, install) the Debian packages jsym needs.
 #
 #   mk/deps.sh build   what compiling both builds needs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mk/install.mk - `make install` and `make uninstall`.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]
@@ -20,6 +21,8 @@
 #                                             headers are not installed
 #   $(PREFIX)/lib/pkgconfig/jsym-lookup.pc    version: the API's (1.0)
 #   $(PREFIX)/share/man/man1/jsym.1
+#   $(PREFIX)/share/doc/jsym/LICENSE          the Apache-2.0 licence, with
+#                                             every copy of the binaries
 #
 # bin/jsym is the musl build because it is static: a debug image made of
 # this tree alone has no libc for a dynamic jsym.  The install fails when it
@@ -29,7 +32,7 @@
 # into a system prefix (a DESTDIR install cannot, and does not).
 # `make uninstall` removes exactly the files and links listed in
 # INSTALL_FILES and then the directories of jsym's own (lib/jsym,
-# include/jsym) when they are empty; shared directories (bin, lib, man1)
+# include/jsym, share/doc/jsym) when they are empty; shared directories (bin, lib, man1)
 # stay.
 
 PREFIX ?= /usr/local
@@ -46,7 +49,8 @@ INSTALL_FILES := \
 	lib/libjsym-lookup.a:glibc-build/libjsym-lookup.a:0644 \
 	include/jsym/lookup.h:agent/lookup/include/jsym/lookup.h:0644 \
 	lib/pkgconfig/jsym-lookup.pc:glibc-build/gen/jsym-lookup.pc:0644 \
-	share/man/man1/jsym.1:docs/jsym.1:0644
+	share/man/man1/jsym.1:docs/jsym.1:0644 \
+	share/doc/jsym/LICENSE:LICENSE:0644
 INSTALL_SRCS := $(foreach f,$(filter-out %:link,$(INSTALL_FILES)),$(word 2,$(subst :, ,$(f))))
 
 # One .pc for the build tree and the install (agent/lookup/jsym-lookup.pc.in):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # mk/install.sh - the recipes of `make install` and `make uninstall`
 # (mk/install.mk passes the destination root and the file list).
 #
@@ -11,7 +12,7 @@
 # link to SRC instead (relative: libjsym-lookup.so -> libjsym-lookup.so.1),
 # also by rename; its target must be installed by then.  uninstall removes
 # exactly those files and links, then the directories that are jsym's alone
-# (lib/jsym/..., include/jsym) when empty; bin/, lib/, man1/ and the like
+# (lib/jsym/..., include/jsym, share/doc/jsym) when empty; bin/, lib/, man1/ and the like
 # belong to everyone and stay.
 set -euo pipefail
 
@@ -69,6 +70,6 @@ for f; do
 		echo "  removed $root/$dest"
 	fi
 done
-for d in lib/jsym/glibc lib/jsym/musl lib/jsym include/jsym; do
+for d in lib/jsym/glibc lib/jsym/musl lib/jsym include/jsym share/doc/jsym; do
 	rmdir "$root/$d" 2>/dev/null || true
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/run-bench.sh - run every tests/bench/*.sh; each prints its own ratios.
 # Benchmarks never pass or fail on speed: they report.  A benchmark that
 # cannot run (no root, no JVM) prints why and the others go on.

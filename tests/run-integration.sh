@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/run-integration.sh [PATTERN] - run the integration scenarios.
 #
 # Each tests/integration/*.sh is one scenario.  Exit 0 = pass, 77 = skip (the

@@ -1,9 +1,13 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
 
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
 # Tests and test tools may include any layer's headers.
-INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy
+INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy -Itests/lib
+INC_tests/lib := $(INC_TESTS)
+# C helpers shared by the unit suites and the sanitizer harnesses.
+TEST_LIB_SRCS := tests/lib/sink_flusher.c
 INC_tests/unit := $(INC_TESTS)
 INC_tests/bench := $(INC_TESTS)
 INC_tests/kit := $(INC_TESTS)
@@ -26,7 +30,8 @@ glibc-build/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
 glibc-build/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/glibc-build/gen
 $(foreach s,$(UNIT_TEST_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
 
-$(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(UNIT_SRCS))
+$(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(TEST_LIB_SRCS) \
+	$(UNIT_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) -ldl -lpthread

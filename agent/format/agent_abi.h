@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * agent_abi.h - what libjsym-agent.so exports beyond the JVMTI entry points,
  * for the programs that load it outside a JVM (the deploy layer's libc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bbuf.c - growable byte buffer with a limit, and a write-everything helper.
  */

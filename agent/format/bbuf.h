@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bbuf.h - a growable byte buffer with a hard size limit.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # agent/format/format.mk - what the agent writes and the readers read: the
 # journal's records and the agent's exported ABI (headers), the one journal
 # writer (journal.c, bbuf.c) that both the agent and `jsym map --follow` use,

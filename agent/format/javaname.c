@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* javaname.c - Java's external names (javaname.h). */
 #include <errno.h>
 #include <stdbool.h>

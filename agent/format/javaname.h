@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * javaname.h - Java's external names, as `jcmd <pid> Compiler.perfmap`
  * prints them (HotSpot's Method::external_name()): the one formatter of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * journal.c - encode journal records (journal_format.h) and write them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * journal.h - writer of jsym's binary symbol journal (agent/format/journal_format.h,
  * docs/journal-format.md).

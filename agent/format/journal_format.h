@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * journal_format.h - the on-disk layout of jsym's symbol journal, version 1.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * agent.c - JVMTI entry points of libjsym-agent.so.
  *

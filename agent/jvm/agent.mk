@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # agent/jvm/agent.mk - the JVMTI agent libjsym-agent.so, built for glibc and
 # musl from the same sources.  The in-JVM library only: uses agent/format.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * agentlog.h - jsym-<pid>.log: one line per notable event or failure,
  * "2026-11-21T18:00:00Z jsym-agent[<pid>]: <text>".  Opened O_APPEND in the

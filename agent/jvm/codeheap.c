@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* codeheap.c - a compiled method's code_end from HotSpot's own code heap
  * (codeheap.h). */
 #include "codeheap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codeheap.h - where a compiled method's code ends, read in-process from
  * HotSpot's code heap through its own vmStructs tables.

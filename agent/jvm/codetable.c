@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codetable.c - open-addressing hash table keyed by code start address,
  * linear probing with backward-shift deletion (no tombstones), load <= 1/2.

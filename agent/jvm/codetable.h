@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codetable.h - the live-code table: code start address -> what lives there.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * frames.c - JF_FRAMES records (frames.h, journal_format.h).
  */

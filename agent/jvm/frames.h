@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * frames.h - encode the JF_FRAMES records of one compiled method: its inline
  * chains (unfold.h) with names, source files and, with the `lines` option,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * glibc_compat.h - force-included (gcc -include) into every object of the
  * glibc build of the agent and of the lookup library (libjsym-lookup.so.1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jitdump.c - encode perf's jitdump records and keep the dump file open and
  * mapped (jitdump.h).  Fields are written in host byte order, as perf's

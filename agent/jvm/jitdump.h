@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jitdump.h - the jitdump file Linux perf reads (`perf inject --jit`), as
  * tools/perf/Documentation/jitdump-specification.txt describes it: a 40-byte

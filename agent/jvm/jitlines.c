@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jitlines.c - JIT_CODE_DEBUG_INFO entries from the inline chains
  * (jitlines.h).

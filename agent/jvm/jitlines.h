@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jitlines.h - the JIT_CODE_DEBUG_INFO of one compiled method (jitdump.h):
  * which source line each part of its code is, from the inline chains that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * methodinfo.c - jmethodID -> class, name, signature, display name.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * methodinfo.h - resolve a jmethodID to its names with JVMTI, inside the
  * event callback (a jmethodID of an unloaded class is useless later).

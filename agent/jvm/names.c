@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * names.c - JVMTI's class signatures and method descriptors to the
  * Compiler.perfmap form, through agent/format's javaname.c: the formatter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * names.h - JVM internal names to Java's external form, as `jcmd <pid>
  * Compiler.perfmap` prints them (HotSpot's Method::external_name()).

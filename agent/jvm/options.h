@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * options.h - the agent's option string (-agentpath:lib=OPTS, or the third
  * argument of the attach `load` command).

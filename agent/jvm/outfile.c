@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outfile.c - openat-relative, no-follow, regular-files-only output files.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * outfile.h - open the agent's output files safely inside a directory that
  * someone else (a hostile container) may control.

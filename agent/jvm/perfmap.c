@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perfmap.c - format perf-map lines and replace the map atomically.
  */

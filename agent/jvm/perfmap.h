@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perfmap.h - the perf map: "START SIZE name\n", lowercase hex, no 0x
  * (tools/perf/Documentation/jit-interface.txt).  See docs/perf-map.md for

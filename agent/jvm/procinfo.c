@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * procinfo.c - /proc/self facts for the journal header.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * procinfo.h - facts about the agent's own process.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink.c - the producer side of the sink: live-code table and bounded
  * buffers, fed by the JVMTI callbacks under one short lock (sink.h).

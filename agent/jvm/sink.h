@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink.h - where the agent's events go: the live-code table, the journal and
  * perf-map buffers, the flush thread and the output files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink_io.c - the flush thread and the output files of the sink: swaps the
  * filled buffers out under the lock and writes them with the lock released,
@@ -33,8 +34,8 @@ static bool map_was_removed(void)
 static void flush_once(void)
 {
 	struct bbuf jout, mout, dout, full = { 0 }, fresh = { 0 };
-	bool rewrite = false, rotate = false;
-	uint64_t now = sink_now(), drops, capped;
+	bool rewrite = false, rotate = false, say_cap = false;
+	uint64_t now = sink_now(), drops, jit_max = 0;
 	char why[512];
 	int rc;
 
@@ -67,7 +68,14 @@ static void flush_once(void)
 	}
 	S.force_rewrite = false;
 	drops = S.st.drops;
-	capped = S.st.jit_capped;
+	/* The cap's note is decided here, under the lock that sink_update
+	 * holds when it resets the cap (a race ThreadSanitizer found when
+	 * this was read after the unlock). */
+	if (S.st.jit_capped > S.jit_capped_base && !S.jit_cap_said) {
+		S.jit_cap_said = true;
+		say_cap = true;
+		jit_max = S.jitdump_max;
+	}
 	pthread_mutex_unlock(&S.lock);
 
 	if (rotate) {
@@ -125,13 +133,12 @@ static void flush_once(void)
 		S.force_rewrite = true;
 		pthread_mutex_unlock(&S.lock);
 	}
-	if (capped > S.jit_capped_base && !S.jit_cap_said) {
+	if (say_cap) {
 		/* once per start: from now on every new method would say it */
 		agentlog("jitdump reached jitdump_max=%llu bytes: code compiled from now on is "
 			 "not dumped (perf shows it from perf-%u.map); raise jitdump_max, or stop "
 			 "the agent and load it again with another dir=",
-			 (unsigned long long)S.jitdump_max, S.pid);
-		S.jit_cap_said = true;
+			 (unsigned long long)jit_max, S.pid);
 	}
 	if (drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "

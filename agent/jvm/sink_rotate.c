@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink_rotate.c - the bounded journal (option journal_max, docs/agent.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sink_state.h - state shared by sink.c (producers: table and buffers) and
  * sink_io.c (flush thread, output files, start/stop).  Internal to the sink.

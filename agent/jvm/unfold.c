@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * unfold.c - the inline chains of a compiled method (unfold.h).
  */

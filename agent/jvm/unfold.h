@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * unfold.h - the inline chains of a compiled method, from the compile_info
  * of CompiledMethodLoad (jvmticmlr.h, JVMTI_CMLR_INLINE_INFO), journaled as

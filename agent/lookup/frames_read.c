@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * frames_read.c - the tables of a JF_FRAMES record (journal_read.h,
  * journal_format.h).  The record comes from a JVM we do not trust: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * journal_read.c - incremental, hostile-input-safe reader of jsym journals.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * journal_read.h - read a jsym journal (agent/format/journal_format.h), incrementally.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym_lookup.c - the public API (include/jsym/lookup.h) over the address
  * index (lookup.h): opaque handles, -errno results, frames innermost first.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym_lookup_int.h - inside the public API (include/jsym/lookup.h).
  */

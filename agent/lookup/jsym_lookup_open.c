@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym_lookup_open.c - find and open a JVM's symbol files for the public
  * API (include/jsym/lookup.h), treating the JVM's filesystem as hostile.

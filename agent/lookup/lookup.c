@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup.c - the entries of the address index: add, remove by id, inlined
  * ranges, journal records (contract in lookup.h, layout in lookup_int.h).

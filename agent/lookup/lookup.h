@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup.h - address -> Java symbol, in O(log n), following a live journal.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # agent/lookup/lookup.mk - the host-side lookup library: journal reader,
 # perf-map parser, address index.  Uses agent/format only.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_follow.c - keep a struct lookup in step with a journal or perf map
  * that another process is still writing (contract in lookup.h).

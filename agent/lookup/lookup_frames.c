@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_frames.c - the inline chains of compiled methods: JF_FRAMES
  * records into an entry, and the chain at an address (lookup_int.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_hash.c - the index's open-addressing hash tables (u64 key -> entry
  * index), linear probing, tombstones for deletions, power-of-two capacity.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_int.h - inside the address index, shared by lookup.c (entries),
  * lookup_index.c (segments and queries) and lookup_follow.c (files).  Not an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_radix.c - the radix index in front of the segment search.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perfmap_read.c - perf map parser: lenient with what perf accepts, strict
  * about what could hurt us (lengths, overflow, NUL bytes).

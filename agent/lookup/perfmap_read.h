@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perfmap_read.h - parse perf map files (/tmp/perf-<pid>.map), incrementally.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * attach_types.h - the few types every attach protocol shares.
  *

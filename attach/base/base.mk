@@ -1,8 +1,9 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/base/base.mk - the bottom layer of the attach side: error text,
 # verbose step lines, the monotonic clock, whole writes, small-file reads,
-# lock waits (fdio), strict numbers and JSON strings (text), target text
+# lock waits (fdio), type-checked opens of planted files (regular), strict numbers and JSON strings (text), target text
 # made safe for a terminal (termtext).  Includes nothing of jsym's.
 
 ATTACH_BASE_SRCS := attach/base/errtext.c attach/base/steplog.c attach/base/clock.c \
-	attach/base/fdio.c attach/base/text.c attach/base/termtext.c
+	attach/base/fdio.c attach/base/text.c attach/base/termtext.c attach/base/regular.c
 INC_attach/base := -Iattach/base

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* clock.c - clock_ms(): CLOCK_MONOTONIC in milliseconds. */
 #include <time.h>
 

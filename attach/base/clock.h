@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * clock.h - the one clock of the attach side: monotonic milliseconds.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* errtext.c - err_set()/err_add(): see errtext.h. */
 #include <stdarg.h>
 #include <stdio.h>

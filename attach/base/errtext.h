@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * errtext.h - a caller-supplied buffer for "what failed, why, what to do".
  *

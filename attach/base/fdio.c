@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fdio.c - write all, read a small file, wait for a lock: see fdio.h. */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 
 #include "clock.h"
 #include "fdio.h"
+#include "regular.h"
 
 #define READ_FIRST_CHUNK 4096
 #define LOCK_RETRY_MS 10
@@ -136,13 +138,15 @@ ssize_t fdio_read_regular(int fd, size_t max, char **out)
 ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,
 			  int regular_only, size_t max, char **out)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags);
+	/* a planted file: not even opened unless it is a plain one */
+	int fd = regular_only ? reg_open_at(dirfd, name, O_RDONLY | extra_flags) :
+		 openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags);
 	ssize_t n;
 
 	*out = NULL;
 	if (fd < 0)
-		return -errno;
-	n = regular_only ? fdio_read_regular(fd, max, out) : fdio_read_all(fd, max, out);
+		return regular_only ? fd : -errno;
+	n = fdio_read_all(fd, max, out);
 	close(fd);
 	return n;
 }

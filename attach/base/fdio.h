@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fdio.h - the attach side's one way to write all of a buffer, to read a
  * small file, and to wait for a file lock.
@@ -44,7 +45,8 @@ ssize_t fdio_read_regular(int fd, size_t max, char **out);
 
 /*
  * Open dirfd/name (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags) and
- * fdio_read_all() it; with regular_only, as fdio_read_regular().  Returns
+ * fdio_read_all() it; with regular_only, open it only once it is known to
+ * be a plain file (reg_open_at, regular.h: -EINVAL otherwise).  Returns
  * the length (*out to free) or -errno (*out NULL).
  */
 ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,

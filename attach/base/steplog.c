@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* steplog.c - attach_step(): verbose step lines for the CLI to show. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* termtext.c - term_escape(): see termtext.h. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * termtext.h - text read from a target, made safe for an operator's
  * terminal.

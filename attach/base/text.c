@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* text.c - strict decimal parsers and the JSON string writer (text.h). */
 #include <errno.h>
 #include <stdlib.h>

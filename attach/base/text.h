@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * text.h - strict number parsing and JSON string output for the attach side
  * and its command line.

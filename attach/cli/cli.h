@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli.h - the `jsym` command line: shared pieces of main.c and cli_*.c.
  *

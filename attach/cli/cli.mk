@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/cli/cli.mk - the `jsym` command line: exec, list, resolve, usage.
 # The top layer: uses run, the protocols, target, base, and the lookup
 # library for `jsym resolve`.
@@ -27,5 +28,5 @@ musl-build/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 
 ALL_glibc += glibc-build/jsym
 ALL_musl += musl-build/jsym
-UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c
+UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c
 UNIT_LIBS += -lcap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach.c - `jsym attach PID...|--all`, `jsym attach --stop`, `jsym detach`.
  *
@@ -407,11 +408,11 @@ int cli_attach_main(int argc, char **argv, bool detach)
 		cli_err("out of memory");
 		return JSYM_EXIT_FAIL;
 	}
-	if (env.npids == 1)
-		attach_one(&env, env.pids[0], &out[0]);
-	else
-		pool_run(env.npids, env.jobs, worker_limit_ms(&env), pool_job,
-			 sizeof(*out), out, failed, pool_progress, &env);
+	/* One JVM goes through the pool too (one worker): the worker's hard
+	 * limit then holds for `jsym attach PID` and for an --all that found a
+	 * single JVM, not only for many. */
+	pool_run(env.npids, env.jobs, worker_limit_ms(&env), pool_job, sizeof(*out), out,
+		 failed, env.npids > 1 ? pool_progress : NULL, &env);
 	for (int i = 0; i < env.npids; i++) {
 		if (failed[i]) {
 			out[i].pid = env.pids[i];

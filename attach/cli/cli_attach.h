@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach.h - what cli_attach.c (doing) and cli_attach_print.c
  * (reporting) share: the command's settings and one JVM's outcome.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach_gate.c - what `jsym attach` decides per JVM before it
  * deploys anything: whether this JDK may take the agent at all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach_print.c - how `jsym attach` reports: one line per JVM, the
  * --all table, JSON.  Everything from the target is escaped (termtext.h,
@@ -141,7 +142,8 @@ void attach_print_human(const struct attach_env *env, const struct attach_outcom
 	if (o->mapped) {
 		printf("jsym: %d: the JVM takes no agent; %zu Java methods read from "
 		       "outside into %s%s (jsym map)\n", (int)o->pid, o->map_java,
-		       o->map_path, o->container ? " inside the JVM's container" : "");
+		       safe(o->map_path, path, sizeof(path)),
+		       o->container ? " inside the JVM's container" : "");
 		return;
 	}
 	safe(o->dep.load_path, path, sizeof(path));
@@ -151,7 +153,7 @@ void attach_print_human(const struct attach_env *env, const struct attach_outcom
 		if (env->clean)
 			printf("; removed %d copied file%s%s%s\n", o->removed,
 			       o->removed == 1 ? "" : "s", o->kept[0] ?
-			       "; kept the mapped " : "", o->kept[0] ? o->kept : "");
+			       "; kept the mapped " : "", safe(o->kept, v2, sizeof(v2)));
 		return;
 	}
 	if (o->dep.not_reloaded) {

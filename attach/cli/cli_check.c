@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_check.c - what `jsym exec` says about a target before attaching, and
  * the refusals that need no attach child (not a JVM, unreadable target).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_exec.c - `jsym exec PID COMMAND [ARGS...]`.
  *

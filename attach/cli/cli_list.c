@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_list.c - `jsym list`: JVMs visible from here.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_map.c - `jsym map PID`: the perf map of a HotSpot JVM read from the
  * outside, without attaching, signalling or loading anything
@@ -131,10 +132,23 @@ struct map_result {
 	size_t java;
 };
 
+/* The value of the cap named by vm_snapshot.capped, for the message. */
+static const char *cap_value(const char *cap, char *buf, size_t len)
+{
+	if (!strcmp(cap, "entries"))
+		snprintf(buf, len, "%u entries", VM_MAX_ENTRIES);
+	else if (!strcmp(cap, "name bytes"))
+		snprintf(buf, len, "%u MiB of names", VM_MAX_NAME_BYTES >> 20);
+	else
+		snprintf(buf, len, "%llu GiB of code heaps", VM_MAX_CODE_BYTES >> 30);
+	return buf;
+}
+
 static void print_result(const struct map_env *env, const struct target *t,
 			 const struct map_result *r, bool container)
 {
 	size_t stubs = r->s.n - r->java;
+	char cap[48];
 
 	if (env->json) {
 		printf("{\"pid\":%d,\"nspid\":%d,\"source\":\"vmstructs\",\"ok\":true,"
@@ -145,13 +159,20 @@ static void print_result(const struct map_env *env, const struct target *t,
 			text_json_str(stdout, r->where, strlen(r->where));
 		printf(",\"container\":%s,\"entries\":%zu,\"java\":%zu,\"stubs\":%zu,"
 		       "\"heaps\":%u,\"blocks\":%llu,\"dead\":%u,\"dropped\":%u,"
-		       "\"resyncs\":%u,\"partial\":%s,\"ms\":%ld,\"reads\":%llu,"
-		       "\"bytes\":%llu}\n", container ? "true" : "false", r->s.n, r->java,
-		       stubs, r->s.heaps, (unsigned long long)r->s.blocks, r->s.dead,
-		       r->s.dropped, r->s.resyncs, r->s.partial ? "true" : "false", r->ms,
-		       (unsigned long long)r->reads, (unsigned long long)r->bytes);
+		       "\"resyncs\":%u,\"partial\":%s,\"capped\":%s%s%s,\"ms\":%ld,"
+		       "\"reads\":%llu,\"bytes\":%llu}\n", container ? "true" : "false",
+		       r->s.n, r->java, stubs, r->s.heaps, (unsigned long long)r->s.blocks,
+		       r->s.dead, r->s.dropped, r->s.resyncs, r->s.partial ? "true" : "false",
+		       r->s.capped ? "\"" : "", r->s.capped ? r->s.capped : "null",
+		       r->s.capped ? "\"" : "", r->ms, (unsigned long long)r->reads,
+		       (unsigned long long)r->bytes);
 		return;
 	}
+	if (r->s.capped)   /* also with --stdout: the map there is cut short */
+		cli_err("%d: stopped at jsym's cap on %s (%s): the map holds the %zu "
+			"entries read before it; a real HotSpot code cache stays far "
+			"below (docs/map.md)", (int)t->pid, r->s.capped,
+			cap_value(r->s.capped, cap, sizeof(cap)), r->s.n);
 	if (env->to_stdout)
 		return;
 	printf("jsym: %d: %zu Java methods and %zu stubs in %s%s (read from outside "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_map_follow.c - `jsym map --follow PID`: keep the JVM's perf map equal
  * to its live code by rescanning, and journal loads and unloads in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli_usage.c - the text of `jsym --help` (docs/cli.md says the same). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli_util.c - the verbose step log and error output of the command line. */
 #include <errno.h>
 #include <dirent.h>

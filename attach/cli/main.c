@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * main.c - `jsym`: attach to JVMs by host pid, list them, resolve addresses.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resolve_cli.c - `jsym resolve`: JIT addresses of a JVM -> Java method names.
  *

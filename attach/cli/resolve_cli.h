@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resolve_cli.h - entry point of `jsym resolve` (attach/cli/resolve_cli.c).
  *

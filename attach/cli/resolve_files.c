@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resolve_files.c - where `jsym resolve` finds a JVM's symbol files, opened
  * so that nothing planted in the target's filesystem can redirect or stall us
@@ -17,14 +18,14 @@
 #include "resolve_files.h"
 #include "target.h"
 
-#define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
 static int open_rel(const struct resolve_source *src)
 {
 	if (src->rootfd == AT_FDCWD)
 		return open(src->rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int fd = inroot_open(src->rootfd, src->rel, FILE_FLAGS, 0, NULL);
+	/* the JVM's perf map or journal: whatever the container put there,
+	 * opened only when it is a plain file */
+	int fd = inroot_open_regular(src->rootfd, src->rel, O_RDONLY);
 
 	if (fd < 0) {
 		errno = -fd;
@@ -103,7 +104,12 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 			break;
 		if (errno != ENOENT) {
 			err = errno;
-			fprintf(stderr, "jsym: cannot open %s: %s\n", src->path, strerror(err));
+			if (err == EINVAL)      /* inroot_open_regular: a FIFO, device... */
+				fprintf(stderr, "jsym: %s is not a regular file, refusing to "
+					"read it\n", src->path);
+			else
+				fprintf(stderr, "jsym: cannot open %s: %s\n", src->path,
+					strerror(err));
 		} else if (j && verbose) {
 			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
 		}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * resolve_files.h - find and open the symbol files of a JVM for `jsym
  * resolve` (CLI layer: these functions print their errors to stderr, in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * builds.c - find jsym's two agent builds and their probes, read them.
  *

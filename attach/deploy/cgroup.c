@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cgroup.c - move the calling process into the JVM's cgroups, so that what
  * the container's code starts in the libc probe counts against the pod's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deploy.c - decide what a target JVM loads: the agent it already runs,
  * our own files when it sees the same inodes, copies in its container, or

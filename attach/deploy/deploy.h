@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deploy.h - get the jsym agent into a target JVM's reach.
  *
@@ -252,6 +253,11 @@ int deploy_end_child(pid_t pid, int grace_ms);
  * effort.  Before the mount namespace changes.
  */
 int deploy_cgroup_join(const struct target *t);
+
+/* jsym-memfd-holder's executable (memfd_holder.c), carried in jsym: the
+ * generated glibc-build/gen/memfd_holder_bin.c. */
+extern const unsigned char deploy_holder_bin[];
+extern const size_t deploy_holder_len;
 
 /*
  * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's

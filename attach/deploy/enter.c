@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * enter.c - the first steps of a child jsym runs inside a JVM's container
  * for delivery: the libc probe (pick.c) and the memfd helper (memfd.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym_probe.c - `jsym-probe`: the libc test jsym runs inside a container,
  * under the container's own dynamic loader.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memfd.c - hand the agent to a JVM without writing it into its container.
  *
@@ -6,11 +7,14 @@
  *
  *   jsym ── fork ──► child: setns(mnt) (or chroot into the JVM's root),
  *                    setns(pid) ── fork ──► helper, in the JVM's pid ns
- *                    (reaps the helper)     ids := the JVM's (real, eff,
+ *                    (reaps the helper)     memfd of jsym-memfd-holder;
+ *                                           ids := the JVM's (real, eff,
  *                                           saved): no capabilities left;
- *                                           PR_SET_DUMPABLE 1; memfd;
- *                                           checks /proc/<getpid()>/fd/<n>
- *                                           is that memfd; reports; waits
+ *                                           the agent's memfd at fd 3;
+ *                                           checks /proc/<getpid()>/fd/3
+ *                                           is that memfd; reports; execs
+ *                                           the holder, which makes itself
+ *                                           dumpable, says so, and waits
  *                                           for its pipe to close
  *
  * Why each step: the JVM's open of /proc/<helper>/fd/<n> is a ptrace-read
@@ -19,10 +23,12 @@
  * the JVM's (empty here) and it is dumpable (the id change cleared that).
  * The helper's pid must be the one the JVM's procfs shows: getpid() in its
  * pid namespace.  Being dumpable as the JVM's uid also lets processes of
- * that uid in the container read the helper's /proc files, so the helper
- * lives in the container's root (its /proc/<pid>/root leads nowhere on the
- * host), keeps no descriptor but its pipes and the memfd, and blanks the
- * environment it inherited from jsym.
+ * that uid in the container read all of the helper's memory
+ * (/proc/<pid>/mem): so what is dumpable is never jsym's image (a fork
+ * holds jsym's host paths, its layout and its stack canary) but a fresh,
+ * tiny program exec'd from a memfd (memfd_holder.c, carried in jsym), with
+ * no argument, no environment and no descriptor but its two pipes and the
+ * agent's memfd.  jsym's image stays undumpable until the exec.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,8 +61,6 @@ struct helper_report {
 	char msg[400];
 };
 
-extern char **environ;
-
 int deploy_memfd_of(const char *name, const struct deploy_file *f,
 		    unsigned flags)
 {
@@ -74,14 +78,6 @@ int deploy_memfd_of(const char *name, const struct deploy_file *f,
 		return rc;
 	}
 	return fd;
-}
-
-/* jsym's environment is no business of the container's uid, which may read
- * the helper's /proc/<pid>/environ (the original strings on its stack). */
-static void blank_environment(void)
-{
-	for (char **v = environ; v && *v; v++)
-		memset(*v, 0, strlen(*v));
 }
 
 /* Does /proc/<getpid()>/fd/<fd>, as the container resolves it, reach fd? */
@@ -118,34 +114,45 @@ static int check_procfs(int fd, struct err_text *e)
 	return 0;
 }
 
-/* The helper's own steps, once it runs in the JVM's pid namespace. */
+/* The agent's memfd lives at this number in the holder. */
+#define HOLDER_AGENT_FD 3
+
+/* The helper's own steps, once it runs in the JVM's pid namespace; on
+ * success *holder is the holder's executable (a memfd). */
 static int helper_setup(const struct target *t, const struct deploy_builds *b,
-			enum deploy_libc which, struct helper_report *rep,
+			enum deploy_libc which, struct helper_report *rep, int *holder,
 			struct err_text *e)
 {
+	const struct deploy_file prog = { .data = (unsigned char *)deploy_holder_bin,
+					  .size = deploy_holder_len };
 	char name[40];
 	int fd, rc;
 
+	/* made before the ids change: its bytes are jsym's own, public */
+	*holder = deploy_memfd_of("jsym-memfd", &prog, MFD_CLOEXEC);
+	if (*holder < 0)
+		return err_set(e, *holder, "cannot create a memfd for the memfd holder: %s",
+			       strerror(-*holder));
 	rc = deploy_become(t, e);      /* also drops every capability */
 	if (rc)
 		return rc;
-	/* the id change reset dumpable; the JVM's ptrace-read check needs it */
-	if (prctl(PR_SET_DUMPABLE, 1) != 0)
-		return err_set(e, -errno, "cannot make the helper dumpable: %s",
-			       strerror(errno));
 	prctl(PR_SET_NAME, "jsym-memfd");
-	blank_environment();
 	snprintf(name, sizeof(name), "jsym-agent-%s", deploy_libc_name(which));
-	/* close-on-exec: the helper never execs, the fd stays open in it */
-	fd = deploy_memfd_of(name, &b->agent[which], MFD_CLOEXEC);
+	fd = deploy_memfd_of(name, &b->agent[which], 0);
 	if (fd < 0)
 		return err_set(e, fd, "cannot create a memfd for the agent in the "
 			       "JVM's pid namespace: %s", strerror(-fd));
-	rc = check_procfs(fd, e);
+	if (fd != HOLDER_AGENT_FD) {
+		if (dup2(fd, HOLDER_AGENT_FD) < 0)
+			return err_set(e, -errno, "cannot move the agent's memfd: %s",
+				       strerror(errno));
+		close(fd);
+	}
+	rc = check_procfs(HOLDER_AGENT_FD, e);
 	if (rc)
 		return rc;
 	rep->nspid = getpid();
-	rep->fd = fd;
+	rep->fd = HOLDER_AGENT_FD;
 	return 0;
 }
 
@@ -154,9 +161,10 @@ static int helper_setup(const struct target *t, const struct deploy_builds *b,
 static void helper_child(const struct target *t, const struct deploy_builds *b,
 			 enum deploy_libc which, int info, int ctl, pid_t parent)
 {
+	static char *const argv[] = { "jsym-memfd", NULL }, *const envp[] = { NULL };
 	struct helper_report rep;
 	struct err_text e = { "" };
-	char c;
+	int holder = -1;
 
 	memset(&rep, 0, sizeof(rep));
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
@@ -172,18 +180,16 @@ static void helper_child(const struct target *t, const struct deploy_builds *b,
 #endif
 			for (int fd = 2; fd < 65536; fd++)
 				close(fd);
-		rep.rc = helper_setup(t, b, which, &rep, &e);
+		rep.rc = helper_setup(t, b, which, &rep, &holder, &e);
 	}
 	snprintf(rep.msg, sizeof(rep.msg), "%s", e.msg);
 	if (write(STDOUT_FILENO, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.rc)
 		_exit(1);
-	close(STDOUT_FILENO);
-	/* hold the memfd until jsym closes its end: the load's reply came */
-	while (read(STDIN_FILENO, &c, 1) != 0 && errno == EINTR)
-		;
-	_exit(0);
+	/* the holder replaces this image (same pid, fds 0, 1 and 3) and
+	 * writes one byte to 1 once it runs; a failed exec writes none */
+	syscall(SYS_execveat, holder, "", argv, envp, AT_EMPTY_PATH);
+	_exit(4);
 }
-
 /* Reap our child within ms, killing it (never anything else) when late. */
 static int reap(pid_t pid, int ms)
 {
@@ -203,15 +209,15 @@ static int reap(pid_t pid, int ms)
 	}
 }
 
-/* Read the report within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
-static int read_report(int fd, struct helper_report *rep, long deadline)
+/* Read n bytes within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
+static int read_exact(int fd, void *buf, size_t n, long deadline)
 {
 	size_t got = 0;
 
-	while (got < sizeof(*rep)) {
+	while (got < n) {
 		struct pollfd pf = { fd, POLLIN, 0 };
 		long left = deadline - clock_ms();
-		ssize_t n;
+		ssize_t k;
 
 		if (left <= 0)
 			return -ETIMEDOUT;
@@ -220,14 +226,20 @@ static int read_report(int fd, struct helper_report *rep, long deadline)
 				continue;
 			return -errno;
 		}
-		n = read(fd, (char *)rep + got, sizeof(*rep) - got);
-		if (n < 0 && errno == EINTR)
+		k = read(fd, (char *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (k <= 0)
 			return -EPIPE;
-		got += (size_t)n;
+		got += (size_t)k;
 	}
 	return 0;
+}
+
+/* The helper's report within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
+static int read_report(int fd, struct helper_report *rep, long deadline)
+{
+	return read_exact(fd, rep, sizeof(*rep), deadline);
 }
 
 int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
@@ -238,6 +250,8 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 	struct helper_report rep;
 	int info[2], ctl[2], rc;
 	pid_t child, parent = getpid();
+	long deadline;
+	char ok;
 
 	memset(h, 0, sizeof(*h));
 	h->ctl = -1;
@@ -265,16 +279,22 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 		return err_set(e, rc, "cannot fork: %s", strerror(-rc));
 	}
 	memset(&rep, 0, sizeof(rep));
-	rc = read_report(info[0], &rep, clock_ms() + timeout_ms);
-	close(info[0]);
+	deadline = clock_ms() + timeout_ms;
+	rc = read_report(info[0], &rep, deadline);
 	if (rc == 0 && rep.rc)
 		rc = err_set(e, rep.rc < 0 ? rep.rc : -EIO, "%.*s",
 			     (int)sizeof(rep.msg), rep.msg);
+	else if (rc == 0 && read_exact(info[0], &ok, 1, deadline) != 0)
+		rc = err_set(e, -ENOEXEC, "the memfd holder did not start (its exec "
+			     "from a memfd failed: vm.memfd_noexec=2, or a seccomp or "
+			     "LSM policy?): give the JVM a writable, exec-able TMPDIR "
+			     "for --delivery copy");
 	else if (rc == -ETIMEDOUT)
 		err_set(e, rc, "the memfd helper did not start within %d ms",
 			timeout_ms);
 	else if (rc)
 		err_set(e, rc, "the memfd helper ended without a word (killed?)");
+	close(info[0]);
 	if (rc) {
 		close(ctl[1]);
 		reap(child, 1000);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pick.c - run jsym-probe under the JVM's own loader, in its container.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * place.c - copy both agent builds and their probes into the container:
  * <tmp>/jsym-<hash>-<nspid>-<starttime>/{glibc,musl}/{libjsym-agent.so,jsym-probe}.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tmpdirs.c - where jsym puts things in a JVM's container: the directory
  * it copies the agent into, the one the agent writes to, the per-target

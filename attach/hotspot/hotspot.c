@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hotspot.c - HotSpot attach: trigger, signal, socket, request (hotspot.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "creds.h"
 #include "fdio.h"
 #include "hotspot.h"
+#include "regular.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "hs_tmpdir.h"
@@ -100,8 +102,8 @@ static void guard_trigger(int dir, const char *name)
 /*
  * Open the trigger `name` in dir: create it, or share the regular file of
  * ours another jsym made (the flock below serialises us); anything else at
- * that name (a symlink, a FIFO, another user's file, a leftover of another
- * tool) is replaced, so the JVM finds a file owned by its own user.
+ * that name (a symlink, a FIFO, a device node, another user's file, a
+ * leftover of another tool) is replaced, unopened, so the JVM finds a file owned by its own user.
  * Returns an fd or -errno.
  */
 static int open_trigger_in(int dir, const char *name)
@@ -113,9 +115,10 @@ static int open_trigger_in(int dir, const char *name)
 
 		if (fd >= 0 || errno != EEXIST)
 			return fd >= 0 ? fd : -errno;
-		fd = openat(dir, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == geteuid())
+		/* what is there is opened only when it is a plain file: a
+		 * device node planted at the name is replaced, never opened */
+		fd = reg_open_at(dir, name, O_WRONLY);
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid())
 			return fd;
 		if (fd >= 0)
 			close(fd);

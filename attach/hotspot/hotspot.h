@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hotspot.h - the HotSpot attach client (trigger file, SIGQUIT, Unix socket,
  * protocol v1 and v2).  Facts: docs/protocols.md section A.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/hotspot/hotspot.mk - the HotSpot attach protocol (docs/protocols.md A):
 # hotspot.c (trigger, signal, socket wait, requests) over hs_io.c (one
 # connection), hs_reply.c (reply parsing) and hs_tmpdir.c (the JVM's temp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hs_io.c - one HotSpot attach round trip (see hs_io.h). */
 #include <errno.h>
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "target.h"
+#include "termtext.h"
 
 int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 {
@@ -111,25 +113,32 @@ static int send_all(int fd, const char *buf, size_t len, int ms,
 	return 0;
 }
 
-/*
- * Wait for reply bytes: at most read_ms of silence (<= 0: no limit), but a
- * JVM that stays stopped (SIGSTOP, a debugger) for stop_ms cannot answer,
- * so give up then instead of stalling.
- */
-static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
-		      struct err_text *e)
+/* The whole reply did not arrive within --read-timeout. */
+static int reply_late(int read_ms, struct err_text *e)
 {
-	long start = clock_ms(), stopped_since = 0;
+	return err_set(e, -ETIMEDOUT, "timed out: the JVM's reply was not complete "
+		       "within %d ms (raise --read-timeout for slow commands such "
+		       "as dumpheap)", read_ms);
+}
+
+/*
+ * Wait for reply bytes until `until` (clock_ms; 0: no limit), the end of the
+ * whole reply: a JVM that drips one byte a second must not keep jsym.  A
+ * JVM that stays stopped (SIGSTOP, a debugger) for stop_ms cannot answer,
+ * so give up then too instead of stalling.
+ */
+static int wait_reply(const struct target *t, int fd, long until, int read_ms,
+		      int stop_ms, struct err_text *e)
+{
+	long stopped_since = 0;
 
 	for (;;) {
 		long now = clock_ms(), slice = 250;
 
-		if (read_ms > 0 && now - start >= read_ms)
-			return err_set(e, -ETIMEDOUT, "timed out: the JVM sent nothing "
-				       "for %d ms (raise --read-timeout for slow "
-				       "commands such as dumpheap)", read_ms);
-		if (read_ms > 0 && start + read_ms - now < slice)
-			slice = start + read_ms - now;
+		if (until && now >= until)
+			return reply_late(read_ms, e);
+		if (until && until - now < slice)
+			slice = until - now;
 		if (fdio_wait(fd, POLLIN, (int)slice) == 0)
 			return 0;
 		if (!target_stopped(t)) {
@@ -148,6 +157,7 @@ static int wait_reply(const struct target *t, int fd, int read_ms, int stop_ms,
 struct reader {
 	int fd;
 	int ms;
+	long until;             /* clock_ms() the whole reply must end by, 0: none */
 	char line[64];          /* the result line being read */
 	size_t line_len;
 	bool have_code;
@@ -164,9 +174,33 @@ struct reader {
  */
 #define ERR_TEXT_MAX (64 * 1024)
 
-static void body_bytes(struct reader *rd, const struct hs_opts *o,
-		       enum hs_io_mode mode, const char *p, size_t n, char *cap,
-		       size_t capmax, struct hs_io_result *res)
+/*
+ * Write n bytes of the JVM's text to the sink.  A refusal's text goes to
+ * stderr, an operator's terminal: it is escaped like all target text
+ * (termtext.h; newlines kept, it is a message of many lines).  A multi-byte
+ * character cut by a read boundary shows as \xNN; nothing raw gets through.
+ * The output of a command that succeeded (stdout) is data, passed as is.
+ */
+static bool sink_write(int fd, bool escape, const char *p, size_t n)
+{
+	char safe[4 * 1024 + 1];
+
+	if (!escape)
+		return fdio_write_all(fd, p, n, 0) == 0;
+	while (n > 0) {
+		size_t k = n < (sizeof(safe) - 1) / 4 ? n : (sizeof(safe) - 1) / 4;
+
+		term_escape(safe, sizeof(safe), p, k, TERM_KEEP_NL);
+		if (fdio_write_all(fd, safe, strlen(safe), 0) != 0)
+			return false;
+		p += k;
+		n -= k;
+	}
+	return true;
+}
+
+static void body_bytes(struct reader *rd, enum hs_io_mode mode, const char *p,
+		       size_t n, char *cap, size_t capmax, struct hs_io_result *res)
 {
 	size_t room = capmax - res->captured;
 	bool keep = mode == HS_IO_CAPTURE || res->code != 0;
@@ -181,11 +215,10 @@ static void body_bytes(struct reader *rd, const struct hs_opts *o,
 	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok) {
 		size_t k = n < rd->sink_left ? n : rd->sink_left;
 
-		rd->sink_ok = fdio_write_all(rd->sink, p, k, 0) == 0;
+		rd->sink_ok = sink_write(rd->sink, res->code != 0, p, k);
 		rd->sink_left -= k;
 		rd->dropped += n - k;
 	}
-	(void)o;
 }
 
 static int roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
@@ -204,12 +237,21 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 	rc = check_peer(t, rd.fd, dir, sock, e);
 	if (rc == 0)
 		rc = send_all(rd.fd, req, len, o->timeout_ms, e);
+	if (rd.ms > 0)
+		rd.until = clock_ms() + rd.ms;
 	while (rc == 0) {
-		ssize_t n = recv(rd.fd, buf, sizeof(buf), 0);
+		ssize_t n;
 		size_t off = 0;
 
+		/* checked before every read, not only when one would block:
+		 * a steady trickle never blocks */
+		if (rd.until && clock_ms() >= rd.until) {
+			rc = reply_late(rd.ms, e);
+			break;
+		}
+		n = recv(rd.fd, buf, sizeof(buf), 0);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			rc = wait_reply(t, rd.fd, rd.ms, o->timeout_ms, e);
+			rc = wait_reply(t, rd.fd, rd.until, rd.ms, o->timeout_ms, e);
 			continue;
 		}
 		if (n < 0 && errno == ECONNRESET)
@@ -245,8 +287,14 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 			rd.sink_left = res->code == 0 ? SIZE_MAX : ERR_TEXT_MAX;
 		}
 		if ((size_t)n > off)
-			body_bytes(&rd, o, mode, buf + off, (size_t)n - off, cap,
+			body_bytes(&rd, mode, buf + off, (size_t)n - off, cap,
 				   capmax, res);
+		if (res->body_bytes > HS_REPLY_MAX) {
+			rc = err_set(e, -EMSGSIZE, "the JVM's reply passed %d MiB: "
+				     "stopped reading it (no attach command answers "
+				     "that much)", HS_REPLY_MAX >> 20);
+			break;
+		}
 		if (mode == HS_IO_STREAM && !rd.sink_ok)
 			break;  /* our reader went away (e.g. `| head`) */
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_io.h - one HotSpot attach connection: connect, send, read to EOF.
  *
@@ -20,7 +21,8 @@ struct target;
 
 struct hs_opts {
 	int timeout_ms;         /* socket wait and connect (> 0) */
-	int read_timeout_ms;    /* longest silence while reading; <= 0: none */
+	int read_timeout_ms;    /* longest the whole reply may take, from the
+	                           request sent to its last byte; <= 0: none */
 	int out_fd;             /* the JVM's output (-1: discard) */
 	int err_fd;             /* the JVM's text when the command failed */
 	const struct attach_log *log;
@@ -41,6 +43,10 @@ enum hs_io_mode {
 	HS_IO_STREAM,           /* result 0: body to o->out_fd; otherwise to
 	                           o->err_fd, with its start kept in cap */
 };
+
+/* The most reply body jsym reads from one JVM (a thread dump of 10000
+ * threads is tens of MiB); a longer reply is an error, not a stream. */
+#define HS_REPLY_MAX (256 << 20)
 
 struct hs_io_result {
 	int code;               /* the result line */

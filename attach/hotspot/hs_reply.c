@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hs_reply.c - HotSpot request encoders and reply parsers (see hs_reply.h). */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_reply.h - HotSpot attach wire format: requests (v1, v2) and replies.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hs_tmpdir.c - the JVM's temp dir: /tmp or JDK 28's AltTempDir (hs_tmpdir.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_tmpdir.h - the directory a HotSpot JVM keeps its attach socket in and
  * looks for the trigger in after its cwd: /tmp, or on JDK 28 the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9.c - one OpenJ9 attach: the sequence of docs/protocols.md B6 with the
  * deviations of jattach fixed (fcntl locks, a 2-semaphore set we never
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@
 #include "clock.h"
 #include "fdio.h"
 #include "openj9.h"
+#include "regular.h"
 
 #define CMD_MAX (64 * 1024)
 #define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */
@@ -58,9 +61,40 @@ struct j9_session {
 
 static int left_ms(long deadline)
 {
-	long l = deadline - clock_ms();
+	return openj9_left_ms(deadline);
+}
 
-	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
+static void on_cancel(int sig)
+{
+	(void)sig;
+	openj9_cancelled = 1;
+}
+
+/*
+ * The helper runs with a parent-death SIGTERM (run.c): a killed jsym must
+ * not leave it talking to the VM.  Dying on the signal would skip the
+ * clean-up (replyInfo, posted semaphore), so the handler only ends every
+ * wait, and the bounded clean-up path runs as after a timeout.  No
+ * SA_RESTART: a blocked poll returns EINTR and looks at the flag.
+ */
+static const int cancel_sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+
+static void catch_cancel(struct sigaction old[3])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel;
+	sigemptyset(&sa.sa_mask);
+	openj9_cancelled = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(cancel_sigs[i], &sa, &old[i]);
+}
+
+static void restore_cancel(const struct sigaction old[3])
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(cancel_sigs[i], &old[i], NULL);
 }
 
 static void sleep_ms(int ms)
@@ -198,9 +232,9 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 	DIR *dir;
 
 	s->nposts = 0;
-	fd = openat(s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = reg_open_at(s->vmdir, "attachNotificationSync", O_RDWR);
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd;
 		return err_set(e, rc, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
 		     strerror(-rc));
 	}
@@ -231,8 +265,7 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 		if (strcmp(d->d_name, s->vmid) == 0 || s->nsync >= SYNC_MAX)
 			continue;
 		vfd = openat(s->common, d->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		fd = vfd < 0 ? -1 : openat(vfd, "attachNotificationSync",
-					   O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		fd = vfd < 0 ? -1 : reg_open_at(vfd, "attachNotificationSync", O_RDWR);
 		if (vfd >= 0)
 			close(vfd);
 		if (fd < 0)
@@ -256,13 +289,14 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 int openj9_notifier_key(int common, key_t *key)
 {
 	struct stat st;
-	int fd = openat(common, "_notifier", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = reg_open_at(common, "_notifier", O_RDONLY);
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -e;
 	}
 	close(fd);
@@ -368,7 +402,7 @@ static int handshake(struct j9_session *s, struct err_text *e)
 		rc = -errno;
 		return err_set(e, rc, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
 	}
-	fd = openat(s->common, "_attachlock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = reg_open_at(s->common, "_attachlock", O_RDWR);
 	if (fd >= 0) {
 		rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 		if (rc) {
@@ -379,7 +413,7 @@ static int handshake(struct j9_session *s, struct err_text *e)
 		s->attachlock = fd;
 	} else {
 		attach_step(s->t->log, "no usable _attachlock (%s), going on unlocked",
-			    strerror(errno));
+			    strerror(-fd));
 	}
 	if ((rc = openj9_random_key(s->key)) < 0)
 		return err_set(e, rc, "cannot get random bytes for the attach key: %s", strerror(-rc));
@@ -406,8 +440,9 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 		rc = openj9_read_msg(s->conn, REPLY_MAX, s->read_timeout_ms, &msg, &len);
 	if (rc) {
 		if (rc == -ETIMEDOUT)
-			err_set(e, rc, "OpenJ9 VM %s sent no reply for %d ms (raise the read "
-				    "timeout for slow commands such as heap dumps)", s->vmid,
+			err_set(e, rc, "OpenJ9 VM %s did not complete its reply within %d ms "
+				    "(raise the read timeout for slow commands such as heap "
+				    "dumps)", s->vmid,
 				    s->read_timeout_ms);
 		else
 			err_set(e, rc, "OpenJ9 VM %s: %s", s->vmid,
@@ -431,8 +466,8 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	return rc;
 }
 
-/* The longest silence while reading the reply: t's, else the handshake
- * timeout; -1 (no limit) when t asks for none. */
+/* The longest the whole reply may take: t's, else the handshake timeout;
+ * -1 (no limit) when t asks for none. */
 static int reply_timeout_ms(const struct openj9_target *t, int timeout_ms)
 {
 	if (t->read_timeout_ms > 0)
@@ -445,6 +480,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 {
 	struct j9_session s = { .t = t, .common = -1, .vmdir = -1, .attachlock = -1,
 				.semid = -1, .lsock = { -1, -1 }, .conn = -1 };
+	struct sigaction old[3];
 	bool is_load, is_diag;
 	char *cmd;
 	int rc;
@@ -461,6 +497,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
 	s.read_timeout_ms = reply_timeout_ms(t, s.timeout_ms);
 	s.deadline = clock_ms() + s.timeout_ms;
+	catch_cancel(old);
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), e);
 	if (s.common < 0) {
 		rc = s.common;
@@ -473,6 +510,8 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	}
 out:
 	release_all(&s);
+	if (s.deadline)
+		restore_cancel(old);
 	free(cmd);
 	return rc;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9.h - the OpenJ9 attach client (semaphore + replyInfo + TCP).
  *
@@ -33,6 +34,7 @@
 #ifndef JSYM_OPENJ9_H
 #define JSYM_OPENJ9_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/ipc.h>
@@ -51,7 +53,7 @@ struct openj9_target {
 	const char *attach_dir; /* -Dcom.ibm.tools.attach.directory=..., or NULL */
 	int timeout_ms;         /* <= 0: 10000.  Bounds the handshake: locks,
 	                           semaphore, accept and the greeting */
-	int read_timeout_ms;    /* longest silence while reading the reply:
+	int read_timeout_ms;    /* longest the whole reply may take:
 	                           0 = timeout_ms, < 0 = no limit */
 	const struct attach_log *log; /* step lines; may be NULL */
 };
@@ -93,8 +95,8 @@ int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
  *   ATTACH_ERR anything else            vm_code -1, failed, message = text
  *   diagnostics error=true              vm_code -1, failed, message = type: msg
  * Returns 0 when the VM answered (look at *rep), -ENOENT no such VM,
- * -ETIMEDOUT no connect-back within timeout_ms or a reply silent for
- * read_timeout_ms, -EOPNOTSUPP command not available on OpenJ9, -EINVAL bad
+ * -ETIMEDOUT no connect-back within timeout_ms or a reply not complete
+ * within read_timeout_ms, -EOPNOTSUPP command not available on OpenJ9, -EINVAL bad
  * arguments, -EPROTO the VM hung up before replying, -EMSGSIZE reply over
  * 64 MiB, other -errno; e is set on every failure.
  */
@@ -171,10 +173,18 @@ int openj9_random_key(char key[17]);
  * on [::1] at the same port (lsock[1], else -1) for VMs that prefer IPv6.
  * Returns the port or -errno (e set); lsock[0] may need closing. */
 int openj9_listen_loopback(int lsock[2], struct err_text *e);
-/* Read one message: complete when a read chunk ends in NUL (B7); each chunk
- * restarts the timeout.  *buf malloc'd, NUL-terminated, *len without it.
- * Returns 0, -ETIMEDOUT, -EPIPE (EOF first), -EMSGSIZE (> max), -errno. */
+/* Read one message: complete when a read chunk ends in NUL (B7); the whole
+ * message within timeout_ms (< 0: no limit).  *buf malloc'd,
+ * NUL-terminated, *len without it.  Returns 0, -ETIMEDOUT, -EPIPE (EOF
+ * first), -EMSGSIZE (> max), -errno. */
 int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len);
+/* Set by openj9_exec's SIGTERM/SIGINT/SIGHUP handler (jsym died: the
+ * helper's parent-death signal): every wait then ends at once, as at its
+ * deadline, and the session is undone on the usual path (replyInfo removed,
+ * posts cancelled) before the helper exits. */
+extern volatile sig_atomic_t openj9_cancelled;
+/* Milliseconds left until `until` (clock_ms), 0 once cancelled. */
+int openj9_left_ms(long until);
 /* Send msg plus its NUL (MSG_NOSIGNAL).  0 or -errno. */
 int openj9_send_msg(int fd, const char *msg);
 

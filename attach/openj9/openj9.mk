@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/openj9/openj9.mk - the OpenJ9 attach protocol (docs/protocols.md B).
 # Uses target and base.
 

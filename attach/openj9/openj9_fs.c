@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_fs.c - finding an OpenJ9 VM in the target's filesystem.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_net.c - the attacher's socket side of OpenJ9 attach: attach key,
  * loopback listener, NUL-framed messages (docs/protocols.md B7).
@@ -14,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fdio.h"
 #include "openj9.h"
 
@@ -69,13 +71,26 @@ int openj9_listen_loopback(int lsock[2], struct err_text *e)
 	return ntohs(a4.sin_port);
 }
 
+volatile sig_atomic_t openj9_cancelled;
+
+int openj9_left_ms(long until)
+{
+	long l = until - clock_ms();
+
+	if (openj9_cancelled)
+		return 0;
+	return l < 0 ? 0 : l > 1000000000 ? 1000000000 : (int)l;
+}
+
 /*
- * Read one NUL-framed message (B7).  Each chunk resets the inactivity
- * timer.  *buf is malloc'd (NUL-terminated, *len without the NUL).
+ * Read one NUL-framed message (B7), all of it within timeout_ms: a VM that
+ * sends a byte at a time is cut off at the deadline, not kept talking.
+ * *buf is malloc'd (NUL-terminated, *len without the NUL).
  */
 int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
+	long until = clock_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	char *b = malloc(cap + 1);
 
 	if (!b)
@@ -85,7 +100,8 @@ int openj9_read_msg(int fd, size_t max, int timeout_ms, char **buf, size_t *len)
 		ssize_t r;
 		int rc;
 
-		rc = poll(&p, 1, timeout_ms);
+		rc = poll(&p, 1, timeout_ms < 0 && !openj9_cancelled ? -1 :
+			  openj9_left_ms(until));
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc <= 0) {

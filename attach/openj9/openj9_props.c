@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_props.c - java.util.Properties.load() syntax, for attachInfo and
  * for the properties OpenJ9 sends back (system, agent and diagnostics).

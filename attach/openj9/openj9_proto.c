@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_proto.c - OpenJ9 attach wire formats without I/O: command
  * translation, reply mapping, replyInfo body, connect check, framing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pool.c - bounded parallel jobs in forked workers (pool.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pool.h - run one job per item in forked workers, at most `jobs` at once.
  *

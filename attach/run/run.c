@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run.c - run one attach command in a forked, single-threaded child.
  *
@@ -21,6 +22,7 @@
 #include "hotspot.h"
 #include "ns.h"
 #include "openj9.h"
+#include "regular.h"
 #include "run.h"
 #include "target.h"
 
@@ -111,16 +113,16 @@ int run_attach(const struct target *t, const struct run_request *rq,
 		struct run_result r;
 
 		/*
-		 * A HotSpot helper must not outlive a killed jsym: it would go
-		 * on waiting with the trigger file in the JVM's directory.
-		 * SIGTERM runs hotspot.c's handler, which removes the trigger.
-		 * An OpenJ9 helper is left to finish: its own bounded timeout
-		 * path deletes replyInfo and cancels the semaphore posts, which
-		 * a signal would skip.
+		 * No helper outlives a killed jsym.  SIGTERM runs hotspot.c's
+		 * handler, which removes the trigger file, or openj9.c's, which
+		 * ends every wait so that its bounded clean-up (replyInfo
+		 * removed, semaphore posts cancelled) runs before it exits.
 		 */
-		if (t->maps.kind != PROC_OPENJ9 &&
-		    (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent))
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
 			_exit(3);
+		/* before any namespace is entered: the JVM's files are
+		 * reopened through this process's own /proc (regular.h) */
+		(void)reg_pin_self();
 		close(p[0]);
 		memset(&r, 0, sizeof(r));
 		r.rc = t->maps.kind == PROC_OPENJ9 ?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run.h - one attach command, run in a forked child (attach/run/run.c).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/run/run.mk - the forked attach child that runs one protocol command
 # inside the target's namespaces.  Uses the protocols, target and base.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* creds.c - euid/egid switching and capability diagnosis (see creds.h). */
 #include <errno.h>
 #include <grp.h>

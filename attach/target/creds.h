@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * creds.h - act as the JVM's user, and explain missing privileges.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* inroot.c - open a path inside a container's root without leaving it. */
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "inroot.h"
+#include "regular.h"
 
 /* The openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
 struct inroot_how {
@@ -79,4 +81,15 @@ int inroot_open(int root_fd, const char *path, int flags, mode_t mode, bool *wal
 	if (walked)
 		*walked = true;
 	return inroot_walk(root_fd, path, flags, mode);
+}
+
+int inroot_open_regular(int root_fd, const char *path, int flags)
+{
+	int pfd = inroot_open(root_fd, path, O_PATH | O_NOFOLLOW, 0, NULL), fd;
+
+	if (pfd < 0)
+		return pfd;
+	fd = reg_reopen(pfd, flags);
+	close(pfd);
+	return fd;
 }

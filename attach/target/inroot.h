@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inroot.h - open a path inside a container's root without leaving it.
  *
@@ -23,6 +24,15 @@
  * -errno: -EINVAL for an empty path or a negative root_fd.
  */
 int inroot_open(int root_fd, const char *path, int flags, mode_t mode, bool *walked);
+
+/*
+ * inroot_open of a file the container may have planted anything at: opened
+ * O_PATH | O_NOFOLLOW, then for real with flags only when it is a regular
+ * file on a file system that stores files (reg_reopen, regular.h): a device
+ * node, FIFO, socket, symlink or procfs file is never opened.  Returns an
+ * fd or -errno (-EINVAL for the refused kinds).
+ */
+int inroot_open_regular(int root_fd, const char *path, int flags);
 
 /*
  * The fallback, exported for tests: one component at a time with

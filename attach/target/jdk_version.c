@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* jdk_version.c - JDK versions from release/libjvm, agent verdicts (jdk_version.h). */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jdk_version.h - a HotSpot JDK's version from what is readable outside the
  * JVM, and the versions jsym refuses or warns about when it loads its agent.

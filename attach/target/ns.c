@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ns.c - entering a target's namespaces (see ns.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ns.h - reaching a target's files and entering its namespaces.
  *

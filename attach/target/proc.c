@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* proc.c - parsers for /proc/<pid>/{status,stat,maps} (see proc.h). */
 #include <errno.h>
 #include <signal.h>

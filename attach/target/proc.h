@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * proc.h - facts about a target process, parsed from /proc/<pid> files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* proc_opts.c - JVM options from cmdline/environ, JDK release facts (proc.h). */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * proc_span.h - bounded views over /proc file contents, shared by proc.c
  * and proc_opts.c (private to them).  Nothing relies on NUL termination.

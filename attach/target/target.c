@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* target.c - collect target facts from /proc (see target.h). */
 #include <errno.h>
 #include <poll.h>
@@ -8,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/fsuid.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -91,24 +93,34 @@ bool target_stopped(const struct target *t)
 
 /*
  * Read a small regular file of the target: `path` is taken from its root
- * when absolute, from its cwd otherwise, and never leaves its root.  A FIFO
- * or device planted there is refused (O_NONBLOCK keeps the open from
- * hanging).  Returns the length (buffer in *out, to free) or -errno.
+ * when absolute, from its cwd otherwise, and never leaves its root.  Only
+ * a plain file is opened at all (inroot_open_regular: a device node or
+ * /proc/kmsg planted there is not), and with the JVM's filesystem ids, so
+ * that jsym reads no more than the JVM itself could.  Returns the length
+ * (buffer in *out, to free) or -errno.
  */
 static ssize_t read_target_file(const struct target *t, const char *path,
 				size_t max, char **out)
 {
 	int dir = path[0] == '/' ? t->root_fd : t->cwd_fd;
+	uid_t uid;
+	gid_t gid;
 	ssize_t n;
 	int fd;
 
 	*out = NULL;
 	if (dir < 0)
 		return -EBADF;
-	fd = inroot_open(dir, path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0, NULL);
+	/* per thread and without effect on anything but file access; a
+	 * missing CAP_SETUID leaves jsym's ids (then the open is as before) */
+	gid = (gid_t)setfsgid(t->st.gid[3]);
+	uid = (uid_t)setfsuid(t->st.uid[3]);
+	fd = inroot_open_regular(dir, path, O_RDONLY);
+	setfsuid(uid);
+	setfsgid(gid);
 	if (fd < 0)
 		return fd;
-	n = fdio_read_regular(fd, max, out);
+	n = fdio_read_all(fd, max, out);
 	close(fd);
 	return n;
 }
@@ -388,8 +400,12 @@ static int open_pid(pid_t pid, unsigned flags, struct target *t,
 	if ((t->maps_err == -EACCES || t->root_err == -EACCES) &&
 	    geteuid() == 0 && t->st.uid[1] != 0)
 		retry_as_owner(t, flags);
-	read_release(t);
-	read_argfiles(t);
+	/* A JVM's own files only: a process that is not one (jsym list and
+	 * attach --all open every process) has nothing jsym needs to read. */
+	if (t->maps.kind != PROC_NOT_JVM) {
+		read_release(t);
+		read_argfiles(t);
+	}
 	return 0;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * target.h - everything jsym learns about a target before touching it.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/target/target.mk - what jsym learns about a target process and how
 # it reaches into it: /proc facts and their parsers, namespaces,
 # credentials, the confined open inside a target's root.  Uses base only.

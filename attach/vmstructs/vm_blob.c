@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_blob.c - one HotSpot CodeBlob, decoded from a copy of its header. */
 #include <errno.h>
 #include <string.h>

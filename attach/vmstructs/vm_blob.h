@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_blob.h - one HotSpot CodeBlob, decoded from a copy of its header.
  *

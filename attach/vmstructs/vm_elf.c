@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_elf.c - exported symbols of a shared library file (libjvm.so). */
 #include <elf.h>
 #include <errno.h>

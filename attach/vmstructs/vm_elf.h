@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_elf.h - exported symbols of a shared library file (libjvm.so).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_follow.c - rescans of a JVM's code cache, journaled (vm_follow.h). */
 #include <errno.h>
 #include <stdio.h>

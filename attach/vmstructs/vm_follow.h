@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_follow.h - `jsym map --follow`: the code cache read again and again,
  * its changes journaled in the agent's format (docs/journal-format.md).

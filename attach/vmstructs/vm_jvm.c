@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_jvm.c - a HotSpot JVM opened for reading from the outside. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_jvm.h - a HotSpot JVM opened for reading from the outside.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_layout.c - the layouts `jsym map` needs, from the JVM's tables. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_layout.h - the offsets, sizes and widths `jsym map` needs, taken from
  * a JVM's serviceability tables (vm_tables.h).  Nothing here is a constant

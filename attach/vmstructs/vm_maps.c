@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_maps.c - where a library is mapped, from /proc/<pid>/maps text. */
 #include <errno.h>
 #include <stdbool.h>

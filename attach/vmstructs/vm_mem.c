@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_mem.c - reading another process's memory, bounded and cached. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_mem.h - reading another process's memory, bounded and cached.
  *

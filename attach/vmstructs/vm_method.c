@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_method.c - a Method* named as Compiler.perfmap names it, and the
  * cache of those names (vm_scan.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_names.c - compiled method names in the Compiler.perfmap form, through
  * agent/format's javaname.c (the agent's formatter too). */
 #include "javaname.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_names.h - a compiled method's name as `jcmd <pid> Compiler.perfmap`
  * prints it (HotSpot's Method::external_name()), from the three Symbols

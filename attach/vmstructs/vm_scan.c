@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_scan.c - a snapshot of a running JVM's code cache (vm_scan.h). */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +19,15 @@ struct heap {
 	unsigned char *map;     /* copy of the segment map */
 };
 
+/* -E2BIG at a cap: the walk stops there (cap_reached), keeping the rest. */
 static int add_name(struct vm_snapshot *s, const char *name, size_t n, uint32_t *off)
 {
+	size_t max = s->max_name_bytes ? s->max_name_bytes : VM_MAX_NAME_BYTES;
+
+	if (s->names_len + n > max) {
+		s->capped = "name bytes";
+		return -E2BIG;
+	}
 	if (s->names_len + n > s->names_cap) {
 		size_t cap = s->names_cap ? s->names_cap * 2 : 256 * 1024;
 		char *p;
@@ -39,6 +47,10 @@ static int add_name(struct vm_snapshot *s, const char *name, size_t n, uint32_t 
 
 static int add_entry(struct vm_snapshot *s, const struct vm_entry *en)
 {
+	if (s->n >= (s->max_entries ? s->max_entries : VM_MAX_ENTRIES)) {
+		s->capped = "entries";
+		return -E2BIG;
+	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 4096;
 		struct vm_entry *p = realloc(s->e, cap * sizeof(*p));
@@ -281,12 +293,14 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 							.name_len = (uint32_t)nlen };
 				if (rc == 0)
 					rc = add_name(s, b.nmethod ? name : blobname, nlen, &en.name);
-				if (rc == -ENOMEM)
+				if (rc == -ENOMEM || rc == -E2BIG)
 					return rc;
 				if (rc == 0) {
 					match_prev(prev, s, &en);
 					rc = add_entry(s, &en);
 				}
+				if (rc == -E2BIG)
+					return rc;
 			} else {
 				ok = false;
 			}
@@ -393,7 +407,8 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		       const struct vm_snapshot *prev, struct vm_snapshot *s,
 		       struct err_text *e)
 {
-	uint64_t heaps[VM_MAX_HEAPS];
+	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
+	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
 	int n, rc;
 
 	s->n = 0;
@@ -404,16 +419,22 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->known = 0;
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
+	s->capped = NULL;
 	rc = find_heaps(&j->mem, l, heaps, &n, e);
-	for (int h = 0; rc == 0 && h < n; h++) {
+	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
 		struct heap hp;
 
 		rc = open_heap(&j->mem, l, heaps[h], &hp, e);
-		if (rc == 0) {
+		if (rc == 0 && hp.high - hp.low > max_code - code_bytes) {
+			s->capped = "code heap bytes";   /* this heap not read */
+		} else if (rc == 0) {
+			code_bytes += hp.high - hp.low;
 			s->heaps++;
 			rc = walk_heap(j, l, nc, prev, &hp, s);
 			if (rc == -ENOMEM)
 				err_set(e, rc, "out of memory");
+			if (rc == -E2BIG)
+				rc = 0;                 /* s->capped says which */
 		}
 		free(hp.map);
 	}
@@ -421,7 +442,8 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		return rc;
 	revalidate(j, l, s);
 	/* has_id is linear: bounded by the rare walks that resynchronised */
-	if (prev && s->resyncs && carry_over(j, l, prev, s))
+	if (prev && s->resyncs && !s->capped && (rc = carry_over(j, l, prev, s)) &&
+	    rc != -E2BIG)
 		return err_set(e, -ENOMEM, "out of memory");
 	if (s->n)
 		qsort(s->e, s->n, sizeof(*s->e), by_start);
@@ -437,7 +459,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		}
 		s->e[out++] = s->e[k];
 	}
-	s->partial = s->dropped || s->resyncs;
+	s->partial = s->dropped || s->resyncs || s->capped;
 	if (j->mem.fatal)
 		return err_set(e, j->mem.fatal, "reading the JVM's memory failed: %s",
 			       strerror(-j->mem.fatal));

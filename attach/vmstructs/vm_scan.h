@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_scan.h - a snapshot of a running JVM's code cache, read from outside.
  *
@@ -32,6 +33,17 @@
 #define VM_MAX_HEAPS 16
 #define VM_MAX_HEAP_BYTES (4ull << 30)  /* a code heap larger: refused */
 #define VM_MAX_NAME 4096
+/*
+ * What one snapshot reads and keeps at most: a fake code heap of tiny blobs
+ * must not make jsym allocate without bound inside a pod's limits.
+ * HotSpot's whole code cache is at most 2 GiB (ReservedCodeCacheSize); a
+ * million entries (64 MiB) is several times what a real 2 GiB cache holds;
+ * the names of a million methods fit in 128 MiB.  A walk that reaches a cap
+ * stops there, keeps what it has and says which cap (vm_snapshot.capped).
+ */
+#define VM_MAX_CODE_BYTES (2ull << 30)
+#define VM_MAX_ENTRIES (1u << 20)
+#define VM_MAX_NAME_BYTES (128u << 20)
 
 struct vm_entry {
 	uint64_t start, size;   /* code_begin, code size */
@@ -62,7 +74,13 @@ struct vm_snapshot {
 	unsigned carried;       /* rescan: entries of the previous snapshot the
 	                           walk missed, found still there and kept */
 	size_t known;           /* rescan: entries equal to the previous ones */
-	bool partial;           /* dropped or resyncs: some code may be missing */
+	bool partial;           /* dropped, resyncs or capped: some code may be
+	                           missing */
+	const char *capped;     /* NULL, or the cap that ended the walk:
+	                           "entries", "name bytes", "code heap bytes" */
+	size_t max_entries;     /* 0: VM_MAX_ENTRIES (tests set less) */
+	size_t max_name_bytes;  /* 0: VM_MAX_NAME_BYTES */
+	uint64_t max_code_bytes;/* 0: VM_MAX_CODE_BYTES */
 };
 
 /* Method* -> name, kept across snapshots of one JVM (--follow). */

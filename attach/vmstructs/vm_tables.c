@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_tables.c - HotSpot's serviceability tables, read from a live JVM. */
 #include <errno.h>
 #include <stdlib.h>

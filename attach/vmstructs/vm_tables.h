@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_tables.h - HotSpot's serviceability tables, read from a live JVM.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* vm_write.c - the perf map `jsym map` writes, in the JVM's container. */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,11 +11,13 @@
 
 #include "fdio.h"
 #include "inroot.h"
+#include "termtext.h"
 #include "vm_write.h"
 
 long vm_map_render(const struct vm_snapshot *s, char **out)
 {
-	size_t cap = s->n * 48 + s->names_len + 64, len = 0;
+	/* an escaped byte takes 4 (\xNN) */
+	size_t cap = s->n * 48 + 4 * s->names_len + 64, len = 0;
 	char *buf = malloc(cap);
 
 	*out = NULL;
@@ -27,8 +30,11 @@ long vm_map_render(const struct vm_snapshot *s, char **out)
 				 (unsigned long long)en->start, (unsigned long long)en->size);
 
 		len += (size_t)n;
-		for (; *name; name++)
-			buf[len++] = *name == '\n' || *name == '\r' ? ' ' : *name;
+		/* A method name is the JVM's text (a class file may hold ESC or
+		 * a C1 control): the map goes to a terminal with --stdout and
+		 * through perf to one later, so it holds only the escaped form. */
+		term_escape(buf + len, cap - len, name, strlen(name), 0);
+		len += strlen(buf + len);
 		buf[len++] = '\n';
 	}
 	buf[len] = '\0';       /* not part of the map; for callers that print it */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vm_write.h - the perf map `jsym map` writes, in the JVM's container.
  *
@@ -25,8 +26,9 @@
 
 /*
  * Render s as perf-map text into a malloc'd buffer (*out, the caller
- * frees; NUL-terminated after the length).  Newlines in names become
- * spaces.  Length or -ENOMEM.
+ * frees; NUL-terminated after the length).  Names are escaped with
+ * term_escape (control bytes, newlines included, and C1 controls as
+ * \xNN), so a map never carries a terminal escape.  Length or -ENOMEM.
  */
 long vm_map_render(const struct vm_snapshot *s, char **out);
 

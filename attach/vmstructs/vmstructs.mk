@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # attach/vmstructs/vmstructs.mk - `jsym map`: a HotSpot JVM's JIT symbols
 # read from the outside (docs/map.md): target memory (vm_mem), libjvm.so's
 # exported symbols (vm_elf), the serviceability tables (vm_tables), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_example.c - a program outside jsym that links libjsym-lookup and
  * uses only its public header, <jsym/lookup.h>.  Built by `make` into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # agent_dump_rate.sh - how fast a late attach writes what is already compiled.
 #
 # A JVM runs javac in-process 30 times (AgentJavacHost: ~5000 compiled

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # agent_overhead.sh - cost of the agent on a JIT-heavy run.
 #
 # A JVM (JDK 17) runs javac in-process 5 times on tests/java/*.java

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/attach.sh - attach latency of jsym vs the JDK's own jcmd.
 #
 # For each HotSpot JDK: the wall time of one request, median of N runs,

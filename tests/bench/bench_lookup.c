@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_lookup.c - lookups/s of agent/lookup/lookup.c against a linear scan like the
  * seed agent's lookup_symbol(), on the same symbols and the same queries, in

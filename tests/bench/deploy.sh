@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/deploy.sh - `jsym attach` against Debian's jattach.
 #
 # Every number is a ratio against a baseline measured in the same run (the

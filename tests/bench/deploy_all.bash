@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/deploy_all.bash - the `jsym attach --all` rounds of
 # tests/bench/deploy.sh, run as PID 1 of a private PID and mount namespace
 # (unshare --pid --fork --mount --mount-proc), so that --all sees only the

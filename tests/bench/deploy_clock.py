@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/deploy_clock.py - time one attach command until its symbols
 # are on disk, for tests/bench/deploy.sh.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/deploy_strace.py - the biggest latencies on the critical path
 # of one traced `jsym attach`, for tests/bench/deploy.sh.
 #

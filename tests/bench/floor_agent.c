@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * floor_agent.c - the overhead floor for tests/bench/agent_overhead.sh: a
  * JVMTI agent that asks for what jsym's agent asks for (the capability, the

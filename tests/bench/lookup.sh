@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/lookup.sh - address lookups/s of jsym's index, internal
 # (lookup_find) and public (jsym_lookup_resolve), vs the seed agent's linear
 # scan and the binary search that was the index before the radix (same 100k

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # map.sh - `jsym map` (symbols read from outside) against the JDK's own
 # `jcmd Compiler.perfmap`, on twin JVMs that each ran javac in-process 30
 # times (AgentJavacHost: about 5,000 compiled methods) and then idle.

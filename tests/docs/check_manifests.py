@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/docs/check_manifests.py DAEMONSET_YAML
 
 Check the fields of deploy/kubernetes/daemonset.yaml that jsym depends on;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/docs/doc_commands.py FILE...
 
 Print every command shown in the Markdown FILEs' code blocks (fenced, or

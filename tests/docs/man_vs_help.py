@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/docs/man_vs_help.py HELP RESOLVE_HELP MANPAGE
 
 Print, one per line, what `jsym --help` (HELP, with `jsym resolve --help`

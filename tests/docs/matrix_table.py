@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """matrix_table.py [LOG...] - docs/testing.md's JDK coverage table from the
 `matrix: JDK=<n> feature=<f> result=<r>` lines the scenarios print
 (default: every glibc-build/test-logs/*.log).  One row per JDK, one column

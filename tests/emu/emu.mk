@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/emu/emu.mk - the OpenJ9 JVM emulator and what its tests need.
 #
 #   <libc>-build/tests/emu/openj9_emu         plays an OpenJ9 JVM (docs/protocols.md B)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu.c - a HotSpot JVM (JDK 17 on Linux) for tests, without a JVM.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu.h - shared state of the HotSpot JVM emulator (test tool).
  *

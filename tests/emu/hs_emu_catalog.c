@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_catalog.c - the classes and methods this JVM "has loaded".
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_gen.c - the synthetic JIT: a code cache of fixed slots, stubs in a
  * region of their own, the events an agent sees, and the truth file.

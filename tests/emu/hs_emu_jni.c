@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_jni.c - the JNI functions the emulator implements; every other
  * slot of the table aborts with its number (hs_emu_stubs.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_jvmti.c - jvmtiEnv: capabilities, callbacks, event enabling, the
  * method/class queries, memory, agent threads, and event posting.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_jvmti_query.c - JVMTI memory and the method/class queries an agent
  * makes inside CompiledMethodLoad: Allocate, Deallocate, GetMethodName,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_listen.c - HotSpot's attach listener as JDK 11-17 run it on Linux
  * (docs/protocols.md A2-A8, A11), from that text alone.

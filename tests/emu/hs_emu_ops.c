@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_ops.c - the attach operations of JDK 17 (attachListener.cpp's
  * table), as far as the tests need them:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_stubs.c - one loud stub per JNI and JVMTI table slot, so an agent
  * calling a function the emulator does not implement is found at once.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_emu_vm.c - the JavaVM of the emulator: its invocation interface,
  * "Java threads" (each with its own JNIEnv, as JNI requires) and the heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hs_libjvm_dummy.c - built as <libc>-build/tests/emu/hsjdk/lib/server/libjvm.so
  * and dlopened by hs_emu at start, so /proc/<pid>/maps of the emulator names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * j9vm_dummy.c - built as libj9vm29.so and dlopened by openj9_emu at start,
  * so /proc/<pid>/maps of the emulator shows the library name by which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_client.c - minimal driver of attach/openj9*.c for tests, standing
  * in for `jsym exec` where that is not wired: reads the target's ids,

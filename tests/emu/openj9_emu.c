@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_emu.c - an OpenJ9 JVM's attach side, for tests (no JVM needed).
  *

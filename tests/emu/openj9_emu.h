@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_emu.h - shared state of the OpenJ9 JVM emulator (test tool).
  *

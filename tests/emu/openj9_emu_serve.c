@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * openj9_emu_serve.c - one attachment of the OpenJ9 emulator (B7, B8).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/emu/openj9_kit.sh - helpers of the 40-openj9-*.sh scenarios (bash library).
 #
 #   source "$JSYM_ROOT/tests/emu/openj9_kit.sh"; j9_init

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_agent.c - a JVMTI-shaped agent for the OpenJ9 emulator tests.
  *

@@ -1,7 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/fuzz/fuzz.mk - libFuzzer harnesses (clang, ASan + UBSan).
 #
 #   make fuzz-short   each harness for FUZZ_SHORT_SECONDS (20); part of make test
 #   make fuzz         each harness for FUZZ_SECONDS (600)
+#   make fuzz FUZZ_RUNS=10000000   each harness for that many executions
+#                     instead (the depth issue 17 asks); every run's log,
+#                     glibc-build/fuzz/<name>.log, ends with its
+#                     stat::number_of_executed_units
 #   make glibc-build/fuzz/fuzz_<name>   build one harness
 #
 # Adding a harness: a line `FUZZ_TARGETS += name` and the sources it needs
@@ -66,9 +71,10 @@ define run_fuzz
 	$(Q)status=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 		seeds=; [ -d tests/fuzz/corpus/$$t ] && seeds=tests/fuzz/corpus/$$t; \
-		printf '  %-7s %s (%ss)\n' FUZZ $$t $(1); \
-		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=0 -artifact_prefix=$(FUZZ_DIR)/$$t- \
+		printf '  %-7s %s (%s)\n' FUZZ $$t '$(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(1)s)'; \
+		$(FUZZ_DIR)/fuzz_$$t $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(1)) \
+			-timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$$t- \
 			$(FUZZ_DIR)/corpus/$$t $$seeds >$(FUZZ_DIR)/$$t.log 2>&1 \
 		|| { status=1; echo "fuzz_$$t FAILED, see $(FUZZ_DIR)/$$t.log:"; tail -n 30 $(FUZZ_DIR)/$$t.log; }; \
 	done; exit $$status

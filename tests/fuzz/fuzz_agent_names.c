@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_agent_names.c - the agent's text parsers on arbitrary input:
  * descriptors (names.c), the option string (options.c), /proc/self/stat

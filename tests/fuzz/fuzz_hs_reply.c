@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_hs_reply.c - libFuzzer harness: hostile JVM replies through the
  * HotSpot reply parsers, and arbitrary NUL-separated words through the v1/v2

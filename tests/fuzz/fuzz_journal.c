@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_journal.c - libFuzzer harness: hostile journal bytes through the
  * reader and the address index, delivered in two writes (the first two input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_openj9.c - libFuzzer harness for what the OpenJ9 client parses from
  * a hostile target: attachInfo / properties text, replies (load, data,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_perfmap.c - libFuzzer harness: hostile perf-map bytes through the line
  * parser, the incremental reader (two writes, split chosen by the input) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
  * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_termtext.c - libFuzzer harness: hostile bytes through term_escape
  * (attach/base/termtext.c).  The output must hold no byte a terminal would

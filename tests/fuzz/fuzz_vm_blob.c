@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_vm_blob.c - libFuzzer harness: a hostile or half-updated code cache.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_vm_tables.c - libFuzzer harness: a hostile JVM's serviceability
  * tables.  The input is the JVM's memory, mapped at FAKE_BASE: the first

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 05-first-run: the README's commands work the first time on a fresh minimal
 # Debian 12 machine.  Each machine is a container on the `debian-minbase`
 # tree (debootstrap --variant=minbase bookworm, nothing else: no compiler,

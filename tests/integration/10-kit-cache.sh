@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 10-kit-cache: kit_rootfs reuses a valid tree, never takes an incomplete
 # one, and rebuilds a broken one.  Uses the cheap alpine tree in a cache
 # directory of its own, so the shared cache is left alone.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 10-kit-debian: the container kit's main promise.  The Java workload runs as
 # PID 1 of a `debian` container, uid:gid 1000:1000 without a passwd entry,
 # on the container's own JRE; the host JDK's jcmd reaches it; its /tmp and

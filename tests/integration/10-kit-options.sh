@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 10-kit-options: kit_start's options take effect (--tmp-size, --tmp-ro,
 # --net, --env, --cwd, --bind :ro), and teardown leaves nothing behind when
 # the script using the kit fails or is interrupted.

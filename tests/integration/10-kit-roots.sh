@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 10-kit-roots: the musl-flavoured root filesystems are what they claim.
 #   alpine          only musl: no libc.so.6, no ld-linux*, anywhere; busybox
 #                   sh and a musl-linked program run as PID 1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 10-kit-sidecar: kit_sidecar behaves like `kubectl debug --target`: the
 # target's pid, net and ipc namespaces, a mount namespace and root of its
 # own, root with exactly Docker's default capabilities (no CAP_SYS_ADMIN, no

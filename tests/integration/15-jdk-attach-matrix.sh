@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 15-jdk-attach-matrix.sh - the attach side of jsym on every JDK of the
 # `jdks` root (tests/kit/jdks.list: Debian's openjdk-N for 8 to 28), each
 # JVM in a container of its own (PID 1, uid 1000 without a passwd entry).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-container.sh - the agents inside containers (tests/kit).
 #
 #  1 Debian container, JDK 17 as PID 1, uid 1000, private /tmp: the host's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-elf.sh - the two agent builds are loadable where they claim to be:
 #  - glibc build: no symbol version newer than GLIBC_2.17, NEEDED only libc
 #    (+ libpthread/libdl/ld-linux), no undefined non-libc symbol

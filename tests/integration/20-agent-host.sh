@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-host.sh - libjsym-agent.so (glibc build) in host JVMs: JDK 17 and,
 # when present, Temurin 25.
 #

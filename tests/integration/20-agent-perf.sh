@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-perf.sh - perf names Java frames from jsym's map.
 #
 # AgentBusy runs with the agent writing /tmp/perf-<pid>.map (the default
@@ -17,15 +18,14 @@ cls=$(ag_classes)
 
 ag_start perf "$home" -XX:+PreserveFramePointer "-agentpath:$AG_LIB" -cp "$cls" -- AgentBusy 12
 p=$AG_PID
-ag_wait_out perf "agent-busy: started" 60 || exit 1
+ag_wait_out perf "agent-busy: started" 60 || t_abort "the JVM with the agent did not start within 60 s"
 sleep 1
 if ! timeout 30 perf record -q -e cpu-clock -g -p "$p" -o "$AG_TMP/perf.data" -- sleep 3 \
 	>"$AG_TMP/record.log" 2>&1; then
 	cat "$AG_TMP/record.log"
 	grep -qiE 'permission|not supported|no such device|paranoid' "$AG_TMP/record.log" &&
 		t_skip "perf cannot sample here: $(head -1 "$AG_TMP/record.log")"
-	echo "FAIL: perf record"
-	exit 1
+	t_abort "perf record failed: $(head -1 "$AG_TMP/record.log")"
 fi
 perf script -i "$AG_TMP/perf.data" -F ip,sym,dso 2>/dev/null >"$AG_TMP/script.txt"
 map="/tmp/perf-$p.map"
@@ -40,7 +40,7 @@ stats=$(awk -v dso="($map)" '
 	}
 	END { printf "%d %d %d %d\n", frames, nf, leaves, nl }' "$AG_TMP/script.txt")
 read -r frames named leaves nleaves <<<"$stats"
-echo "perf: $frames frames in JIT code ($map), $named named ($((frames ? 100 * named / frames : 0))%);" \
+t_log "perf: $frames frames in JIT code ($map), $named named ($((frames ? 100 * named / frames : 0))%);" \
 	"$leaves leaf frames, $nleaves named ($((leaves ? 100 * nleaves / leaves : 0))%)"
 grep -m 3 'AgentBusy\.' "$AG_TMP/script.txt" || true
 t_check "perf attributes samples to $map" [ "${frames:-0}" -gt 0 ]

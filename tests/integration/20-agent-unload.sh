@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 20-agent-unload.sh - compiled code of unloaded classes leaves the perf map
 # (within the documented delay, docs/perf-map.md) and gets UNLOAD records.
 #

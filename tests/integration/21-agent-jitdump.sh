@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 21-agent-jitdump.sh - the agent's `jitdump` option with Debian's perf:
 # `perf record -k mono -p PID`, `perf inject --jit`, `perf report` names the
 # Java methods from the JIT code the agent dumped, and `perf annotate`

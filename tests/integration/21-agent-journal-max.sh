@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 21-agent-journal-max.sh - the bounded journal and the final map, under the
 # churn of the HotSpot emulator (tests/emu/hs_emu, docs/emulators.md):
 #  1 journal_max=128k, ~3000 events/s for 10 s (as many unloads as loads, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 25-resolve-container.sh - `jsym resolve --pid` from the host for a JVM in a
 # container (tests/kit): JDK 17 as PID 1 of a Debian container, uid 1000, its
 # own /tmp, the agent loaded at startup.  The host never sees the JVM's /tmp

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 25-resolve-host.sh - `jsym resolve` names JIT addresses of a live JDK 17
 # exactly as the agent's perf map does.
 #

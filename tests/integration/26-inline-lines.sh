@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 26-inline-lines: whole inline stacks with source lines, on JDK 17 and 25
 # of the host and JDK 11 and 21 of the JDK matrix (in containers).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 30-attach-host.sh - jsym exec against host JVMs, once per installed HotSpot JDK.
 #
 # For each JDK: a fresh JVM (listener not started) answers `properties` with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 31-attach-container.sh - jsym exec from the host into a container, and jsym list.
 #
 # A Debian container runs AttachTarget as PID 1, uid 1000, private /tmp.  From

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 32-attach-sidecar.sh - jsym from a `kubectl debug`-style sidecar.
 #
 # The sidecar shares the target's pid, net and ipc namespaces but has its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 33-attach-faults.sh - jsym exec against targets that must be refused or
 # survive: usage errors, a non-JVM (never signalled, still alive), an unknown
 # PID, -XX:+DisableAttachMechanism (command line, JAVA_TOOL_OPTIONS,

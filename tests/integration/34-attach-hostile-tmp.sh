@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 34-attach-hostile-tmp.sh - jsym against a container whose /tmp is hostile or unusable.
 #
 # The container user (uid 1000, the JVM's uid) controls its /tmp, so the
@@ -7,6 +8,9 @@
 #     would follow on the host), to a missing host path, or to a file in the
 #     container: jsym must not follow it; every symlink target stays untouched
 #   - a FIFO: jsym must not block opening it
+#   - a device node (mknod is in a runtime's default capabilities): jsym,
+#     as host root and outside the container's device cgroup, must not even
+#     open it (issue 17 row 1); it replaces it with its own trigger
 #   - a file some process holds an flock on: jsym gives up at its --timeout
 #   - a directory: refused or worked around, never a hang
 # and /tmp may be read-only (clear error naming the read-only /tmp, exit 2,
@@ -92,6 +96,25 @@ t_check "exit is 0 or 2 (got $T_RC)" test "$T_RC" = 0 -o "$T_RC" = 2
 t_check "JVM alive" la_alive "$ct"
 t_log "thread dumps printed by the hostile-/tmp JVM: $(la_dumps sym)"
 rm -f "/proc/$ct/root/tmp/.attach_pid1"
+
+# A device node where jsym makes its trigger.  The kit's /tmp is nodev (the
+# kernel refuses a device's open there anyway), so this JVM's cwd, where
+# the trigger goes first, is a bind of a host directory that allows
+# devices, as an image's own directories do under a real runtime.
+t_case device-at-trigger
+cwd=$LA_TMP/devcwd
+mkdir -p "$cwd"
+chown 1000:1000 "$cwd"
+mknod -m 0666 "$cwd/.attach_pid1" c 1 3   # /dev/null's numbers: harmless if opened
+chown -h 1000:1000 "$cwd/.attach_pid1"
+if la_ct_start devcwd --uid 1000 --gid 1000 --cwd /work --bind "$cwd:/work"; then
+	t_watch_open "$cwd/.attach_pid1"
+	la_jsym exec --timeout 4000 -v "$LA_PID" properties
+	t_eq "$(t_watch_result)" unopened "the device node at the trigger path was not opened"
+	t_expect_err 'trigger /work/.attach_pid1'
+	t_check "exit 0 (got $T_RC)" test "$T_RC" = 0
+	t_check "JVM alive" la_alive "$LA_PID"
+fi
 
 t_case locked-trigger
 # The container user holds an flock on a trigger file of the JVM's uid (what

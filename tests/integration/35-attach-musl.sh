@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 35-attach-musl.sh - the static musl-build/jsym on the main paths.
 #
 # The glibc binary is tested in depth by 30-34; this checks that the static

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 36-attach-peers.sh - jsym against attach sockets and peers it must not trust.
 #
 # A listening socket at /tmp/.java_pid<pid> of another uid, or of the JVM's

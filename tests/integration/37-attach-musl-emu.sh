@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 37-attach-musl-emu.sh - the musl agent inside a musl process playing HotSpot.
 #
 # No musl JDK can be installed here, so tests/emu/hs_emu plays a JDK 17

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 37-cli-no-jvm.sh - what jsym prints where no real JVM is needed: --json
 # of an exec that fails before any output exists (stdout is a file with
 # earlier contents); `jsym list -v` as an unprivileged user about the

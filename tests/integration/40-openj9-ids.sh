@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 40-openj9-ids.sh - where jsym finds an OpenJ9 VM: non-numeric vmId,
 # the target's TMPDIR, -Dcom.ibm.tools.attach.directory, two VMs sharing a
 # common dir, and the musl build of the emulator.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 40-openj9-load.sh - jsym exec against the OpenJ9 emulator in a container.
 #
 # The emulator (tests/emu/openj9_emu) is PID 1 of a container with its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 40-openj9-sidecar.sh - jsym in a `kubectl debug`-style sidecar attaching
 # to the OpenJ9 emulator.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 40-openj9-timeout.sh - an OpenJ9 VM that never connects back, and posts
 # that nobody consumes: jsym must time out and leave nothing behind.
 #
@@ -80,7 +81,7 @@ j9_start j9slow -- --reply-delay 3000
 ct=$J9_PID
 j9_client -t 5000 -r 500 "$ct" threaddump
 t_expect_rc 2
-t_expect_err 'sent no reply for 500 ms'
+t_expect_err 'did not complete its reply within 500 ms'
 t_expect_err 'check: clean'
 j9_clean "$ct" "$common"
 

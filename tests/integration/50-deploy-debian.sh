@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 50-deploy-debian.sh - `jsym attach PID`: the agent delivered into a Debian
 # container JVM (its own JDK 17, PID 1, uid 1000 without a passwd entry).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 51-deploy-roots.sh - `jsym attach` picks the right libc build in every
 # root filesystem of the kit, by a probe under the container's own loader.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 52-deploy-hostile.sh - `jsym attach` against a container whose /tmp was
 # prepared by an attacker, and against a /tmp that cannot take the agents.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 53-deploy-all.sh - `jsym attach --all`: every JVM visible from here, in a
 # bounded pool of workers, one summary.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 54-deploy-memfd.sh - `jsym attach` into a Debian container JVM whose temp
 # dir cannot take the agent: delivered from a memfd, nothing of jsym written
 # in the container (docs/deploy.md "When nothing can be copied").

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 55-deploy-debian11.sh - `jsym attach` into a Debian 11 container: glibc
 # 2.31, before libpthread and libdl joined libc (2.34), running bullseye's
 # own JDK 17 as PID 1, uid 1000.  The glibc build is made on this machine's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 56-deploy-rootless.sh - `jsym attach` into a rootless container: a user
 # namespace maps container ids 0-65535 to host ids 100000-165535 and owns
 # the container's other namespaces (its /tmp is a tmpfs mounted by that

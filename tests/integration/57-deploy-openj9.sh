@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 57-deploy-openj9.sh - `jsym attach` into the OpenJ9 emulator, PID 1 of a
 # Debian container as uid 1000 (own mount, ipc, net and pid namespaces).
 #

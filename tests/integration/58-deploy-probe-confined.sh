@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 58-deploy-probe-confined.sh - the libc probe runs code the container
 # controls (its loader, its libc, anything its /etc/ld.so.preload names), so
 # it must run with nothing of the host's: no capabilities even when the JVM

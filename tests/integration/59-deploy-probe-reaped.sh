@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 59-deploy-probe-reaped.sh - nothing the container's code starts during
 # the libc probe outlives the probe, or runs outside the pod's limits.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 60-docs-man.sh - the man page docs/jsym.1 and `jsym --help` agree.
 #
 # tests/docs/man_vs_help.py parses both: the commands (--help's "Commands:"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 61-install-tree.sh - `make install` makes a tree that works on its own,
 # as the root of a debug image (deploy/Dockerfile), and `make uninstall`
 # takes back exactly what it put.
@@ -45,11 +46,14 @@ lib/libjsym-lookup.a 644
 lib/libjsym-lookup.so -> libjsym-lookup.so.1
 lib/libjsym-lookup.so.1 644
 lib/pkgconfig/jsym-lookup.pc 644
+share/doc/jsym/LICENSE 644
 share/man/man1/jsym.1 644"
 got=$(cd "$dest$prefix" && find . -not -type d -printf '%P %m %l\n' |
 	awk '$3 != "" {print $1, "->", $3; next} {print $1, $2}' | sort)
 t_eq "$got" "$want" "exactly the documented files, with their modes"
 t_eq "$(find "$dest" -mindepth 1 -maxdepth 1 -printf '%P')" usr "nothing outside PREFIX"
+t_check "the licence is the repository's Apache-2.0 text" \
+	eval "cmp -s '$dest$prefix/share/doc/jsym/LICENSE' '$JSYM_ROOT/LICENSE' && grep -q 'Apache License' '$JSYM_ROOT/LICENSE' && grep -q 'Version 2.0, January 2004' '$JSYM_ROOT/LICENSE'"
 t_check "bin/jsym is the musl build" cmp -s "$dest$prefix/bin/jsym" "$JSYM_MUSL_BUILD/jsym"
 t_check "bin/jsym is static (no program interpreter)" \
 	eval "! readelf -lW '$dest$prefix/bin/jsym' | grep -q INTERP"
@@ -162,6 +166,6 @@ t_run make -s -C "$JSYM_ROOT" uninstall PREFIX=$prefix DESTDIR="$dest"
 t_expect_rc 0
 t_eq "$(find "$dest" -not -type d)" "" "DESTDIR holds directories only"
 t_check "the .so link is gone" eval "[ ! -L '$dest$prefix/lib/libjsym-lookup.so' ]"
-t_check "lib/jsym and include/jsym are gone" \
-	eval "[ ! -e '$dest$prefix/lib/jsym' ] && [ ! -e '$dest$prefix/include/jsym' ]"
+t_check "lib/jsym, include/jsym and share/doc/jsym are gone" \
+	eval "[ ! -e '$dest$prefix/lib/jsym' ] && [ ! -e '$dest$prefix/include/jsym' ] && [ ! -e '$dest$prefix/share/doc/jsym' ]"
 t_finish

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 62-kube-manifests.sh - the Kubernetes recipes parse and keep what jsym
 # needs: deploy/kubernetes/*.yaml load as YAML; the DaemonSet has hostPID,
 # drops every capability and adds exactly the seven jsym uses (no
@@ -32,6 +33,7 @@ t_case dockerfile
 df=$JSYM_ROOT/deploy/Dockerfile
 t_check "it runs make install into a DESTDIR" grep -q 'make install PREFIX=/usr/local DESTDIR=/out' "$df"
 t_check "it copies that tree into the image's root" grep -q 'COPY --from=build /out/ /' "$df"
+t_check "the image carries the licence" grep -q '^COPY LICENSE /usr/local/share/doc/jsym/LICENSE$' "$df"
 t_check "the image's PATH has /usr/local/bin" grep -q '^ENV PATH=.*/usr/local/bin' "$df"
 t_check "the DaemonSet runs the installed jsym" grep -q '/usr/local/bin/jsym attach --all' "$ds"
 t_finish

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 63-docs-commands.sh - the commands the documents show exist and parse.
 #
 # tests/docs/doc_commands.py lists every command in the code blocks of

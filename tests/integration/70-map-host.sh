@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 70-map-host.sh - `jsym map PID` on host JVMs, without attaching anything.
 #
 # For every host HotSpot JDK (17, Temurin 25): jcmd Compiler.perfmap, jsym

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 71-map-container.sh - `jsym map` of a Debian container JVM (its own JDK 17,
 # PID 1, uid 1000 without a passwd entry), nothing attached.
 #

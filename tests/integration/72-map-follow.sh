@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 72-map-follow.sh - `jsym map --follow`: a JVM that takes no agent keeps a
 # perf map equal to its live code and a journal in the agent's format.
 #

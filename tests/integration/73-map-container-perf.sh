@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 73-map-container-perf.sh - the issue's "done when": `jsym map` writes a map
 # that perf uses to name the Java frames of a container JVM started with
 # -XX:+DisableAttachMechanism, on JDK 17 and 25.

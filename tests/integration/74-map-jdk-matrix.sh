@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # 74-map-jdk-matrix.sh - the agent's map and `jsym map` on every JDK of the
 # matrix (tests/kit/jdks.list: Debian's own JDK 8 to 28 in the kit's `jdks`
 # root; the host's Temurin 25 too, bind-mounted, where present), each JVM in

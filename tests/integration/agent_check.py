@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """agent_check.py - checks used by tests/integration/20-agent-*.sh.
 
   agent_check.py journal FILE            validate a journal, print a summary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/integration/agent_lib.bash - helpers for the 20-agent-* scenarios.
 # Sourced (not *.sh, so the runner never runs it as a scenario), after
 # tests/lib/lib.sh, whose checks (t_check, t_finish...) and JDK finder

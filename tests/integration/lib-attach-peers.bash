@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/integration/lib-attach-peers.bash - fake attach peers for the attach
 # scenarios: listeners and "JVMs" that lie, hang, close or send garbage.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/integration/lib-attach.bash - helpers shared by the 3N-attach-* scenarios.
 #
 # Sourced, never run (named .bash: the runner runs every *.sh), after

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """map_check.py - checks of `jsym map` output (tests/integration/60-map-*.sh).
 
   map_check.py coverage JDKMAP MAP MIN_PERCENT [AFTER_MAP]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """matrix_check.py - the JDK matrix's comparisons (74-map-jdk-matrix.sh).
 
   matrix_check.py same A B MIN_PCT

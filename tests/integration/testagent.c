@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * testagent.c - a tiny JVMTI agent for the attach scenarios, built by
  * tests/tests.mk into glibc-build/tests/integration/libjsymtestagent.so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

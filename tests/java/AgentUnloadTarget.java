@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AgentUnloadTarget - loaded many times, each copy in its own class loader,
  * by AgentUnload; its methods get hot and compiled, then the loaders are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * AttachTarget - a small, quiet JVM for the attach scenarios.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * InlineWork - a workload whose inlining is forced, for the inline-chain
  * scenario (tests/integration/26-inline-lines.sh):

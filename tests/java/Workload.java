@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // tests/java/Workload.java - a JVM that keeps its JIT compilers busy.
 //
 //   java -cp DIR Workload SECONDS [THREADS]

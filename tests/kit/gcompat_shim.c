@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/gcompat_shim.c - a tiny libc.so.6 for the alpine-gcompat rootfs.
  *
  * Alpine's gcompat lets some glibc-linked programs run on musl: a library

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/kit.mk - the container kit's C helpers.
 #
 #   glibc-build/kit/jsym-kit    namespace helper used by tests/kit/kit.sh

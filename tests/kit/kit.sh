@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/kit.sh - containers for jsym's integration tests (bash library).
 #
 #   source "$JSYM_ROOT/tests/kit/kit.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_caps.c - capability sets for the sidecar.  See kit_helper.h.
  *
  * Raw capset(2) instead of libcap: the helper must also build with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/kit_ct.sh - start, enter, stop containers; sidecars.
 # Sourced by tests/kit/kit.sh; not meant to be sourced alone.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_fs.c - a container's filesystem: overlay root, /proc, /dev,
  * private /tmp, bind mounts, pivot_root.  See kit_helper.h. */
 #include "kit_helper.h"

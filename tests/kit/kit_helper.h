@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_helper.h - pieces of the container kit's C helper (jsym-kit).
  *
  * The helper exists because the steps between "new namespaces" and "exec the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_main.c - jsym-kit: the container kit's namespace helper.
  *
  *   jsym-kit start   --name N --rootfs DIR --state DIR --log FILE --pid-file FILE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_probe.c - kit-probe: report how this process was loaded.
  *
  *   kit-probe [CMD [ARGS...]]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/kit_rootfs.sh - kit_rootfs: cached root filesystems.
 # Sourced by tests/kit/kit.sh; the trees are built by tests/kit/rootfs.sh.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tests/kit/kit_userns.c - a rootless container's user namespace: the id
  * map, written by the keeper, and the child's wait for it.  See kit_helper.h.
  *

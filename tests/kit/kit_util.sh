@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/kit_util.sh - the kit's logging, error exit, cleanup, Java build.
 # Sourced by tests/kit/kit.sh; not meant to be sourced alone.  Scenarios
 # check, skip and find JDKs with tests/lib (t_check, t_skip, t_jdks, ...).

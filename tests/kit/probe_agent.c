@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * probe_agent.c - dlopen a jsym agent build and call jsym_agent_probe.
  * Built with musl-gcc (agent/jvm/agent.mk) so it runs under the musl loader:

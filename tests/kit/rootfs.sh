@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/kit/rootfs.sh KIND DEST [BASE] - build one container root filesystem.
 #
 # Called by kit_rootfs (tests/kit/kit.sh), which runs it inside a private mount

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib/check.sh - counted checks, skips and the summary line of a
 # scenario.  Sourced by tests/lib/lib.sh, not on its own.
 #
@@ -10,12 +11,15 @@
 # last line and exits 1 when M > 0.
 #
 # A skip prints `skip: REASON` on stdout as the last line and exits 77, which
-# tests/run-integration.sh shows as the reason.
+# tests/run-integration.sh shows as the reason.  One case can be skipped
+# (t_skip_case REASON) while the others run: it is listed as `skip CASE:
+# REASON` and counted apart in the summary, never as passed.  A case that
+# recorded no check at all is listed as `empty`, not `pass`, and counted.
 
 T_CASE=
 T_FINISHED=0
 
-# _t_record ok|FAIL|case|known TEXT: one line of the checks file.
+# _t_record ok|FAIL|case|known|skip TEXT: one line of the checks file.
 _t_record() {
 	printf '%s\t%s\t%s\n' "$1" "${T_CASE:-setup}" "$2" >>"$T_CHECKS_FILE"
 }
@@ -86,6 +90,14 @@ t_known_bug() {
 	_t_record known "$*"
 }
 
+# t_skip_case REASON: the current case cannot run here (no such JDK, no
+# capability...): say why; it is counted as skipped, not passed.  The
+# scenario goes on with its next case.
+t_skip_case() {
+	_t_record skip "$*"
+	echo "skip [${T_CASE:-setup}]: $*" >&2
+}
+
 # t_log MSG...: a progress line on stderr.
 t_log() {
 	echo "--- $*" >&2
@@ -107,17 +119,26 @@ t_need_root() {
 # T_STATUS to what the scenario must end with: 1 when a check failed, 77 when
 # only known bugs failed, else RC (the script's own status).
 _t_verdict() {
-	local rc=$1 checks fails unknown known c
+	local rc=$1 checks fails unknown known c empty=0 skipped=0 why tail=
 	checks=$(grep -cE '^(ok|FAIL)	' "$T_CHECKS_FILE" 2>/dev/null) || checks=0
 	fails=$(grep -cE '^FAIL	' "$T_CHECKS_FILE" 2>/dev/null) || fails=0
 	while IFS= read -r c; do
 		[ -n "$c" ] || continue
+		why=$(awk -F'\t' -v c="$c" '$1 == "skip" && $2 == c {print $3; exit}' "$T_CHECKS_FILE")
 		if grep -qF "FAIL	$c	" "$T_CHECKS_FILE"; then
 			echo "  FAIL $c" >&2
+		elif [ -n "$why" ]; then
+			echo "  skip $c: $why" >&2
+			skipped=$((skipped + 1))
+		elif ! grep -qF "ok	$c	" "$T_CHECKS_FILE"; then
+			echo "  empty $c (no check ran)" >&2
+			empty=$((empty + 1))
 		else
 			echo "  pass $c" >&2
 		fi
 	done < <(awk -F'\t' '$1 == "case" && !seen[$2]++ {print $2}' "$T_CHECKS_FILE" 2>/dev/null)
+	[ "$skipped" = 0 ] || tail="$tail, $skipped skipped"
+	[ "$empty" = 0 ] || tail="$tail, $empty empty"
 	T_STATUS=$rc
 	if [ "$fails" -gt 0 ]; then
 		T_STATUS=1
@@ -126,16 +147,16 @@ _t_verdict() {
 			END {for (c in f) if (!(c in k)) n++; print n + 0}' "$T_CHECKS_FILE")
 		known=$(awk -F'\t' '$1 == "known" {printf "%s%s: %s", sep, $2, $3; sep = "; "}' "$T_CHECKS_FILE")
 		if [ "$unknown" = 0 ] && [ "$rc" = 0 ]; then
-			echo "summary: $checks checks, $fails failed, all in known bugs" >&2
+			echo "summary: $checks checks, $fails failed$tail, all in known bugs" >&2
 			T_STATUS=77
 			echo "skip: known bug: $known"
 			return
 		fi
-		echo "summary: $checks checks, $fails failed" >&2
+		echo "summary: $checks checks, $fails failed$tail" >&2
 	elif [ "$rc" != 0 ]; then
-		echo "summary: $checks checks, 0 failed, but the script ended with status $rc" >&2
+		echo "summary: $checks checks, 0 failed$tail, but the script ended with status $rc" >&2
 	else
-		echo "summary: $checks checks, 0 failed" >&2
+		echo "summary: $checks checks, 0 failed$tail" >&2
 	fi
 }
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib/jdk.sh - the host's HotSpot JDKs.  Sourced by tests/lib/lib.sh.
 
 # t_jdk_major HOME: the JDK's major version (8, 17, 25) from HOME/release;

@@ -1,10 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib/lib.sh - what every integration scenario sources first.
 #
 #   source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 #
 # One vocabulary for all scenarios (docs/testing.md has a template):
 #   check.sh  t_check t_eq t_contains t_pass t_fail t_abort t_case t_known_bug
-#             t_finish t_skip t_need_root t_log
+#             t_finish t_skip t_skip_case t_need_root t_log
+#   watch.sh  t_watch_open t_watch_result (was a planted file opened?)
 #   run.sh    t_run t_collect t_expect_rc t_expect_out t_expect_err t_expect_not_err
 #   jdk.sh    t_jdks t_jdk_major
 #   the kit   tests/kit/kit.sh (containers: kit_start, kit_exec, kit_sidecar, ...)
@@ -25,6 +27,7 @@ source "$JSYM_ROOT/tests/kit/kit.sh"
 source "$JSYM_ROOT/tests/lib/check.sh"
 source "$JSYM_ROOT/tests/lib/run.sh"
 source "$JSYM_ROOT/tests/lib/jdk.sh"
+source "$JSYM_ROOT/tests/lib/watch.sh"
 
 # Every check appends a line here rather than to a shell variable, so a check
 # made in a subshell ($(...), a pipeline, a background job) still counts.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib/run.sh - run a command under test and check what it said.
 # Sourced by tests/lib/lib.sh, not on its own.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_codeheap.c - the agent's in-process code heap lookup
  * (agent/jvm/codeheap.c) over fake vmStructs tables and a fake code heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_codetable.c - the live-code table, the perf-map writer, the
  * inline-range computation and what is made of it (FRAMES, jitdump lines).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_journal.c - the journal writer produces exactly the bytes
  * journal_format.h describes.

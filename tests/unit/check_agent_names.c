@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_names.c - JVM descriptors to the text jcmd Compiler.perfmap
  * prints (the expected strings were taken from JDK 17 and 25 maps).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_sink.c - the sink end to end, without a JVM: records from
  * several threads, the flush thread, the files it leaves.
@@ -19,43 +20,23 @@
 #include "journal_read.h"
 #include "options.h"
 #include "sink.h"
+#include "sink_flusher.h"
 #include "sink_state.h"
 
 extern Suite *agent_sink_suite(void);
 
 static char dir[64];
-static pthread_t flusher;
-static int flushers;   /* threads inside sink_flush_loop */
-
-static void *flusher_main(void *arg)
-{
-	__atomic_add_fetch(&flushers, 1, __ATOMIC_SEQ_CST);
-	sink_flush_loop();
-	__atomic_sub_fetch(&flushers, 1, __ATOMIC_SEQ_CST);
-	return NULL;
-}
-
-/* The agent uses a JVMTI agent thread; a test has only pthreads. */
-static int spawn_pthread(char *why, size_t whylen)
-{
-	int rc = pthread_create(&flusher, NULL, flusher_main, NULL);
-
-	if (rc)
-		snprintf(why, whylen, "pthread_create: %s", strerror(rc));
-	return -rc;
-}
-
 static void start_flusher(void)
 {
 	char why[256];
 
-	ck_assert_int_eq(sink_run_thread(spawn_pthread, why, sizeof(why)), 0);
+	ck_assert_int_eq(sink_run_thread(sink_flusher_spawn, why, sizeof(why)), 0);
 }
 
 static void stop_with_flusher(void)
 {
 	sink_stop();
-	pthread_join(flusher, NULL);
+	pthread_join(sink_flusher, NULL);
 }
 static char path_map[128], path_journal[128];
 
@@ -286,7 +267,7 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 	signal(SIGPIPE, SIG_IGN);
 	setup_dir();
 	start_flusher();
-	stuck = flusher;
+	stuck = sink_flusher;
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
 	while (write(p[1], junk, sizeof(junk)) > 0)
@@ -302,19 +283,19 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 	strcpy(o.dir, dir);
 	rc = sink_start(&o, why, sizeof(why));
 	if (rc == 0)
-		sink_run_thread(spawn_pthread, why, sizeof(why));
-	ck_assert_int_le(__atomic_load_n(&flushers, __ATOMIC_SEQ_CST), 1);
+		sink_run_thread(sink_flusher_spawn, why, sizeof(why));
+	ck_assert_int_le(sink_flusher_running(), 1);
 	ck_assert_int_eq(rc, -EBUSY);
 	ck_assert_ptr_nonnull(strstr(why, "flush thread"));
 
 	close(p[0]);    /* its write fails with EPIPE: it finishes */
 	pthread_join(stuck, NULL);
-	ck_assert_int_eq(flushers, 0);
+	ck_assert_int_eq(sink_flusher_running(), 0);
 	ck_assert_int_eq(open_fds(), fds);
 
 	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
 	start_flusher();
-	ck_assert_int_eq(__atomic_load_n(&flushers, __ATOMIC_SEQ_CST), 1);
+	ck_assert_int_eq(sink_flusher_running(), 1);
 	stop_with_flusher();
 	ck_assert_int_eq(open_fds(), fds);
 	remove_dir();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_creds.c - euid/egid switching and capability hints (creds.c). */
 #include <errno.h>
 #include <check.h>

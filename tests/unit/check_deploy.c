@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_deploy.c - attach/deploy without a JVM: finding the builds, and
  * placing them in a scratch "container root" owned by the caller, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_fdio.c - attach/base/fdio.c: write all, read small files, lock waits. */
 #include <errno.h>
 #include <check.h>

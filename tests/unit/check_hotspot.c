@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_hotspot.c - the HotSpot client (hotspot.c, hs_io.c) against a fake
  * listener process: exact request bytes, streamed output, peer checks,
- * silent close, and "never signal a non-JVM".
+ * silent close, "never signal a non-JVM", a hard deadline against a JVM
+ * that drips its reply, and a refusal's text escaped on its way to stderr.
  */
 #include <check.h>
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "hotspot.h"
 #include "target.h"
 
@@ -86,6 +89,8 @@ static const char *serve_dir = "/tmp"; /* where the fake binds */
 
 struct shared {
 	pid_t server;           /* the listening process */
+	int drip_ms;            /* > 0: after the reply, one more byte every
+	                           drip_ms for 10 s (a hostile JVM) */
 	size_t req_len;
 	char req[4096];
 };
@@ -97,6 +102,7 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	sh->server = getpid();
+	signal(SIGPIPE, SIG_IGN);       /* a client that hangs up ends a drip */
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/.java_pid%d", serve_dir,
 		 (int)owner);
 	unlink(sa.sun_path);
@@ -114,6 +120,11 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 			nuls += sh->req[sh->req_len++] == '\0';
 		if (rlen && write(c, reply, rlen) != (ssize_t)rlen)
 			_exit(1);
+		for (int t = 0; sh->drip_ms > 0 && t < 10000; t += sh->drip_ms) {
+			if (write(c, "x", 1) != 1)
+				break;
+			usleep((useconds_t)sh->drip_ms * 1000);
+		}
 		if (!rlen && n < 0)
 			_exit(0);       /* a JVM that dies mid-request */
 		close(c);
@@ -183,18 +194,26 @@ static int run_alt(struct fake *f, const char *alt, int major, const char *name,
 	return rc;
 }
 
-static int run(struct fake *f, const char *name, const char *const *args,
-	       int nargs, int out_fd, struct attach_reply *r, struct err_text *e)
+static int run_with(struct fake *f, const char *name, const char *const *args,
+		    int nargs, const struct hs_opts *o, struct attach_reply *r,
+		    struct err_text *e)
 {
 	struct hs_request rq = { name, args, nargs, 0 };
-	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL, NULL };
 	struct target t;
 	int rc;
 
 	ck_assert_int_eq(target_open(f->pid, TARGET_FDS, &t, e), 0);
-	rc = hotspot_exec(&t, &rq, &o, r, e);
+	rc = hotspot_exec(&t, &rq, o, r, e);
 	target_close(&t);
 	return rc;
+}
+
+static int run(struct fake *f, const char *name, const char *const *args,
+	       int nargs, int out_fd, struct attach_reply *r, struct err_text *e)
+{
+	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL, NULL };
+
+	return run_with(f, name, args, nargs, &o, r, e);
 }
 
 START_TEST(properties_round_trip)
@@ -358,6 +377,55 @@ START_TEST(non_jvm_never_signalled)
 }
 END_TEST
 
+/* Issue 17 row 2: "0\n", then a byte every 200 ms.  Each byte used to
+ * restart the read timer, so jsym read for as long as the JVM liked (here
+ * 10 s, in the wild forever); the whole reply now has --read-timeout. */
+START_TEST(dripping_reply_has_a_deadline)
+{
+	struct hs_opts o = { 1000, 1500, -1, -1, NULL, NULL };
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+	long start;
+	int rc;
+
+	fake_start(&f, "0\n", 2, 1, false);
+	f.sh->drip_ms = 200;
+	start = clock_ms();
+	rc = run_with(&f, "properties", NULL, 0, &o, &r, &e);
+	ck_assert_msg(rc == -ETIMEDOUT, "got %d: %s", rc, e.msg);
+	ck_assert_int_lt(clock_ms() - start, 3000);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not complete within 1500 ms"));
+	fake_stop(&f);
+}
+END_TEST
+
+/* Issue 17 row 7: the text of a refused command goes to stderr escaped,
+ * C0 and C1 controls alike, its lines kept. */
+START_TEST(refusal_text_escaped)
+{
+	static const char reply[] = "1\n\033]0;pwn\007\033[2J\302\233X\nline 2\n";
+	int efd = memfd_create("err", 0);
+	struct hs_opts o = { 2000, 2000, -1, efd, NULL, NULL };
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+	char out[256];
+	ssize_t n;
+
+	fake_start(&f, reply, sizeof(reply) - 1, 1, false);
+	ck_assert_int_eq(run_with(&f, "jcmd", (const char *[]){ "VM.version" }, 1, &o, &r,
+				  &e), 0);
+	ck_assert(r.failed);
+	n = pread(efd, out, sizeof(out) - 1, 0);
+	ck_assert_int_gt(n, 0);
+	out[n] = '\0';
+	ck_assert_str_eq(out, "\\x1b]0;pwn\\x07\\x1b[2J\\xc2\\x9bX\nline 2\n");
+	close(efd);
+	fake_stop(&f);
+}
+END_TEST
+
 Suite *hotspot_suite(void)
 {
 	Suite *s = suite_create("hotspot");
@@ -374,6 +442,8 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, impostor_listener_refused);
 	tcase_add_test(tc, v1_limit_checked_before_sending);
 	tcase_add_test(tc, non_jvm_never_signalled);
+	tcase_add_test(tc, dripping_reply_has_a_deadline);
+	tcase_add_test(tc, refusal_text_escaped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_hs_reply.c - HotSpot request encoders and reply parsers (hs_reply.c). */
 #include <errno.h>
 #include <check.h>

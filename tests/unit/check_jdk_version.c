@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_jdk_version.c - JDK versions from libjvm.so's VM info string and
  * from JAVA_VERSION strings, and the versions jsym refuses or warns about

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_journal_read.c - the journal reader against the real writer
  * (agent/format/journal.h): round trips, a torn record at every byte offset,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_lookup.c - the address index: boundaries, reused addresses, "highest
  * id wins", inline chains, following a journal that grows, and a brute-force

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_lookup_api.c - the public API (agent/lookup/include/jsym/lookup.h):
  * old journals (INLINE records) still read, FRAMES stacks innermost first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_ns.c - confined path resolution inside a target root (ns.c). */
 #include <check.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_openj9.c - unit tests of the OpenJ9 attach client's pure parts:
  * properties parser, command translation, reply mapping, replyInfo and
@@ -12,9 +13,12 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "inroot.h"
 #include "openj9.h"
 
@@ -386,6 +390,65 @@ START_TEST(notifier_key_is_ftok)
 }
 END_TEST
 
+/* A peer that sends one byte (never the closing NUL) every 100 ms for 4 s,
+ * on sv[1]; the caller reads sv[0].  Returns the writer's pid. */
+static pid_t drip_peer(int sv[2])
+{
+	pid_t pid;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(sv[0]);
+		for (int i = 0; i < 40 && write(sv[1], "x", 1) == 1; i++)
+			usleep(100 * 1000);
+		_exit(0);
+	}
+	close(sv[1]);
+	return pid;
+}
+
+/* Issue 17 row 2, OpenJ9 side: each chunk used to restart the timer, so a
+ * VM dripping its greeting or reply kept jsym for as long as it liked (here
+ * until the peer gave up after 4 s: -EPIPE); the message now has one
+ * deadline. */
+START_TEST(read_msg_has_a_deadline)
+{
+	int sv[2];
+	pid_t pid = drip_peer(sv);
+	long start = clock_ms();
+	char *msg = NULL;
+	size_t len;
+	int rc;
+
+	rc = openj9_read_msg(sv[0], 4096, 600, &msg, &len);
+	ck_assert_msg(rc == -ETIMEDOUT, "rc %d after %ld ms", rc, clock_ms() - start);
+	ck_assert_int_lt(clock_ms() - start, 1500);
+	close(sv[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
+/* A helper whose jsym died (the parent-death signal) ends its waits at
+ * once, even an unbounded one, so its clean-up path runs. */
+START_TEST(cancel_ends_an_unbounded_read)
+{
+	int sv[2];
+	pid_t pid = drip_peer(sv);
+	char *msg = NULL;
+	size_t len;
+
+	openj9_cancelled = 1;
+	ck_assert_int_eq(openj9_read_msg(sv[0], 4096, -1, &msg, &len), -ETIMEDOUT);
+	openj9_cancelled = 0;
+	close(sv[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
 Suite *openj9_suite(void)
 {
 	Suite *s = suite_create("openj9");
@@ -403,6 +466,8 @@ Suite *openj9_suite(void)
 	tcase_add_test(tc, find_vm_in_root);
 	tcase_add_test(tc, notifier_key_is_ftok);
 	tcase_add_test(tc, replyinfo_short_write_names_no_stale_errno);
+	tcase_add_test(tc, read_msg_has_a_deadline);
+	tcase_add_test(tc, cancel_ends_an_unbounded_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

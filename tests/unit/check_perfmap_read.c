@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_perfmap_read.c - perf-map line parsing and the incremental reader:
  * 0x or not, names with spaces, malformed lines, torn last line at every

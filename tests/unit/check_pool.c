@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_pool.c - attach/run/pool.c: results come back in item order from
  * forked workers, at most `jobs` at once, and a worker past its limit is

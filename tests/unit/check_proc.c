@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_proc.c - /proc parsers (attach/target/proc.c), including hostile input. */
 #include <errno.h>
 #include <check.h>

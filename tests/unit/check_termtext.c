@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_termtext.c - term_escape(): target text made safe for a terminal. */
 #include <check.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check_text.c - attach/base/text.c: strict numbers, JSON strings. */
 #include <errno.h>
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_vmstructs.c - attach/vmstructs: Java names (equal to the agent's),
  * the code-cache walk over a fake JVM memory (an nmethod named through its
@@ -267,6 +268,17 @@ static void fake_jvm(struct vm_layout *l)
 	memcpy(meta + 0x386, "Workload", 8);
 }
 
+/* Walk the fake JVM's memory (fake_jvm and any change made to it since). */
+static void take_fake(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
+		      struct vm_name_cache *nc)
+{
+	struct err_text e = { "" };
+
+	memset(j, 0, sizeof(*j));
+	ck_assert_int_eq(vm_mem_init(&j->mem, fake_read, NULL, true), 0);
+	ck_assert_int_eq(vm_snapshot_take(j, l, nc, s, &e), 0);
+}
+
 START_TEST(walk_names_nmethods_and_stubs)
 {
 	struct vm_layout l;
@@ -277,9 +289,7 @@ START_TEST(walk_names_nmethods_and_stubs)
 	char *text;
 
 	fake_jvm(&l);
-	memset(&j, 0, sizeof(j));
-	ck_assert_int_eq(vm_mem_init(&j.mem, fake_read, NULL, true), 0);
-	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
+	take_fake(&j, &l, &s, &nc);
 	ck_assert_int_eq((int)s.n, 2);
 	ck_assert(!s.partial);
 	ck_assert_str_eq(vm_entry_name(&s, &s.e[0]), "void Workload.loop(int, long)");
@@ -292,6 +302,70 @@ START_TEST(walk_names_nmethods_and_stubs)
 	ck_assert_int_eq(vm_snapshot_take(&j, &l, &nc, &s, &e), 0);
 	ck_assert_int_eq((int)s.n, 2);
 	ck_assert_int_eq((int)nc.hits, 1);
+	vm_snapshot_free(&s);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* Issue 17 row 6: a method name holding ESC c (a terminal reset) and
+ * U+009B (CSI) is the JVM's text: the map (file and --stdout) holds it
+ * escaped, never raw. */
+START_TEST(render_escapes_method_names)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct vm_name_cache nc = { 0 };
+	char *text;
+
+	fake_jvm(&l);
+	memcpy(meta + 0x306, "\033c\302\233", 4);   /* the 4 bytes of "loop" */
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_gt(vm_map_render(&s, &text), 0);
+	ck_assert_str_eq(text, "40068 40 void Workload.\\x1bc\\xc2\\x9b(int, long)\n"
+			 "40148 20 StubRoutines (1)\n");
+	free(text);
+	vm_snapshot_free(&s);
+	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* Issue 17 row 3: a walk stops at each cap (entries, name bytes, code heap
+ * bytes), keeps what it read before and says which cap; on main nothing
+ * bounded a fake heap of tiny blobs but the 4 GiB of each of 16 heaps. */
+START_TEST(walk_stops_at_caps)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { .max_entries = 1 };
+	struct vm_name_cache nc = { 0 };
+
+	fake_jvm(&l);
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 1);
+	ck_assert_str_eq(s.capped, "entries");
+	ck_assert(s.partial);
+	vm_snapshot_free(&s);
+	/* the first name (a Java method's four strings) is over 8 bytes */
+	s = (struct vm_snapshot){ .max_name_bytes = 8 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 0);
+	ck_assert_str_eq(s.capped, "name bytes");
+	vm_snapshot_free(&s);
+	/* the fake heap is more than 16 bytes: not even read */
+	s = (struct vm_snapshot){ .max_code_bytes = 16 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 0);
+	ck_assert_int_eq((int)s.heaps, 0);
+	ck_assert_str_eq(s.capped, "code heap bytes");
+	vm_snapshot_free(&s);
+	/* the defaults take all of it and say nothing */
+	s = (struct vm_snapshot){ 0 };
+	take_fake(&j, &l, &s, &nc);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert_ptr_null(s.capped);
 	vm_snapshot_free(&s);
 	vm_name_cache_free(&nc);
 	vm_mem_free(&j.mem);
@@ -510,6 +584,8 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, names_bounds);
 	tcase_add_test(tc, nmethod_states_of_jdk8_and_later);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
+	tcase_add_test(tc, render_escapes_method_names);
+	tcase_add_test(tc, walk_stops_at_caps);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, maps_find_the_library);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym/lookup.h - resolve JIT code addresses of a JVM to Java frames, from
  * the files jsym's agent writes (docs/lookup.md, docs/journal-format.md).
