@@ -47,6 +47,9 @@ struct target {
 	int jdk_major;          /* from <JDK home>/release, 0 if unknown */
 	char jdk_version[32];
 	char cwd_path[256];     /* readlink of cwd, for messages only */
+	char root_path[256];    /* readlink of root as jsym sees it: "/" but
+	                           for a chrooted JVM (maps paths are re-rooted
+	                           from it, proc_maps_in_root); "" unreadable */
 	char cgroup[256];       /* last line of /proc/<pid>/cgroup, for hints */
 	struct target_nsinfo ns[TNS_COUNT];
 };

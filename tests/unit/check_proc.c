@@ -241,6 +241,47 @@ START_TEST(maps_loader_and_agent)
 }
 END_TEST
 
+START_TEST(maps_rerooted_for_a_chrooted_jvm)
+{
+	/* the musl emulator chrooted at /srv/ct of its mount namespace, maps
+	 * read from the host: the namespace's names, the JVM's are below */
+	static const char chrooted[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /srv/ct/opt/jdk/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 4 /srv/ct/lib/ld-musl-x86_64.so.1\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 5 /srv/ct/tmp/jsym-0123456789ab-1-7/musl/libjsym-agent.so\n";
+	/* a library mapped before the chroot, and a memfd agent */
+	static const char outside[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /srv/ctx/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 4 /srv/ct\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 00:01 5 /memfd:jsym-agent-musl (deleted)\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(chrooted), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct"), 3);
+	ck_assert_str_eq(mf.jvm_lib, "/opt/jdk/lib/server/libjvm.so");
+	ck_assert_str_eq(mf.loader, "/lib/ld-musl-x86_64.so.1");
+	ck_assert_str_eq(mf.agent, "/tmp/jsym-0123456789ab-1-7/musl/libjsym-agent.so");
+	/* once: the paths are the JVM's now */
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct/"), 0);
+	ck_assert_str_eq(mf.loader, "/lib/ld-musl-x86_64.so.1");
+
+	/* "/" and "" (root unreadable) change nothing, nor does a relative name */
+	ck_assert_int_eq(proc_parse_maps(S(chrooted), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/"), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, ""), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "srv"), 0);
+	ck_assert_str_eq(mf.loader, "/srv/ct/lib/ld-musl-x86_64.so.1");
+
+	/* a sibling directory with the same prefix is not below the root */
+	ck_assert_int_eq(proc_parse_maps(S(outside), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct"), 0);
+	ck_assert_str_eq(mf.jvm_lib, "/srv/ctx/lib/server/libjvm.so");
+	ck_assert_str_eq(mf.agent, "/memfd:jsym-agent-musl");
+	ck_assert_int_eq(proc_maps_in_root(NULL, "/"), -EINVAL);
+	ck_assert_int_eq(proc_maps_in_root(&mf, NULL), -EINVAL);
+}
+END_TEST
+
 START_TEST(maps_glibc_before_2_34)
 {
 	/* Debian 11, RHEL 8: the sonames link to versioned files, and the maps
@@ -468,6 +509,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_hotspot_glibc);
 	tcase_add_test(tc, maps_openj9_musl);
 	tcase_add_test(tc, maps_loader_and_agent);
+	tcase_add_test(tc, maps_rerooted_for_a_chrooted_jvm);
 	tcase_add_test(tc, maps_glibc_before_2_34);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
