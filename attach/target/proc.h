@@ -104,6 +104,19 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf);
  */
 int proc_maps_in_root(struct proc_maps_facts *mf, const char *root);
 
+/*
+ * The container id a runtime (Docker, containerd, CRI-O, podman) gave the
+ * cgroup path `cgroup` (as /proc/<pid>/cgroup shows it, without "N:ctrl:"),
+ * shortened to its first 12 hex digits as `docker ps` and `crictl ps` show
+ * it, into out (cap >= PROC_CT_ID_LEN + 1).  The deepest component that is
+ * a 64-hex id, bare or as docker-, cri-containerd-, crio-, libpod- or
+ * containerd-<id>[.scope], counts; conmon's cgroups do not.  Returns 0,
+ * -ENOENT (no id: a host process, a cgroup namespace showing "/"), or
+ * -EINVAL.
+ */
+#define PROC_CT_ID_LEN 12
+int proc_container_id(const char *cgroup, char *out, size_t cap);
+
 #define PROC_MAX_ARGFILES 4
 
 /* Attach-relevant JVM options seen in cmdline, environ and @argfiles. */

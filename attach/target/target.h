@@ -70,6 +70,16 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 
 void target_close(struct target *t);
 
+/*
+ * The host name of t's UTS namespace (the pod's name under Kubernetes), as
+ * uname(2) answers inside it, asked by a short-lived child (uts.c); without
+ * CAP_SYS_ADMIN, the first line of /etc/hostname in t's root (what the
+ * runtime wrote there at start).  t needs its root fd (target_open does it
+ * always).  Returns 0 with out set (target text: escape it), -ESRCH when t
+ * shares our UTS namespace, or -errno.
+ */
+int target_hostname(const struct target *t, char *out, size_t cap);
+
 /* Name of a namespace type ("mnt", "net", ...). */
 const char *target_ns_name(enum target_ns ns);
 

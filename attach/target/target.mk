@@ -2,6 +2,6 @@
 # it reaches into it: /proc facts and their parsers, namespaces,
 # credentials, the confined open inside a target's root.  Uses base only.
 
-ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/target.c \
-	attach/target/inroot.c attach/target/ns.c attach/target/creds.c
+ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/proc_ct.c attach/target/target.c \
+	attach/target/inroot.c attach/target/ns.c attach/target/creds.c attach/target/uts.c
 INC_attach/target := -Iattach/target $(INC_attach/base)

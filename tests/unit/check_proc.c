@@ -282,6 +282,57 @@ START_TEST(maps_rerooted_for_a_chrooted_jvm)
 }
 END_TEST
 
+START_TEST(container_id_of_each_runtime)
+{
+	/* cgroup paths as /proc/<pid>/cgroup shows them under each runtime and
+	 * cgroup driver (the ids are made up, the shapes are the runtimes') */
+#define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	static const char *const with_id[] = {
+		"/docker/" ID,                                          /* Docker, cgroupfs */
+		"/system.slice/docker-" ID ".scope",                    /* Docker, systemd */
+		"/user.slice/user-1000.slice/user@1000.service/docker-" ID ".scope", /* rootless */
+		"/kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/" ID, /* containerd */
+		"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod8d3c2b0e_4f1a_4a55_9d47_2b7f0c1e9a11.slice/cri-containerd-" ID ".scope",
+		"/k8s.io/" ID,                                          /* containerd, its namespace */
+		"/kubepods/burstable/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/crio-" ID, /* CRI-O */
+		"/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod8d3c.slice/crio-" ID ".scope",
+		"/libpod_parent/libpod-" ID,                            /* podman, cgroupfs */
+		"/machine.slice/libpod-" ID ".scope",                   /* podman, systemd */
+		"/machine.slice/libpod-" ID ".scope/container",         /* podman, v2 leaf */
+		"/system.slice/docker-" ID ".scope/init.scope",         /* systemd inside */
+	};
+	static const char *const without[] = {
+		"/", "", "/user.slice/user-0.slice/session-3.scope",
+		"/machine.slice/libpod-conmon-" ID ".scope",            /* podman's conmon */
+		"/kubepods.slice/crio-conmon-" ID ".scope",             /* CRI-O's conmon */
+		"/docker/" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde", /* 63 */
+		"/docker/" "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
+		"/docker/" ID "0",
+		"/docker-" ID ".scopes",
+	};
+	char out[PROC_CT_ID_LEN + 1];
+
+	for (size_t i = 0; i < sizeof(with_id) / sizeof(with_id[0]); i++) {
+		ck_assert_msg(proc_container_id(with_id[i], out, sizeof(out)) == 0,
+			      "no id in %s", with_id[i]);
+		ck_assert_str_eq(out, "0123456789ab");
+	}
+	for (size_t i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
+		ck_assert_msg(proc_container_id(without[i], out, sizeof(out)) == -ENOENT,
+			      "an id in %s", without[i]);
+		ck_assert_str_eq(out, "");
+	}
+	/* the deepest id wins: a runtime nested in a container (kind, DinD) */
+	ck_assert_int_eq(proc_container_id("/docker/" ID "/docker/"
+					   "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210",
+					   out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "fedcba987654");
+	ck_assert_int_eq(proc_container_id("/docker/" ID, out, PROC_CT_ID_LEN), -EINVAL);
+	ck_assert_int_eq(proc_container_id(NULL, out, sizeof(out)), -EINVAL);
+#undef ID
+}
+END_TEST
+
 START_TEST(maps_glibc_before_2_34)
 {
 	/* Debian 11, RHEL 8: the sonames link to versioned files, and the maps
@@ -510,6 +561,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_openj9_musl);
 	tcase_add_test(tc, maps_loader_and_agent);
 	tcase_add_test(tc, maps_rerooted_for_a_chrooted_jvm);
+	tcase_add_test(tc, container_id_of_each_runtime);
 	tcase_add_test(tc, maps_glibc_before_2_34);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
