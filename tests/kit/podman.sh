@@ -1,0 +1,163 @@
+# tests/kit/podman.sh - real OCI containers for scenarios: runc driven by
+# podman, from the kit's cached roots (bash library).
+#
+#   source "$JSYM_ROOT/tests/kit/podman.sh"     (after tests/lib/lib.sh)
+#   pod_usable || t_skip "$POD_WHY"
+#
+# What users run: runc with its seccomp filter, a cgroup per container
+# (/libpod_parent/libpod-<id>), masked /proc paths, the runtime's default
+# capabilities.  Facts this machine taught (docs/testing.md):
+#   - crun, podman's default runtime, refuses a hybrid cgroup v1 host
+#     ("cgroups in hybrid mode not supported"): --runtime runc is named;
+#   - without --ulimit nofile and nproc the runtime fails with
+#     "setrlimit RLIMIT_NOFILE: Operation not permitted";
+#   - no registry is reachable: a container's root is a cached tree given
+#     as --rootfs DIR:O (an overlay: the cache is never written), or an
+#     image made here by `podman import` / `podman build`.
+# Every container is named jsym-<run>-NAME and labelled with this script's
+# $KIT_DIR; the kit's exit trap removes them (pod_cleanup), and the images
+# a scenario made with pod_import / pod_build.
+
+if [ -n "${POD_SH_LOADED:-}" ]; then
+	return 0
+fi
+POD_SH_LOADED=1
+
+POD=(podman --runtime runc)
+# What every container gets: the two limits runc must be able to set here.
+POD_RUN_OPTS=(--ulimit nofile=1024:1024 --ulimit nproc=4096:4096)
+POD_RUN_ID=${KIT_DIR##*.}
+POD_LABEL=jsym.kit=$KIT_DIR
+POD_IMAGES=()
+POD_WHY=
+
+# pod_name NAME : the container's real name (jsym-<run>-NAME).
+pod_name() { echo "jsym-$POD_RUN_ID-$1"; }
+
+# pod_usable : 0 when podman can start a runc container here; else 1 with
+# the reason in POD_WHY (the scenario skips with it).  Tried once per run.
+pod_usable() {
+	local root out
+	if [ -n "${POD_USABLE:-}" ]; then
+		[ "$POD_USABLE" = yes ]
+		return
+	fi
+	POD_USABLE=no
+	if [ "$(id -u)" -ne 0 ]; then
+		POD_WHY="podman containers need root here (rootless podman is not set up)"
+	elif ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+		POD_WHY="podman and runc are not installed (mk/deps.sh test installs them)"
+	elif ! root=$(kit_rootfs debian-minbase 2>&1); then
+		POD_WHY="no root filesystem for a container: $root"
+	elif ! out=$(timeout 60 "${POD[@]}" run --rm --network none "${POD_RUN_OPTS[@]}" \
+		--rootfs "$root:O" /bin/true 2>&1); then
+		POD_WHY="podman --runtime runc cannot run a container here: $(head -c 300 <<<"$out")"
+	else
+		POD_USABLE=yes
+		kit_on_exit pod_cleanup
+	fi
+	[ "$POD_USABLE" = yes ]
+}
+
+# _pod_root_args ROOT : the podman arguments naming a container's root: a cached
+# tree (a directory or a kit_rootfs kind) as an overlay, or image:NAME.
+_pod_root_args() {
+	local dir
+	case $1 in
+	image:*) echo "${1#image:}" ;;
+	*)
+		dir=$(_kit_rootfs_arg "$1") || return 1
+		printf '%s\n' --rootfs "$dir:O"
+		;;
+	esac
+}
+
+# pod_start NAME ROOT [podman run options...] -- CMD...
+#   Start CMD detached in a runc container (no network unless the options
+#   say otherwise; add --user 1000:1000 for the JVM's uid); print the host
+#   pid of its PID 1 once it runs.  The container's log is `podman logs`.
+# _pod_split WHO ROOT [options...] -- CMD... : the podman options in
+# _POD_OPTS, the root's arguments in _POD_ROOT, CMD in _POD_CMD.
+_pod_split() {
+	local who=$1 root=$2
+	shift 2
+	_POD_OPTS=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		_POD_OPTS+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] && [ $# -ge 2 ] || kit_fail "$who: no command after --"
+	shift
+	_POD_CMD=("$@")
+	mapfile -t _POD_ROOT < <(_pod_root_args "$root")
+	[ ${#_POD_ROOT[@]} -gt 0 ] || kit_fail "$who: no root '$root'"
+}
+
+pod_start() {
+	local name=${1:-} cname pid i
+	[ $# -ge 2 ] || kit_fail "usage: pod_start NAME ROOT [options] -- CMD..."
+	_pod_split "pod_start $name" "${@:2}"
+	cname=$(pod_name "$name")
+	"${POD[@]}" run -d --name "$cname" --label "$POD_LABEL" --network none \
+		"${POD_RUN_OPTS[@]}" "${_POD_OPTS[@]}" "${_POD_ROOT[@]}" "${_POD_CMD[@]}" >/dev/null ||
+		kit_fail "pod_start $name: podman run failed"
+	for ((i = 0; i < 200; i++)); do
+		pid=$("${POD[@]}" inspect -f '{{.State.Pid}}' "$cname" 2>/dev/null)
+		if [ -n "$pid" ] && [ "$pid" != 0 ]; then
+			echo "$pid"
+			return 0
+		fi
+		sleep 0.05
+	done
+	kit_fail "pod_start $name: not running: $("${POD[@]}" logs "$cname" 2>&1 | tail -n 5)"
+}
+
+# pod_sidecar TARGET ROOT [podman run options...] -- CMD...
+#   Run CMD in the foreground in a new container sharing container TARGET's
+#   PID namespace (--pid container:, as `kubectl debug --target` does),
+#   with podman's default capabilities unless the options add some
+#   (--cap-add SYS_PTRACE: kubectl debug's `general` profile).  Returns
+#   CMD's status; the container is removed.
+pod_sidecar() {
+	local target=${1:-}
+	[ $# -ge 2 ] || kit_fail "usage: pod_sidecar TARGET ROOT [options] -- CMD..."
+	_pod_split "pod_sidecar $target" "${@:2}"
+	"${POD[@]}" run --rm --label "$POD_LABEL" --network none --pid "container:$(pod_name "$target")" \
+		"${POD_RUN_OPTS[@]}" "${_POD_OPTS[@]}" "${_POD_ROOT[@]}" "${_POD_CMD[@]}"
+}
+
+# pod_stop NAME : remove container NAME (SIGKILL first).
+pod_stop() {
+	"${POD[@]}" rm -f -t 0 "$(pod_name "$1")" >/dev/null 2>&1 || true
+}
+
+# pod_import IMAGE ROOT : make image IMAGE (e.g. localhost/jsym-test-debian:12)
+# from a cached root tree; removed at exit.
+pod_import() {
+	local image=$1 dir
+	dir=$(_kit_rootfs_arg "$2") || return 1
+	POD_IMAGES+=("$image")
+	tar -C "$dir" --exclude=./.jsym-rootfs -c . | "${POD[@]}" import - "$image" >/dev/null
+}
+
+# pod_build IMAGE [podman build arguments...] : podman build --network host
+# -t IMAGE ...; the image is removed at exit.
+pod_build() {
+	local image=$1
+	shift
+	POD_IMAGES+=("$image")
+	"${POD[@]}" build --network host -t "$image" "$@"
+}
+
+# pod_cleanup : remove this run's containers and images (the kit's exit
+# trap runs it once pod_usable said yes).
+pod_cleanup() {
+	local ids
+	ids=$("${POD[@]}" ps -aq --filter "label=$POD_LABEL" 2>/dev/null)
+	[ -n "$ids" ] && "${POD[@]}" rm -f -t 0 $ids >/dev/null 2>&1
+	if [ ${#POD_IMAGES[@]} -gt 0 ]; then
+		"${POD[@]}" rmi -f "${POD_IMAGES[@]}" >/dev/null 2>&1
+	fi
+	POD_IMAGES=()
+	return 0
+}
