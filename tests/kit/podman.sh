@@ -60,11 +60,13 @@ pod_usable() {
 }
 
 # _pod_root_args ROOT : the podman arguments naming a container's root: a cached
-# tree (a directory or a kit_rootfs kind) as an overlay, or image:NAME.
+# tree (a directory or a kit_rootfs kind) as an overlay, image:NAME, or
+# dir:DIR (DIR itself, written to: pod_userns_root's).
 _pod_root_args() {
 	local dir
 	case $1 in
 	image:*) echo "${1#image:}" ;;
+	dir:*) printf '%s\n' --rootfs "${1#dir:}" ;;
 	*)
 		dir=$(_kit_rootfs_arg "$1") || return 1
 		printf '%s\n' --rootfs "$dir:O"
@@ -129,6 +131,33 @@ pod_sidecar() {
 # pod_stop NAME : remove container NAME (SIGKILL first).
 pod_stop() {
 	"${POD[@]}" rm -f -t 0 "$(pod_name "$1")" >/dev/null 2>&1 || true
+}
+
+# pod_userns_root NAME ROOT HOSTID : a root for a container whose user
+# namespace maps its 0 to host HOSTID (--uidmap 0:HOSTID:N), in
+# POD_USERNS_ROOT (not printed: call it outside $(...), the unmount is
+# registered here).  --rootfs DIR:O cannot serve: its overlay's directories
+# belong to the host's root, which the container's root is not, so runc
+# cannot create /etc/hosts or /run/.containerenv there.  So an overlay of
+# the cached ROOT whose upper layer (a tmpfs) already holds /, /etc, /run and
+# /opt (for bind mounts) owned by HOSTID, and a 1777 /tmp.  Name it to
+# pod_start as dir:$POD_USERNS_ROOT.
+pod_userns_root() {
+	local d=$KIT_DIR/userns-$1 dir
+	dir=$(_kit_rootfs_arg "$2") || return 1
+	mkdir -p "$d/layer" "$d/root"
+	# runc's bind of the root happens as the container's root: it must
+	# be able to walk down to it (search only, no listing)
+	chmod 0711 "$KIT_DIR"
+	mount -t tmpfs -o mode=0755 jsym-userns "$d/layer" || return 1
+	kit_on_exit "umount '$d/root' 2>/dev/null; umount '$d/layer'"
+	mkdir -p "$d/layer/up/etc" "$d/layer/up/run" "$d/layer/up/opt" "$d/layer/up/tmp" \
+		"$d/layer/work"
+	chown "$3:$3" "$d/layer/up" "$d/layer/up/etc" "$d/layer/up/run" "$d/layer/up/opt"
+	chmod 1777 "$d/layer/up/tmp"
+	mount -t overlay overlay -o "lowerdir=$dir,upperdir=$d/layer/up,workdir=$d/layer/work" \
+		"$d/root" || return 1
+	POD_USERNS_ROOT=$d/root
 }
 
 # pod_import IMAGE ROOT : make image IMAGE (e.g. localhost/jsym-test-debian:12)
