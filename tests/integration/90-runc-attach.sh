@@ -25,30 +25,14 @@ t_need_root "podman, runc"
 J=$JSYM_BUILD/jsym
 [ -x "$J" ] && [ -x "$JSYM_MUSL_BUILD/jsym" ] || t_skip "jsym not built (make)"
 pod_usable || t_skip "$POD_WHY"
-classes=$(kit_java_build)
 
 # jvm NAME [podman options...]: a Debian runc container running the
-# workload as PID 1, uid 1000; prints its host pid once the JVM runs.
+# workload (pod_jvm) with the host name NAME-host.
 jvm() {
-	local name=$1 pid
-	shift
-	pid=$(pod_start "$name" debian --user 1000:1000 --hostname "$name-host" \
-		-v "$classes:/opt/app:ro" "$@" -- \
-		"$KIT_CT_JAVA" -Xmx96m -XX:+PreserveFramePointer -cp /opt/app Workload 0) || exit 1
-	kit_wait_jvm "$pid" 60 || t_abort "runc JVM $name did not start: $(podman logs "$(pod_name "$name")" 2>&1 | tail -n 3)"
-	echo "$pid"
+	pod_jvm "$1" debian --hostname "$1-host" "${@:2}" || t_abort "runc JVM $1 did not start"
 }
 # agents PID: the distinct jsym agent files PID maps.
 agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
-# map_named PID: the container's /tmp/perf-1.map names Java methods.
-map_named() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$1/root/tmp/perf-1.map" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 t_case host
 ct=$(jvm app) || exit 1
@@ -58,7 +42,7 @@ t_run "$J" attach -v "$ct"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-1-[0-9]+/glibc/libjsym-agent\.so\)' \
 	'/tmp/perf-1\.map inside the JVM.s container'
-t_check "the map in the container's /tmp names Java methods" map_named "$ct"
+t_check "the map in the container's /tmp names Java methods" pod_map_named "$ct"
 t_eq "$(stat -c %u "/proc/$ct/root/tmp/perf-1.map")" 1000 "the map is the JVM's uid"
 t_run "$J" list
 t_expect_out "^$ct +1 +1000 +HotSpot .* ${id:0:12} +app-host\$"
@@ -99,7 +83,7 @@ t_run pod_sidecar app2 debian --cap-add SYS_PTRACE -v "$JSYM_ROOT:/opt/jsym:ro" 
 	/opt/jsym/musl-build/jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
-t_check "the sidecar's agent writes the map" map_named "$ct2"
+t_check "the sidecar's agent writes the map" pod_map_named "$ct2"
 
 t_case detach
 t_run "$J" detach "$ct2"

@@ -16,26 +16,11 @@ t_need_root "podman, runc"
 J=$JSYM_BUILD/jsym
 [ -x "$J" ] || t_skip "jsym not built (make)"
 pod_usable || t_skip "$POD_WHY"
-classes=$(kit_java_build)
 
-# jvm NAME [podman options...]: as in 90-runc-attach.sh, on $ROOT.
+# jvm NAME [podman options...]: the workload in a runc container on $ROOT.
 ROOT=debian
 jvm() {
-	local name=$1 pid
-	shift
-	pid=$(pod_start "$name" "$ROOT" --user 1000:1000 -v "$classes:/opt/app:ro" "$@" -- \
-		"$KIT_CT_JAVA" -Xmx64m -cp /opt/app Workload 0) || exit 1
-	kit_wait_jvm "$pid" 60 || t_abort "runc JVM $name did not start: $(podman logs "$(pod_name "$name")" 2>&1 | tail -n 3)"
-	echo "$pid"
-}
-# map_ok PID: the container's /tmp/perf-1.map names Java methods (5 s).
-map_ok() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$1/root/tmp/perf-1.map" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
+	pod_jvm "$1" "$ROOT" "${@:2}" || t_abort "runc JVM $1 did not start"
 }
 
 t_case read-only
@@ -45,7 +30,7 @@ t_run "$J" attach "$ro"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, memfd /proc/[0-9]+/fd/[0-9]+\)' \
 	'delivered from a memfd, nothing written in the container: .*noexec'
-t_check "the agent writes its map to the noexec /tmp" map_ok "$ro"
+t_check "the agent writes its map to the noexec /tmp" pod_map_named "$ro"
 t_eq "$(ls -d "/proc/$ro/root/tmp"/jsym-*-* 2>/dev/null | wc -l)" 0 "no copy of jsym in the container"
 t_check "the JVM maps the memfd" grep -q 'memfd:jsym-agent-glibc' "/proc/$ro/maps"
 
@@ -55,7 +40,7 @@ t_log "memory limit: $(cat "/sys/fs/cgroup/memory/libpod_parent/libpod-$(podman 
 t_run "$J" attach -v "$mem"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
-t_check "the map is written" map_ok "$mem"
+t_check "the map is written" pod_map_named "$mem"
 t_check "the JVM still runs" kill -0 "$mem"
 
 t_case userns
@@ -66,7 +51,7 @@ t_eq "$(awk '/^Uid:/ {print $2}' "/proc/$un/status")" 201000 "container uid 1000
 t_run "$J" attach "$un"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
-t_check "the map is written" map_ok "$un"
+t_check "the map is written" pod_map_named "$un"
 t_eq "$(stat -c %u:%g "/proc/$un/root/tmp/perf-1.map")" 201000:201000 "the map is the JVM's (host view)"
 dir=$(ls -d "/proc/$un/root/tmp"/jsym-*-* | head -n 1)
 t_eq "$(stat -c %u:%g "$dir/glibc/libjsym-agent.so")" 201000:201000 "the copy is the JVM's (host view)"

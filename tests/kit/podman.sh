@@ -128,6 +128,35 @@ pod_sidecar() {
 		"${POD_RUN_OPTS[@]}" "${_POD_OPTS[@]}" "${_POD_ROOT[@]}" "${_POD_CMD[@]}"
 }
 
+# pod_jvm NAME ROOT [podman options...] : the sample workload (tests/java,
+# kit_java_build) as PID 1 of a runc container, uid 1000, its root's own
+# JDK 17 ($KIT_CT_JAVA), the classes bound at /opt/app; print its host pid
+# once the JVM runs (kit_wait_jvm).  1 with the reason when it did not.
+pod_jvm() {
+	local name=$1 root=$2 classes pid
+	shift 2
+	classes=$(kit_java_build) || return 1
+	pid=$(pod_start "$name" "$root" --user 1000:1000 -v "$classes:/opt/app:ro" "$@" -- \
+		"$KIT_CT_JAVA" -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0) || return 1
+	if ! kit_wait_jvm "$pid" 60; then
+		echo "runc JVM $name did not start: $("${POD[@]}" logs "$(pod_name "$name")" 2>&1 | tail -n 3)" >&2
+		return 1
+	fi
+	echo "$pid"
+}
+
+# pod_map_named PID : within 5 s, the container's /tmp/perf-1.map names
+# Java methods (the agent writes it).
+pod_map_named() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$1/root/tmp/perf-1.map" 2>/dev/null &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # pod_stop NAME : remove container NAME (SIGKILL first).
 pod_stop() {
 	"${POD[@]}" rm -f -t 0 "$(pod_name "$1")" >/dev/null 2>&1 || true
