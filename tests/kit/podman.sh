@@ -26,7 +26,7 @@ POD_SH_LOADED=1
 POD=(podman --runtime runc)
 # What every container gets: the two limits runc must be able to set here.
 POD_RUN_OPTS=(--ulimit nofile=1024:1024 --ulimit nproc=4096:4096)
-POD_RUN_ID=${KIT_DIR##*.}
+POD_RUN_ID=$(tr A-Z a-z <<<"${KIT_DIR##*.}")   # image names are lower case
 POD_LABEL=jsym.kit=$KIT_DIR
 POD_IMAGES=()
 POD_WHY=
@@ -145,12 +145,14 @@ pod_jvm() {
 	echo "$pid"
 }
 
-# pod_map_named PID : within 5 s, the container's /tmp/perf-1.map names
-# Java methods (the agent writes it).
+# pod_map_named PID : within 5 s, the container's /tmp/perf-<NSPID>.map
+# names Java methods (the agent writes it; NSPID: PID's pid in its own PID
+# namespace, 1 for a container's PID 1).
 pod_map_named() {
-	local i
+	local i nspid
+	nspid=$(awk '/^NSpid:/ {print $NF}' "/proc/$1/status" 2>/dev/null)
 	for ((i = 0; i < 50; i++)); do
-		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$1/root/tmp/perf-1.map" 2>/dev/null &&
+		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$1/root/tmp/perf-${nspid:-1}.map" 2>/dev/null &&
 			return 0
 		sleep 0.1
 	done
@@ -198,13 +200,39 @@ pod_import() {
 	tar -C "$dir" --exclude=./.jsym-rootfs -c . | "${POD[@]}" import - "$image" >/dev/null
 }
 
+# pod_busybox_image IMAGE : make image IMAGE from the host's static busybox
+# (busybox-static): /bin/busybox and its applets as links, the shape of the
+# official busybox image; removed at exit.
+pod_busybox_image() {
+	local d=$KIT_DIR/busybox-root
+	[ -x /bin/busybox ] || { echo "no /bin/busybox (busybox-static)" >&2; return 1; }
+	mkdir -p "$d/bin" "$d/tmp" "$d/etc" "$d/root"
+	chmod 1777 "$d/tmp"
+	cp /bin/busybox "$d/bin/busybox"
+	"$d/bin/busybox" --install -s "$d/bin" 2>/dev/null || true
+	# --install writes absolute links to where it runs from: make them
+	# name /bin/busybox, as in the image
+	find "$d/bin" -type l -exec ln -sf /bin/busybox {} \;
+	POD_IMAGES+=("$1")
+	tar -C "$d" -c . | "${POD[@]}" import - "$1" >/dev/null
+}
+
 # pod_build IMAGE [podman build arguments...] : podman build --network host
-# -t IMAGE ...; the image is removed at exit.
+# -t IMAGE ...; the image is removed at exit, and so are the images the
+# build left untagged (a multi-stage build's first stage, ~900 MB here):
+# those that were not there before it.
 pod_build() {
-	local image=$1
+	local image=$1 before id rc
 	shift
 	POD_IMAGES+=("$image")
-	"${POD[@]}" build --network host -t "$image" "$@"
+	before=$("${POD[@]}" images -aq --no-trunc --filter dangling=true | sort)
+	"${POD[@]}" build --network host --layers=false -t "$image" "$@"
+	rc=$?
+	for id in $("${POD[@]}" images -aq --no-trunc --filter dangling=true | sort |
+		comm -13 <(echo "$before") -); do
+		POD_IMAGES+=("$id")
+	done
+	return $rc
 }
 
 # pod_cleanup : remove this run's containers and images (the kit's exit
