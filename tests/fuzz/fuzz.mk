@@ -21,7 +21,8 @@ FUZZ_TARGETS :=
 
 # ---- harnesses (others: add your lines here) ----
 FUZZ_TARGETS += proc
-FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/target/proc.c attach/target/proc_opts.c
+FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/target/proc.c attach/target/proc_opts.c \
+	attach/target/proc_ct.c
 FUZZ_TARGETS += hs_reply
 FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the

@@ -1,7 +1,7 @@
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
  * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK
- * home derivation).  The buffers are not NUL-terminated, as in real reads.
+ * home derivation, maps re-rooted for a chroot) and proc_ct.c (container ids).  The buffers are not NUL-terminated, as in real reads.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -55,6 +55,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (mf.jvm_lib[0])
 		(void)proc_jdk_home(mf.jvm_lib, home, sizeof(home));
+	/* a chroot's maps re-rooted: the paths stay terminated and absolute */
+	if (mf.loader[0] && proc_maps_in_root(&mf, "/srv/ct") > 0 &&
+	    (mf.loader[0] != '/' || !memchr(mf.loader, '\0', sizeof(mf.loader))))
+		abort();
+	/* a cgroup path (NUL-terminated text here): 12 hex digits or nothing */
+	if (size > 0 && !memchr(buf, '\0', size)) {
+		char *path = malloc(size + 1), id[PROC_CT_ID_LEN + 1];
+
+		if (path) {
+			memcpy(path, buf, size);
+			path[size] = '\0';
+			r = proc_container_id(path, id, sizeof(id));
+			if ((r == 0 && strlen(id) != PROC_CT_ID_LEN) || (r != 0 && id[0]))
+				abort();
+			free(path);
+		}
+	}
 	free(buf);
 	return 0;
 }
