@@ -4,8 +4,10 @@
 #
 # `make demo` (root) builds jsym, then:
 #  1. starts the sample workload (tests/java/Workload.java, compiled with the
-#     host JDK) as PID 1 of a Debian 12 container of the test kit (tests/kit),
-#     uid 1000, with the container's own JRE and -XX:+PreserveFramePointer;
+#     host JDK) as PID 1 of a Debian 12 container, uid 1000, with the
+#     container's own JRE and -XX:+PreserveFramePointer: a runc container
+#     started by podman when both work here (tests/kit/podman.sh), else one of
+#     the test kit's (tests/kit); it says which;
 #  2. `jsym attach --options unfold` from the host, then the same from a
 #     kubectl-debug-like sidecar (Docker's default capabilities, the build
 #     tree bound at /opt/jsym): the second attach refreshes the running agent;
@@ -40,9 +42,12 @@ EOF
 fi
 
 # The kit: containers, sidecars, the root filesystem cache, and the EXIT/INT/
-# TERM trap that stops every container and removes $KIT_DIR.
+# TERM trap that stops every container and removes $KIT_DIR; podman.sh: the
+# same roots as real runc containers, when podman and runc work here.
 # shellcheck source=tests/kit/kit.sh
 source tests/kit/kit.sh
+# shellcheck source=tests/kit/podman.sh
+source tests/kit/podman.sh
 J=$JSYM_BUILD/jsym
 start_secs=$SECONDS
 failed=0
@@ -87,14 +92,29 @@ else
 fi
 # The kit's progress ("kit: building rootfs ...") and, on failure, the end of
 # the build's log go to stderr as they come.
+# The runtime: runc through podman, as users run containers, when podman can
+# start one here (JSYM_DEMO_RUNTIME=kit asks for the kit's own containers);
+# else the kit's namespaces.
+runtime=kit
 if ! rootfs=$(kit_rootfs debian); then
 	mode=host
 	why_host="the container's root filesystem could not be built here (see above)"
+elif [ "${JSYM_DEMO_RUNTIME:-}" != kit ] && pod_usable; then
+	runtime=runc
+	if ! ct=$(pod_jvm app debian 2>"$KIT_DIR/start.err"); then
+		mode=host
+		why_host="a runc container cannot be started here: $(tail -n 1 "$KIT_DIR/start.err")"
+	fi
 elif ! ct=$(kit_start app "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/app:ro" \
 	-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/app Workload 0 \
 	2>"$KIT_DIR/start.err"); then
 	mode=host
 	why_host="a container cannot be started here: $(tail -n 1 "$KIT_DIR/start.err")"
+fi
+if [ "$runtime" = runc ]; then
+	say "runtime: runc, driven by podman ($(podman --version | awk '{print $3}'), runc $(runc --version | awk 'NR == 1 {print $3}'))"
+else
+	say "runtime: the test kit's own containers (Linux namespaces, tests/kit)${POD_WHY:+; not runc: $POD_WHY}"
 fi
 
 if [ "$mode" = container ]; then
@@ -103,8 +123,15 @@ if [ "$mode" = container ]; then
 	jvm_root=/proc/$ct/root
 	nspid=1
 	say "tests/java/Workload.java compiled with the host JDK ($KIT_HOST_JDK) into $classes"
-	say "container 'app': $KIT_CT_JAVA -Xmx128m -XX:+PreserveFramePointer"
-	say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app)"
+	if [ "$runtime" = runc ]; then
+		say "runc container $(pod_name app): $KIT_CT_JAVA -Xmx64m -XX:+PreserveFramePointer"
+		say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app),"
+		say "  cgroup $(tail -n 1 "/proc/$ct/cgroup" | cut -d: -f3)"
+		podman logs "$(pod_name app)" >"$KIT_DIR/app.log" 2>&1
+	else
+		say "container 'app': $KIT_CT_JAVA -Xmx128m -XX:+PreserveFramePointer"
+		say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app)"
+	fi
 	say "host pid $ct; inside: pid $(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status"), uid $(awk '/^Uid:/ {print $2}' "/proc/$ct/status"), its own /tmp, root and JRE"
 else
 	say "NOTE: $why_host"
@@ -122,6 +149,7 @@ else
 	say "host JVM: pid $jvm, $java -Xmx128m -XX:+PreserveFramePointer ... Workload 0"
 fi
 for _ in $(seq 50); do
+	[ "$runtime" = runc ] && podman logs "$(pod_name app)" >"$KIT_DIR/app.log" 2>&1
 	grep -q 'workload: started' "$KIT_DIR/app.log" 2>/dev/null && break
 	sleep 0.1
 done
@@ -159,10 +187,17 @@ agents() { awk '/libjsym-agent/ {print $6}' "/proc/$jvm/maps" | sort -u | grep -
 if [ "$mode" = container ]; then
 	step "3. the same from a sidecar: /opt/jsym/musl-build/jsym attach --options unfold 1"
 	say "a kubectl-debug-like container in the JVM's PID namespace, root with"
-	say "Docker's default capabilities (no SYS_ADMIN, no SYS_PTRACE), the build"
-	say "tree bound read-only at /opt/jsym; the JVM is PID 1 there"
-	if kit_sidecar "$ct" --bind "$PWD:/opt/jsym:ro" -- \
-		/opt/jsym/musl-build/jsym attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
+	if [ "$runtime" = runc ]; then
+		say "podman's default capabilities (no SYS_ADMIN, no SYS_PTRACE; podman run"
+		say "--pid container:$(pod_name app)), the build tree bound read-only at"
+		say "/opt/jsym; the JVM is PID 1 there"
+		sidecar() { pod_sidecar app debian -v "$PWD:/opt/jsym:ro" -- "$@"; }
+	else
+		say "Docker's default capabilities (no SYS_ADMIN, no SYS_PTRACE), the build"
+		say "tree bound read-only at /opt/jsym; the JVM is PID 1 there"
+		sidecar() { kit_sidecar "$ct" --bind "$PWD:/opt/jsym:ro" -- "$@"; }
+	fi
+	if sidecar /opt/jsym/musl-build/jsym attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
 		indent "$KIT_DIR/sidecar.out"
 	else
 		indent "$KIT_DIR/sidecar.out"

@@ -51,6 +51,10 @@ test_reqs=(
 	"ps|procps"
 	"file|file"
 	"strace|strace"
+	# real OCI containers (tests/kit/podman.sh): podman drives runc; crun,
+	# podman's default, refuses a hybrid cgroup v1 host, so runc is named
+	"podman|podman"
+	"runc|runc"
 )
 bench_reqs=(
 	"valgrind|valgrind"

@@ -26,44 +26,72 @@ static bool in_container(const struct target *t)
 	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
 }
 
-/* The version and the cgroup are the target's text: escaped (termtext.h). */
 /* AGENT column: a jsym agent mapped ("yes"), none ("-"). */
 static const char *agent_state(const struct target *t)
 {
 	return t->maps.agent[0] ? "yes" : "-";
 }
 
-static void print_row(const struct target *t)
-{
-	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];
+/* How a container JVM's runtime names it: the id from its cgroup path (""
+ * when none is there) and its UTS host name ("" for ours). */
+struct ct_names {
+	char id[PROC_CT_ID_LEN + 1];
+	char host[256];
+};
 
-	term_str(ver, sizeof(ver), t->jdk_version[0] ? t->jdk_version : "-");
-	term_str(cg, sizeof(cg), t->cgroup[0] ? t->cgroup : "yes");
-	printf("%-8d %-7d %-6u %-8s %-12s %-8s %-6s %s\n", (int)t->pid,
-	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
-	       ver, target_libc_name(t), agent_state(t), in_container(t) ? cg : "-");
+static void container_names(const struct target *t, struct ct_names *n)
+{
+	n->id[0] = n->host[0] = '\0';
+	if (!in_container(t))
+		return;
+	(void)proc_container_id(t->cgroup, n->id, sizeof(n->id));
+	(void)target_hostname(t, n->host, sizeof(n->host));
 }
 
-static void print_json_row(const struct target *t, bool first)
+/* The version, the cgroup and the host name are the target's text:
+ * escaped (termtext.h, text_json_str). */
+static void print_row(const struct target *t, const struct ct_names *n)
+{
+	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];
+	char host[4 * sizeof(n->host)];
+
+	term_str(ver, sizeof(ver), t->jdk_version[0] ? t->jdk_version : "-");
+	term_str(cg, sizeof(cg), n->id[0] ? n->id : t->cgroup[0] ? t->cgroup : "yes");
+	term_str(host, sizeof(host), n->host[0] ? n->host : "-");
+	printf("%-8d %-7d %-6u %-8s %-12s %-8s %-6s %-12s %s\n", (int)t->pid,
+	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
+	       ver, target_libc_name(t), agent_state(t), in_container(t) ? cg : "-",
+	       host);
+}
+
+/* A JSON string of s, or null when s is empty. */
+static void json_str_or_null(const char *s)
+{
+	if (s[0])
+		text_json_str(stdout, s, strlen(s));
+	else
+		printf("null");
+}
+
+static void print_json_row(const struct target *t, const struct ct_names *n,
+			   bool first)
 {
 	printf("%s{\"pid\":%d,\"nspid\":%d,\"uid\":%u,\"gid\":%u,\"kind\":\"%s\"",
 	       first ? "" : ",", (int)t->pid, (int)t->st.nspid,
 	       (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
 	       target_kind_name(t));
 	printf(",\"version\":");
-	if (t->jdk_version[0])
-		text_json_str(stdout, t->jdk_version, strlen(t->jdk_version));
-	else
-		printf("null");
+	json_str_or_null(t->jdk_version);
 	printf(",\"major\":%d,\"libc\":\"%s\",\"container\":%s,\"cgroup\":",
 	       t->jdk_major, target_libc_name(t),
 	       in_container(t) ? "true" : "false");
 	text_json_str(stdout, t->cgroup, strlen(t->cgroup));
+	printf(",\"container_id\":");
+	json_str_or_null(n->id);
+	printf(",\"hostname\":");
+	json_str_or_null(n->host);
 	printf(",\"agent\":");
-	if (t->maps.agent[0])
-		text_json_str(stdout, t->maps.agent, strlen(t->maps.agent));
-	else
-		printf("null");
+	json_str_or_null(t->maps.agent);
 	printf(",\"attach_disabled\":%s,\"xrs\":%s}",
 	       t->opts.disable_attach ? "true" : "false",
 	       t->opts.xrs ? "true" : "false");
@@ -108,11 +136,14 @@ static int list_one(struct target *t, void *ctx)
 				(int)t->pid, strerror(-t->maps_err));
 		st->hidden++;
 	} else if (t->maps.kind != PROC_NOT_JVM) {
+		struct ct_names n;
+
 		compare_ns(t);
+		container_names(t, &n);
 		if (st->json)
-			print_json_row(t, st->first);
+			print_json_row(t, &n, st->first);
 		else
-			print_row(t);
+			print_row(t, &n);
 		st->first = false;
 		st->listed++;
 	}
@@ -151,8 +182,8 @@ int cli_list_main(int argc, char **argv)
 	if (st.json)
 		printf("[");
 	else
-		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %s\n", "PID", "NSPID", "UID",
-		       "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER");
+		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %-12s %s\n", "PID", "NSPID",
+		       "UID", "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER", "HOST");
 	if (cli_each_process(list_one, &st) != 0)
 		return JSYM_EXIT_FAIL;
 	if (st.json)

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "creds.h"
@@ -42,6 +43,35 @@ static int enter_one(const struct target *t, enum target_ns which, int type,
 		       name, (int)t->pid, strerror(-err),
 		       err == -EINVAL ? "(jsym must be single-threaded here)" :
 		       creds_hint(CREDS_SETNS, hint, sizeof(hint)));
+}
+
+/*
+ * setns(mnt) puts us at the root of the JVM's mount namespace, and a JVM in
+ * our own mount namespace leaves us at ours: neither is the JVM's root when
+ * it runs chrooted (runc --no-pivot on a ramdisk, systemd's
+ * RootDirectory=, a JVM started in a chroot), or when jsym itself runs in
+ * one.  What we resolve from here on (the loader the probe runs, the paths
+ * handed to it) must be the JVM's, so chroot into the root dirfd opened
+ * before setns, as nsenter --root does, whenever it is not already ours.
+ */
+static int enter_root(const struct target *t, struct ns_result *res,
+		      const struct attach_log *log, struct err_text *e)
+{
+	struct stat ours, its;
+
+	if (t->root_fd < 0 || fstat(t->root_fd, &its) != 0 || stat("/", &ours) != 0)
+		return 0;       /* nothing better to go by: the namespace's root */
+	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino)
+		return 0;
+	if (fchdir(t->root_fd) != 0 || chroot(".") != 0)
+		return err_set(e, -errno, "cannot chroot into the root of %d "
+			       "(/proc/%d/root, %s): %s (needs CAP_SYS_CHROOT)",
+			       (int)t->pid, (int)t->pid,
+			       t->root_path[0] ? t->root_path : "?", strerror(errno));
+	res->root_entered = true;
+	attach_step(log, "chroot into the JVM's root (%s): ok",
+		    t->root_path[0] ? t->root_path : "?");
+	return 0;
 }
 
 int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
@@ -86,6 +116,7 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 		}
 		if (rc)
 			return rc;
+		return enter_root(t, res, log, e);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@ struct ns_result {
 	bool mnt_fallback;      /* refused with EPERM: use root/cwd dirfds */
 	bool net_entered, ipc_entered;
 	bool pid_entered;       /* the next fork() lands in the JVM's pid ns */
+	bool root_entered;      /* chrooted into the JVM's root, which was not
+	                           where mnt left us */
 };
 
 /*
@@ -38,7 +40,11 @@ struct ns_result {
  * net/ipc, returns -errno with e naming the namespace, the reason and the
  * remedy.  A namespace whose file could not be opened is an error too (we
  * cannot know whether it differs).  pid: the caller stays where it is; only
- * the children it forks afterwards are in the JVM's pid namespace.
+ * the children it forks afterwards are in the JVM's pid namespace.  mnt,
+ * entered or the same as ours: when the JVM's own root (/proc/<pid>/root)
+ * is not where that leaves us (a chrooted JVM, or jsym itself in a chroot),
+ * chroot into it (res->root_entered); refused: -errno with e naming
+ * CAP_SYS_CHROOT.
  */
 int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	     const struct attach_log *log, struct err_text *e);

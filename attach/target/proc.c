@@ -392,3 +392,36 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 	return 0;
 }
 
+
+/* One path below `root` (len rlen, no trailing slash) made a path from it. */
+static bool reroot(char *path, const char *root, size_t rlen)
+{
+	size_t n = strlen(path);
+
+	if (n <= rlen + 1 || strncmp(path, root, rlen) != 0 || path[rlen] != '/')
+		return false;
+	memmove(path, path + rlen, n - rlen + 1);
+	return true;
+}
+
+int proc_maps_in_root(struct proc_maps_facts *mf, const char *root)
+{
+	char *paths[3];
+	size_t rlen;
+	int changed = 0;
+
+	if (!mf || !root)
+		return -EINVAL;
+	rlen = strlen(root);
+	while (rlen > 0 && root[rlen - 1] == '/')
+		rlen--;
+	if (rlen == 0 || root[0] != '/')
+		return 0;       /* "/" (the usual case), "" (unreadable) */
+	paths[0] = mf->jvm_lib;
+	paths[1] = mf->loader;
+	paths[2] = mf->agent;
+	for (int i = 0; i < 3; i++)
+		if (reroot(paths[i], root, rlen))
+			changed++;
+	return changed;
+}

@@ -57,7 +57,9 @@ int proc_parse_stat(const char *buf, size_t len, char *state,
 enum proc_jvm_kind { PROC_NOT_JVM = 0, PROC_HOTSPOT, PROC_OPENJ9 };
 enum proc_libc { PROC_LIBC_UNKNOWN = 0, PROC_LIBC_GLIBC, PROC_LIBC_MUSL };
 
-/* What the mappings say (the file names are the target's view). */
+/* What the mappings say (the file names are the target's view once
+ * proc_maps_in_root has re-rooted them; proc_parse_maps alone gives the
+ * reader's). */
 struct proc_maps_facts {
 	enum proc_jvm_kind kind;  /* libj9vm*.so -> OpenJ9 (it also maps a
 	                             libjvm.so shim), else libjvm.so -> HotSpot */
@@ -91,6 +93,35 @@ struct proc_maps_facts {
  * for NULL arguments.
  */
 int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf);
+
+/*
+ * The kernel names a mapped file from the root of the process that *reads*
+ * /proc/<pid>/maps (or, when that root cannot reach it, from the root of
+ * the file's mount namespace), not from the target's own root.  They differ
+ * for a JVM chrooted below its mount namespace's root (runc --no-pivot,
+ * systemd's RootDirectory=) and for a JVM chrooted on jsym's own tree: maps
+ * then says /srv/ct/lib/ld-musl-x86_64.so.1 where the JVM itself, and
+ * everything jsym runs in its root, says /lib/ld-musl-x86_64.so.1.
+ * `root` is readlink(/proc/<pid>/root) as the same reader sees it.  Rewrite
+ * mf's paths (jvm_lib, loader, agent) that lie below `root` as paths from
+ * it; "/" or "" changes nothing, and a path outside `root` (mapped before
+ * the chroot), a memfd or one that would become empty stays as it is.
+ * Returns how many paths were rewritten, -EINVAL for NULL arguments.
+ */
+int proc_maps_in_root(struct proc_maps_facts *mf, const char *root);
+
+/*
+ * The container id a runtime (Docker, containerd, CRI-O, podman) gave the
+ * cgroup path `cgroup` (as /proc/<pid>/cgroup shows it, without "N:ctrl:"),
+ * shortened to its first 12 hex digits as `docker ps` and `crictl ps` show
+ * it, into out (cap >= PROC_CT_ID_LEN + 1).  The deepest component that is
+ * a 64-hex id, bare or as docker-, cri-containerd-, crio-, libpod- or
+ * containerd-<id>[.scope], counts; conmon's cgroups do not.  Returns 0,
+ * -ENOENT (no id: a host process, a cgroup namespace showing "/"), or
+ * -EINVAL.
+ */
+#define PROC_CT_ID_LEN 12
+int proc_container_id(const char *cgroup, char *out, size_t cap);
 
 #define PROC_MAX_ARGFILES 4
 

@@ -261,6 +261,27 @@ static void open_namespaces(struct target *t)
 	}
 }
 
+/* The root's path as we see it, read with the rights that opened root_fd. */
+static void read_root_path(struct target *t)
+{
+	ssize_t n = -1;
+
+	if (t->root_fd >= 0)
+		n = readlinkat(t->proc_fd, "root", t->root_path, sizeof(t->root_path) - 1);
+	t->root_path[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * Every path jsym uses for a target is taken from the target's own root:
+ * the loader the probe runs, the JDK's release, an agent to load again.
+ * maps names them from ours (proc.h, proc_maps_in_root).
+ */
+static void maps_in_root(struct target *t)
+{
+	if (t->root_path[0])
+		(void)proc_maps_in_root(&t->maps, t->root_path);
+}
+
 static void open_fds(struct target *t)
 {
 	ssize_t n;
@@ -270,6 +291,7 @@ static void open_fds(struct target *t)
 			    O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (t->root_fd < 0)
 		t->root_err = -errno;
+	read_root_path(t);
 	t->cwd_fd = openat(t->proc_fd, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (t->cwd_fd < 0 && t->root_err == 0)
 		t->root_err = -errno;
@@ -291,6 +313,7 @@ static void open_root_only(struct target *t)
 	t->root_fd = openat(t->proc_fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (t->root_fd < 0)
 		t->root_err = -errno;
+	read_root_path(t);
 }
 
 /*
@@ -400,6 +423,7 @@ static int open_pid(pid_t pid, unsigned flags, struct target *t,
 	if ((t->maps_err == -EACCES || t->root_err == -EACCES) &&
 	    geteuid() == 0 && t->st.uid[1] != 0)
 		retry_as_owner(t, flags);
+	maps_in_root(t);
 	/* A JVM's own files only: a process that is not one (jsym list and
 	 * attach --all open every process) has nothing jsym needs to read. */
 	if (t->maps.kind != PROC_NOT_JVM) {
@@ -489,5 +513,6 @@ int target_reread_maps(struct target *t)
 		return (int)n;
 	proc_parse_maps(buf, (size_t)n, &t->maps);
 	free(buf);
+	maps_in_root(t);
 	return 0;
 }

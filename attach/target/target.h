@@ -48,6 +48,9 @@ struct target {
 	int jdk_major;          /* from <JDK home>/release, 0 if unknown */
 	char jdk_version[32];
 	char cwd_path[256];     /* readlink of cwd, for messages only */
+	char root_path[256];    /* readlink of root as jsym sees it: "/" but
+	                           for a chrooted JVM (maps paths are re-rooted
+	                           from it, proc_maps_in_root); "" unreadable */
 	char cgroup[256];       /* last line of /proc/<pid>/cgroup, for hints */
 	struct target_nsinfo ns[TNS_COUNT];
 };
@@ -67,6 +70,16 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 		struct err_text *e);
 
 void target_close(struct target *t);
+
+/*
+ * The host name of t's UTS namespace (the pod's name under Kubernetes), as
+ * uname(2) answers inside it, asked by a short-lived child (uts.c); without
+ * CAP_SYS_ADMIN, the first line of /etc/hostname in t's root (what the
+ * runtime wrote there at start).  t needs its root fd (target_open does it
+ * always).  Returns 0 with out set (target text: escape it), -ESRCH when t
+ * shares our UTS namespace, or -errno.
+ */
+int target_hostname(const struct target *t, char *out, size_t cap);
 
 /* Name of a namespace type ("mnt", "net", ...). */
 const char *target_ns_name(enum target_ns ns);

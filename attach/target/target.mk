@@ -4,6 +4,6 @@
 # credentials, the confined open inside a target's root.  Uses base only.
 
 ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/jdk_version.c \
-	attach/target/target.c \
-	attach/target/inroot.c attach/target/ns.c attach/target/creds.c
+	attach/target/proc_ct.c attach/target/target.c \
+	attach/target/inroot.c attach/target/ns.c attach/target/creds.c attach/target/uts.c
 INC_attach/target := -Iattach/target $(INC_attach/base)

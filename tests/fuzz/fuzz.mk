@@ -27,7 +27,7 @@ FUZZ_TARGETS :=
 # ---- harnesses (others: add your lines here) ----
 FUZZ_TARGETS += proc
 FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/target/proc.c attach/target/proc_opts.c \
-	attach/target/jdk_version.c
+	attach/target/jdk_version.c attach/target/proc_ct.c
 FUZZ_TARGETS += hs_reply
 FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the
@@ -41,14 +41,15 @@ FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += perfmap
 FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += agent_names
-FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/jvm/options.c agent/jvm/procinfo.c
+FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/format/javaname.c \
+	agent/jvm/options.c agent/jvm/procinfo.c
 # terminal escaping of target text (attach/base)
 FUZZ_TARGETS += termtext
 FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
 # jsym map: the serviceability tables and the code-cache walk over a fake
 # JVM memory (attach/vmstructs)
 VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_tables.c vm_layout.c vm_blob.c \
-	vm_names.c vm_method.c vm_scan.c vm_maps.c) attach/base/errtext.c
+	vm_names.c vm_method.c vm_scan.c vm_maps.c) attach/base/errtext.c agent/format/javaname.c
 FUZZ_TARGETS += vm_tables
 FUZZ_SRCS_vm_tables := tests/fuzz/fuzz_vm_tables.c $(VM_FUZZ_SRCS)
 FUZZ_TARGETS += vm_blob

@@ -2,8 +2,9 @@
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
  * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK
- * home derivation) and jdk_version.c (libjvm.so's VM string, the version
- * and its verdict).  The buffers are not NUL-terminated, as in real reads.
+ * home derivation, maps re-rooted for a chroot), jdk_version.c (libjvm.so's
+ * VM string, the version and its verdict) and proc_ct.c (container ids).
+ * The buffers are not NUL-terminated, as in real reads.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -71,6 +72,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)jdk_agent_verdict(r, ver, why, sizeof(why));
 		if (!memchr(why, '\0', sizeof(why)))
 			abort();
+	}
+	/* a chroot's maps re-rooted: the paths stay terminated and absolute */
+	if (mf.loader[0] && proc_maps_in_root(&mf, "/srv/ct") > 0 &&
+	    (mf.loader[0] != '/' || !memchr(mf.loader, '\0', sizeof(mf.loader))))
+		abort();
+	/* a cgroup path (NUL-terminated text here): 12 hex digits or nothing */
+	if (size > 0 && !memchr(buf, '\0', size)) {
+		char *path = malloc(size + 1), id[PROC_CT_ID_LEN + 1];
+
+		if (path) {
+			memcpy(path, buf, size);
+			path[size] = '\0';
+			r = proc_container_id(path, id, sizeof(id));
+			if ((r == 0 && strlen(id) != PROC_CT_ID_LEN) || (r != 0 && id[0]))
+				abort();
+			free(path);
+		}
 	}
 	free(buf);
 	return 0;

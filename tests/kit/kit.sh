@@ -17,6 +17,7 @@
 #   kit_start NAME ROOTFS [opts] -- CMD...   kit_stop NAME    kit_exec PID [opts] -- CMD...
 #   kit_sidecar PID [opts] -- CMD...         kit_wait_jvm PID [TIMEOUT_S]
 #   kit_wait_exit NAME [TIMEOUT_S]
+#   kit_chroot NAME ROOTFS [opts] -- CMD...  kit_in_chroot PID [opts] -- CMD...
 #   kit_log MSG  kit_fail MSG  (checks, skips and JDKs: tests/lib)
 #   kit_on_exit CMD               kit_cleanup
 
@@ -63,6 +64,7 @@ KIT_ON_EXIT=()
 source "$JSYM_ROOT/tests/kit/kit_util.sh"
 source "$JSYM_ROOT/tests/kit/kit_rootfs.sh"
 source "$JSYM_ROOT/tests/kit/kit_ct.sh"
+source "$JSYM_ROOT/tests/kit/kit_chroot.sh"
 
 trap 'kit_cleanup' EXIT
 trap 'kit_cleanup; trap - EXIT; exit 130' INT

@@ -9,7 +9,7 @@
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
 #   .KIND.build.log     output of the last build of KIND
 
-KIT_ROOTFS_KINDS="debian-minbase debian debian-musl alpine alpine-gcompat debian11 jdks"
+KIT_ROOTFS_KINDS="debian-minbase debian debian-build debian-musl alpine alpine-gcompat debian11 jdks"
 
 # True if DIR is a complete tree of KIND: marker of this recipe version,
 # plus the files a test relies on (cheap: no JVM is started here; the JRE
@@ -36,6 +36,12 @@ _kit_rootfs_valid() {
 		if [ "$kind" = debian-musl ]; then
 			[ -e "$dir/lib/ld-musl-x86_64.so.1" ] || return 1
 		fi
+		;;
+	debian-build)
+		for f in usr/bin/make usr/bin/gcc usr/bin/musl-gcc etc/debian_version \
+			usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h; do
+			[ -e "$dir/$f" ] || return 1
+		done
 		;;
 	debian11)
 		# Bullseye's own JDK 17 on glibc 2.31 (libpthread still apart).
@@ -75,7 +81,7 @@ _kit_rootfs_valid() {
 _kit_rootfs_build() {
 	local kind=$1 dir=$2 base="" tmp start old log
 	case $kind in
-	debian) base=$(kit_rootfs debian-minbase) || return 1 ;;
+	debian | debian-build) base=$(kit_rootfs debian-minbase) || return 1 ;;
 	debian-musl) base=$(kit_rootfs debian) || return 1 ;;
 	alpine-gcompat) _kit_make "$KIT_SHIM" || return 1 ;;
 	esac

@@ -14,6 +14,8 @@
 # KINDs:
 #   debian-minbase  debootstrap --variant=minbase bookworm and nothing else
 #   debian          a copy of debian-minbase + openjdk-17-jre-headless, procps
+#   debian-build    a copy of debian-minbase + what `mk/deps.sh build` installs
+#                   (deploy/Dockerfile's build stage in CI: nothing to download)
 #   debian-musl     a copy of debian + Debian's musl package
 #   alpine          musl as the only libc, Alpine's layout, busybox-static
 #   alpine-gcompat  alpine + a libc.so.6 shim (needs $KIT_GCOMPAT_SHIM, built by make)
@@ -118,6 +120,24 @@ build_debian() {
 	apt_install procps openjdk-17-jre-headless
 	say "sanity: the container's own JRE runs"
 	in_root /usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xshare:auto -version >&2
+	umount "$dest/proc"
+}
+
+# deploy/Dockerfile's build image in CI (tests/integration/93-runc-image.sh):
+# a fresh Debian 12 on which mk/deps.sh has installed what building needs,
+# so the Dockerfile's own `mk/deps.sh build` finds it all (and a user's
+# build from debian:12 downloads the same packages).
+build_debian_build() {
+	[ -d "$base" ] || { say "missing base tree $base"; exit 1; }
+	say "copying $base"
+	cp -a "$base/." "$dest/"
+	say "mk/deps.sh build, chrooted"
+	cp /etc/resolv.conf "$dest/etc/resolv.conf"
+	cp "$JSYM_ROOT/mk/deps.sh" "$dest/tmp/jsym-deps.sh"
+	in_root bash /tmp/jsym-deps.sh build >&2
+	in_root apt-get clean
+	rm -rf "$dest"/var/lib/apt/lists/* "$dest/tmp/jsym-deps.sh"
+	: >"$dest/etc/resolv.conf"
 	umount "$dest/proc"
 }
 
@@ -250,12 +270,13 @@ case $kind in
 debian-minbase) build_debian_minbase ;;
 jdks) build_jdks ;;
 debian) build_debian ;;
+debian-build) build_debian_build ;;
 debian-musl) build_debian_musl ;;
 alpine) build_alpine ;;
 alpine-gcompat) build_alpine_gcompat ;;
 debian11) build_debian11 ;;
 *)
-	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-musl, alpine, alpine-gcompat, debian11, jdks)" >&2
+	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-build, debian-musl, alpine, alpine-gcompat, debian11, jdks)" >&2
 	exit 2
 	;;
 esac

@@ -242,6 +242,98 @@ START_TEST(maps_loader_and_agent)
 }
 END_TEST
 
+START_TEST(maps_rerooted_for_a_chrooted_jvm)
+{
+	/* the musl emulator chrooted at /srv/ct of its mount namespace, maps
+	 * read from the host: the namespace's names, the JVM's are below */
+	static const char chrooted[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /srv/ct/opt/jdk/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 4 /srv/ct/lib/ld-musl-x86_64.so.1\n"
+		"7f0000200000-7f0000300000 r-xp 00000000 08:01 5 /srv/ct/tmp/jsym-0123456789ab-1-7/musl/libjsym-agent.so\n";
+	/* a library mapped before the chroot, and a memfd agent */
+	static const char outside[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 08:01 2 /srv/ctx/lib/server/libjvm.so\n"
+		"7f0000100000-7f0000200000 r-xp 00000000 08:01 4 /srv/ct\n"
+		"7f0000300000-7f0000400000 r-xp 00000000 00:01 5 /memfd:jsym-agent-musl (deleted)\n";
+	struct proc_maps_facts mf;
+
+	ck_assert_int_eq(proc_parse_maps(S(chrooted), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct"), 3);
+	ck_assert_str_eq(mf.jvm_lib, "/opt/jdk/lib/server/libjvm.so");
+	ck_assert_str_eq(mf.loader, "/lib/ld-musl-x86_64.so.1");
+	ck_assert_str_eq(mf.agent, "/tmp/jsym-0123456789ab-1-7/musl/libjsym-agent.so");
+	/* once: the paths are the JVM's now */
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct/"), 0);
+	ck_assert_str_eq(mf.loader, "/lib/ld-musl-x86_64.so.1");
+
+	/* "/" and "" (root unreadable) change nothing, nor does a relative name */
+	ck_assert_int_eq(proc_parse_maps(S(chrooted), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/"), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, ""), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "srv"), 0);
+	ck_assert_str_eq(mf.loader, "/srv/ct/lib/ld-musl-x86_64.so.1");
+
+	/* a sibling directory with the same prefix is not below the root */
+	ck_assert_int_eq(proc_parse_maps(S(outside), &mf), 0);
+	ck_assert_int_eq(proc_maps_in_root(&mf, "/srv/ct"), 0);
+	ck_assert_str_eq(mf.jvm_lib, "/srv/ctx/lib/server/libjvm.so");
+	ck_assert_str_eq(mf.agent, "/memfd:jsym-agent-musl");
+	ck_assert_int_eq(proc_maps_in_root(NULL, "/"), -EINVAL);
+	ck_assert_int_eq(proc_maps_in_root(&mf, NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(container_id_of_each_runtime)
+{
+	/* cgroup paths as /proc/<pid>/cgroup shows them under each runtime and
+	 * cgroup driver (the ids are made up, the shapes are the runtimes') */
+#define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	static const char *const with_id[] = {
+		"/docker/" ID,                                          /* Docker, cgroupfs */
+		"/system.slice/docker-" ID ".scope",                    /* Docker, systemd */
+		"/user.slice/user-1000.slice/user@1000.service/docker-" ID ".scope", /* rootless */
+		"/kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/" ID, /* containerd */
+		"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod8d3c2b0e_4f1a_4a55_9d47_2b7f0c1e9a11.slice/cri-containerd-" ID ".scope",
+		"/k8s.io/" ID,                                          /* containerd, its namespace */
+		"/kubepods/burstable/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/crio-" ID, /* CRI-O */
+		"/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod8d3c.slice/crio-" ID ".scope",
+		"/libpod_parent/libpod-" ID,                            /* podman, cgroupfs */
+		"/machine.slice/libpod-" ID ".scope",                   /* podman, systemd */
+		"/machine.slice/libpod-" ID ".scope/container",         /* podman, v2 leaf */
+		"/system.slice/docker-" ID ".scope/init.scope",         /* systemd inside */
+	};
+	static const char *const without[] = {
+		"/", "", "/user.slice/user-0.slice/session-3.scope",
+		"/machine.slice/libpod-conmon-" ID ".scope",            /* podman's conmon */
+		"/kubepods.slice/crio-conmon-" ID ".scope",             /* CRI-O's conmon */
+		"/docker/" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde", /* 63 */
+		"/docker/" "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
+		"/docker/" ID "0",
+		"/docker-" ID ".scopes",
+	};
+	char out[PROC_CT_ID_LEN + 1];
+
+	for (size_t i = 0; i < sizeof(with_id) / sizeof(with_id[0]); i++) {
+		ck_assert_msg(proc_container_id(with_id[i], out, sizeof(out)) == 0,
+			      "no id in %s", with_id[i]);
+		ck_assert_str_eq(out, "0123456789ab");
+	}
+	for (size_t i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
+		ck_assert_msg(proc_container_id(without[i], out, sizeof(out)) == -ENOENT,
+			      "an id in %s", without[i]);
+		ck_assert_str_eq(out, "");
+	}
+	/* the deepest id wins: a runtime nested in a container (kind, DinD) */
+	ck_assert_int_eq(proc_container_id("/docker/" ID "/docker/"
+					   "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210",
+					   out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "fedcba987654");
+	ck_assert_int_eq(proc_container_id("/docker/" ID, out, PROC_CT_ID_LEN), -EINVAL);
+	ck_assert_int_eq(proc_container_id(NULL, out, sizeof(out)), -EINVAL);
+#undef ID
+}
+END_TEST
+
 START_TEST(maps_glibc_before_2_34)
 {
 	/* Debian 11, RHEL 8: the sonames link to versioned files, and the maps
@@ -518,6 +610,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_hotspot_glibc);
 	tcase_add_test(tc, maps_openj9_musl);
 	tcase_add_test(tc, maps_loader_and_agent);
+	tcase_add_test(tc, maps_rerooted_for_a_chrooted_jvm);
+	tcase_add_test(tc, container_id_of_each_runtime);
 	tcase_add_test(tc, maps_glibc_before_2_34);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);

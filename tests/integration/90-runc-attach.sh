@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# 90-runc-attach.sh - a JVM in a real runc container (podman --runtime runc,
+# tests/kit/podman.sh): the Debian 12 root with its JDK 17, PID 1, uid 1000,
+# runc's seccomp filter, cgroup /libpod_parent/libpod-<id>, masked /proc.
+#
+#  host          `jsym attach PID` from the host: the glibc build copied into
+#                the container's /tmp (uid 1000), the map there names Java
+#                methods; `jsym list` names the container by podman's 12-hex
+#                id and its UTS hostname, text and JSON, a terminal escape in
+#                the host name escaped
+#  perf          perf record -p PID names Java frames from that map (where
+#                perf can sample)
+#  sidecar       a container sharing the JVM's PID namespace (--pid
+#                container:), podman's default capabilities (no SYS_PTRACE,
+#                no SYS_ADMIN), jsym bound in: `jsym attach 1` refreshes the
+#                running agent; the same with --cap-add SYS_PTRACE (kubectl
+#                debug's `general` profile) on a fresh JVM: loaded, copied
+#  detach        `jsym detach` leaves, of jsym's files, the build the JVM maps
+#                (HotSpot never unloads a library), the map, the journal and
+#                the agent's log; the other build and the probes are gone
+# Skipped, with the reason, where podman cannot run a runc container.
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/kit/podman.sh"
+t_need_root "podman, runc"
+J=$JSYM_BUILD/jsym
+[ -x "$J" ] && [ -x "$JSYM_MUSL_BUILD/jsym" ] || t_skip "jsym not built (make)"
+pod_usable || t_skip "$POD_WHY"
+
+# jvm NAME [podman options...]: a Debian runc container running the
+# workload (pod_jvm) with the host name NAME-host.
+jvm() {
+	pod_jvm "$1" debian --hostname "$1-host" "${@:2}" || t_abort "runc JVM $1 did not start"
+}
+# agents PID: the distinct jsym agent files PID maps.
+agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
+
+t_case host
+ct=$(jvm app) || exit 1
+id=$(podman inspect -f '{{.Id}}' "$(pod_name app)")
+t_check "the JVM runs in podman's cgroup libpod-<id>" grep -q "libpod-$id" "/proc/$ct/cgroup"
+t_run "$J" attach -v "$ct"
+t_expect_rc 0
+t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-1-[0-9]+/glibc/libjsym-agent\.so\)' \
+	'/tmp/perf-1\.map inside the JVM.s container'
+t_check "the map in the container's /tmp names Java methods" pod_map_named "$ct"
+t_eq "$(stat -c %u "/proc/$ct/root/tmp/perf-1.map")" 1000 "the map is the JVM's uid"
+t_run "$J" list
+t_expect_out "^$ct +1 +1000 +HotSpot .* ${id:0:12} +app-host\$"
+t_run "$J" list --json
+t_check "list --json: container id ${id:0:12}, hostname app-host" python3 -c '
+import json, sys
+e = [x for x in json.loads(sys.argv[2]) if x["pid"] == int(sys.argv[1])]
+sys.exit(0 if e and e[0].get("container_id") == sys.argv[3] and e[0].get("hostname") == "app-host" else 1)' \
+	"$ct" "$T_OUT" "${id:0:12}"
+
+# the host name is the container's text: a terminal escape in it is shown
+# escaped (the runtime's name stays in the UTS namespace of app2 only)
+ct2=$(jvm app2) || exit 1
+nsenter --target "$ct2" --uts python3 -c 'import socket; socket.sethostname(b"ev\x1b[2Jil")' ||
+	t_abort "cannot set the host name of app2"
+t_run "$J" list
+t_expect_out "^$ct2 .* ev\\\\x1b\\[2Jil\$"
+t_check "no raw ESC in jsym list's output" eval '! grep -q $'"'"'\033'"'"' <<<"$T_OUT"'
+t_run "$J" list --json
+t_check "list --json escapes it as \\u001b" grep -qF '"hostname":"ev\u001b[2Jil"' <<<"$T_OUT"
+
+t_case perf
+if timeout 30 perf record -q -e cpu-clock -g -p "$ct" -o "$KIT_DIR/perf.data" -- sleep 2 \
+	>"$KIT_DIR/perf.log" 2>&1; then
+	named=$(perf script -i "$KIT_DIR/perf.data" -F ip,sym,dso 2>/dev/null |
+		grep -E "\(/tmp/perf-$ct\.map\)" | grep -cE ' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\(' || true)
+	t_check "perf names Java frames from the container's map ($named frames)" test "$named" -gt 0
+else
+	t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/perf.log")"
+fi
+
+t_case sidecar
+t_run pod_sidecar app debian -v "$JSYM_ROOT:/opt/jsym:ro" -- /opt/jsym/musl-build/jsym attach 1
+t_expect_rc 0
+t_expect_out '^jsym: 1: agent refreshed \(HotSpot 17[^,]*, glibc build, already-loaded /tmp/jsym-'
+t_eq "$(agents "$ct" | wc -l)" 1 "one agent mapped after the sidecar's attach"
+t_run pod_sidecar app2 debian --cap-add SYS_PTRACE -v "$JSYM_ROOT:/opt/jsym:ro" -- \
+	/opt/jsym/musl-build/jsym attach 1
+t_expect_rc 0
+t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
+t_check "the sidecar's agent writes the map" pod_map_named "$ct2"
+
+t_case detach
+t_run "$J" detach "$ct2"
+t_expect_rc 0
+t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'
+# all of /tmp but the JVM's own (hsperfdata, its attach socket), with the
+# per-target directory's name as H
+left=$(cd "/proc/$ct2/root/tmp" && find . -mindepth 1 \( -name 'hsperfdata_*' -o \
+	-name '.java_pid*' \) -prune -o -print | sed -E 's/jsym-[0-9a-f]{12}-1-[0-9]+/jsym-H/' |
+	sort | tr '\n' ' ')
+t_eq "$left" "./jsym-1.journal ./jsym-1.log ./jsym-H ./jsym-H/glibc ./jsym-H/glibc/libjsym-agent.so ./perf-1.map " \
+	"left in /tmp: the mapped build, the journal, the agent's log, the map"
+
+t_finish
