@@ -3,12 +3,15 @@
 #
 # Every source is compiled twice from the same rules: with gcc into
 # glibc-build/ and with musl-gcc into musl-build/.  Nothing is written into a
-# source directory.  Each folder of the layered tree (docs/architecture.md)
+# source directory.  ARCH=aarch64 cross-compiles the same rules into
+# glibc-build-aarch64/ and musl-build-aarch64/ (mk/arch.mk); x86_64 keeps the
+# plain names.  Each folder of the layered tree (docs/architecture.md)
 # has a fragment that lists its sources and sets INC_<folder>: the include
 # paths that folder may use.  A source gets exactly its folder's paths, so
 # including a header from a layer above fails to compile.
 #
 #   make            check build deps (install them as root), build both libcs
+#   make ARCH=aarch64  the same for arm64 (cross toolchains from mk/deps.sh)
 #   make test       unit tests (Check) + integration tests + short fuzz runs
 #   make unit       unit tests only
 #   make integration [T=pattern]   integration scenarios only
@@ -40,7 +43,7 @@ DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration
 $(GOALS): jsym-phase2
 	@:
 jsym-phase2:
-	$(if $(filter-out $(NO_DEPS_GOALS),$(GOALS)),@bash mk/deps.sh $(DEPS_LEVEL))
+	$(if $(filter-out $(NO_DEPS_GOALS),$(GOALS)),@bash mk/deps.sh $(DEPS_LEVEL) $(ARCH))
 	@$(MAKE) --no-print-directory JSYM_DEPS_DONE=1 $(MAKECMDGOALS)
 
 else
@@ -58,6 +61,8 @@ endif
 
 LIBCS := glibc musl
 ROOT := $(CURDIR)
+# ARCH, the output trees B_glibc and B_musl, CC_glibc and CC_musl.
+include mk/arch.mk
 
 # OpenJDK headers: $JAVA_HOME if it has them, else Debian's JDK 17.
 JAVA_INC := $(firstword $(foreach h,$(JAVA_HOME) /usr/lib/jvm/java-17-openjdk-amd64,\
@@ -66,8 +71,6 @@ ifeq ($(JAVA_INC),)
 JAVA_INC := /usr/lib/jvm/java-17-openjdk-amd64/include
 endif
 
-CC_glibc := gcc
-CC_musl := musl-gcc
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter -Wformat=2 -Wvla
 CFLAGS ?= -O2 -g
@@ -81,18 +84,18 @@ CFLAGS_musl :=
 # Per-object flag additions, set by fragments: $(<obj>_CFLAGS) is appended.
 # src_inc(source): the include paths of the source's folder.
 src_inc = $(INC_$(patsubst %/,%,$(dir $(1))))
-glibc-build/obj/%.o: %.c
+$(B_glibc)/obj/%.o: %.c
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) $(COMMON_CFLAGS) $(call src_inc,$<) $(CFLAGS_glibc) $($@_CFLAGS) -c -o $@ $<
 
-musl-build/obj/%.o: %.c
+$(B_musl)/obj/%.o: %.c | $(MUSL_SPECS)
 	$(call msg,MUSLCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) $(COMMON_CFLAGS) $(call src_inc,$<) $(CFLAGS_musl) $($@_CFLAGS) -c -o $@ $<
 
 # obj_of(libc, sources) -> object paths in that libc's tree
-obj_of = $(patsubst %.c,$(1)-build/obj/%.o,$(2))
+obj_of = $(patsubst %.c,$(B_$(1))/obj/%.o,$(2))
 
 # Fragments append to these:
 #   ALL_glibc, ALL_musl   artifacts `make` builds in each tree
@@ -116,9 +119,13 @@ include attach/vmstructs/vmstructs.mk
 include attach/run/run.mk
 include attach/cli/cli.mk
 include tests/tests.mk
+# The containers' helper, the emulators and the fuzzers run on the build
+# machine only: a cross build has the product and the unit runner.
+ifeq ($(ARCH),$(HOST_ARCH))
 include tests/kit/kit.mk
 include tests/emu/emu.mk
 include tests/fuzz/fuzz.mk
+endif
 include mk/install.mk
 include mk/sanitize.mk
 
@@ -133,9 +140,9 @@ demo: all
 	$(Q)bash mk/demo.sh
 
 clean:
-	$(call msg,CLEAN,glibc-build musl-build)
-	$(Q)find glibc-build musl-build -mindepth 1 -not -name .gitkeep -delete
+	$(call msg,CLEAN,$(B_glibc) $(B_musl))
+	$(Q)for d in $(B_glibc) $(B_musl); do [ ! -d $$d ] || find $$d -mindepth 1 -not -name .gitkeep -delete; done
 
--include $(shell find glibc-build musl-build -name '*.d' 2>/dev/null)
+-include $(shell find $(B_glibc) $(B_musl) -name '*.d' 2>/dev/null)
 
 endif

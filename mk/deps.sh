@@ -7,6 +7,15 @@
 #                      debootstrap (the demo's container root filesystem)
 #   mk/deps.sh test    demo + what the test suites need (containers, fuzzers)
 #   mk/deps.sh bench   test + what the benchmarks need
+#   mk/deps.sh LEVEL aarch64
+#                      the same plus, on an x86_64 machine, the arm64 cross
+#                      toolchains (build: gcc-aarch64-linux-gnu, its glibc,
+#                      and with `dpkg --add-architecture arm64` musl, libcap
+#                      and Check for arm64) and, from level test on, QEMU's
+#                      user-mode emulator >= 8 from bookworm-backports (7.2,
+#                      bookworm's own, rejects PR_SET_CHILD_SUBREAPER, which
+#                      the deploy path uses; the arm64 scenarios run the JVM
+#                      under it).  `make ARCH=aarch64` passes its ARCH here.
 #
 # Each requirement is a probe (a file or command that must exist) and the
 # Debian package that provides it.  Only missing packages are installed, so a
@@ -15,6 +24,7 @@
 set -euo pipefail
 
 level=${1:-build}
+arch=${2:-$(uname -m)}
 
 # probe|package  (probe: an absolute path, or a command name looked up in PATH)
 build_reqs=(
@@ -61,12 +71,38 @@ bench_reqs=(
 	"jattach|jattach"
 )
 
-reqs=("${build_reqs[@]}")
+# Cross builds (mk/arch.mk).  A package named pkg:arm64 needs that dpkg
+# architecture, pkg/SUITE that suite in apt's sources: both are added below
+# when missing, and said.  Probe "qemu>=8 CMD": CMD exists and says version
+# 8 or newer.
+cross_build_reqs=() cross_test_reqs=()
+if [ "$arch" != "$(uname -m)" ]; then
+	case "$arch" in
+	aarch64) deb_arch=arm64 ;;
+	*)
+		echo "jsym: no cross toolchain known for ARCH=$arch (mk/arch.mk)" >&2
+		exit 2
+		;;
+	esac
+	cross_build_reqs=(
+		"$arch-linux-gnu-gcc|gcc-$arch-linux-gnu"
+		"/usr/$arch-linux-gnu/include/string.h|libc6-dev-$deb_arch-cross"
+		"/usr/lib/$arch-linux-musl/libc.so|musl-dev:$deb_arch"
+		"/usr/lib/$arch-linux-gnu/libcap.so|libcap-dev:$deb_arch"
+		"/usr/lib/$arch-linux-gnu/pkgconfig/check.pc|check:$deb_arch"
+		"/usr/lib/$arch-linux-gnu/libsubunit.so|libsubunit-dev:$deb_arch"
+	)
+	cross_test_reqs=(
+		"qemu>=8 qemu-$arch-static|qemu-user-static/bookworm-backports"
+	)
+fi
+
+reqs=("${build_reqs[@]}" "${cross_build_reqs[@]}")
 case "$level" in
 build) ;;
 demo) reqs+=("${demo_reqs[@]}") ;;
-test) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}") ;;
-bench) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}" "${bench_reqs[@]}") ;;
+test) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}" "${cross_test_reqs[@]}") ;;
+bench) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}" "${cross_test_reqs[@]}" "${bench_reqs[@]}") ;;
 *)
 	echo "usage: mk/deps.sh build|demo|test|bench" >&2
 	exit 2
@@ -74,7 +110,12 @@ bench) reqs+=("${demo_reqs[@]}" "${test_reqs[@]}" "${bench_reqs[@]}") ;;
 esac
 
 have() {
+	local v
 	case "$1" in
+	"qemu>=8 "*)
+		v=$("${1#qemu>=8 }" --version 2>/dev/null | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+		[ -n "$v" ] && [ "$v" -ge 8 ]
+		;;
 	/*) [ -e "$1" ] ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
@@ -102,8 +143,32 @@ fi
 
 echo "jsym: installing missing Debian packages: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-# A fresh machine has no package lists yet; refresh them once per day at most.
+# A fresh machine has no package lists yet; refresh them once per day at most
+# (and at once after adding an architecture or a suite).
 stamp=/var/lib/apt/periodic/jsym-update-stamp
+for pkg in "${missing[@]}"; do
+	case "$pkg" in
+	*:*)
+		a=${pkg#*:}
+		if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+			echo "jsym: adding the dpkg architecture $a (dpkg --add-architecture $a)" >&2
+			dpkg --add-architecture "$a"
+			rm -f "$stamp"
+		fi
+		;;
+	*/*)
+		suite=${pkg#*/}
+		if ! grep -rqsw -- "$suite" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			src=/etc/apt/sources.list.d/jsym-$suite.sources
+			echo "jsym: adding $suite to apt's sources ($src) for ${pkg%/*}" >&2
+			printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+				"Suites: $suite" 'Components: main' \
+				'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$src"
+			rm -f "$stamp"
+		fi
+		;;
+	esac
+done
 if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ] ||
 	! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
 	apt-get update -qq

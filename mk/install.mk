@@ -41,14 +41,14 @@ DESTDIR ?=
 # destination:source:mode, one per installed file; the list both rules walk.
 # Mode `link` makes destination a symbolic link to source (relative to it).
 INSTALL_FILES := \
-	bin/jsym:musl-build/jsym:0755 \
-	$(foreach l,$(LIBCS),lib/jsym/$(l)/libjsym-agent.so:$(l)-build/libjsym-agent.so:0755 \
-		lib/jsym/$(l)/jsym-probe:$(l)-build/jsym-probe:0755) \
-	lib/libjsym-lookup.so.1:glibc-build/libjsym-lookup.so.1:0644 \
+	bin/jsym:$(B_musl)/jsym:0755 \
+	$(foreach l,$(LIBCS),lib/jsym/$(l)/libjsym-agent.so:$(B_$(l))/libjsym-agent.so:0755 \
+		lib/jsym/$(l)/jsym-probe:$(B_$(l))/jsym-probe:0755) \
+	lib/libjsym-lookup.so.1:$(B_glibc)/libjsym-lookup.so.1:0644 \
 	lib/libjsym-lookup.so:libjsym-lookup.so.1:link \
-	lib/libjsym-lookup.a:glibc-build/libjsym-lookup.a:0644 \
+	lib/libjsym-lookup.a:$(B_glibc)/libjsym-lookup.a:0644 \
 	include/jsym/lookup.h:agent/lookup/include/jsym/lookup.h:0644 \
-	lib/pkgconfig/jsym-lookup.pc:glibc-build/gen/jsym-lookup.pc:0644 \
+	lib/pkgconfig/jsym-lookup.pc:$(B_glibc)/gen/jsym-lookup.pc:0644 \
 	share/man/man1/jsym.1:docs/jsym.1:0644 \
 	share/doc/jsym/LICENSE:LICENSE:0644
 INSTALL_SRCS := $(foreach f,$(filter-out %:link,$(INSTALL_FILES)),$(word 2,$(subst :, ,$(f))))
@@ -57,7 +57,7 @@ INSTALL_SRCS := $(foreach f,$(filter-out %:link,$(INSTALL_FILES)),$(word 2,$(sub
 # it names PREFIX, so it is generated at every install and replaced only when
 # its text changes (another PREFIX).  Its version is the public API's
 # (LOOKUP_SO_VERSION), what `pkg-config --atleast-version` users test.
-glibc-build/gen/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in FORCE
+$(B_glibc)/gen/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in FORCE
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(LOOKUP_SO_VERSION)|g' $< >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi

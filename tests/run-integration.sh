@@ -8,6 +8,9 @@
 # glibc-build/test-logs/<name>.log and is shown when it fails.  After each
 # scenario the runner checks that nothing was left behind (mounts naming jsym,
 # processes of the scenario's session) and counts a leak as a failure.
+# The limit is $JSYM_TEST_TIMEOUT (900 s); a scenario that needs longer
+# says so in a line of its own, `# test-timeout: SECONDS` (the emulated
+# arm64 ones: their root filesystem takes 6-16 minutes to build cold).
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -17,7 +20,7 @@ mkdir -p "$logs"
 export JSYM_ROOT=$root
 export JSYM_BUILD=$root/glibc-build
 export JSYM_MUSL_BUILD=$root/musl-build
-limit=${JSYM_TEST_TIMEOUT:-900}
+default_limit=${JSYM_TEST_TIMEOUT:-900}
 
 pass=0 fail=0 skip=0
 failed=()
@@ -29,6 +32,8 @@ for t in tests/integration/*.sh; do
 	fi
 	log=$logs/$name.log
 	start=$(date +%s)
+	own=$(sed -n 's/^# test-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	limit=${own:-$default_limit}
 	setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
 	child=$!
 	wait $child

@@ -13,10 +13,10 @@ INC_tests/bench := $(INC_TESTS)
 INC_tests/kit := $(INC_TESTS)
 INC_tests/emu := $(INC_TESTS)
 INC_tests/integration := $(INC_TESTS)
-UNIT_RUNNER := glibc-build/tests/unit/check_jsym
-UNIT_SUITES_H := glibc-build/gen/suites.h
-CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
-CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+UNIT_RUNNER := $(B_glibc)/tests/unit/check_jsym
+UNIT_SUITES_H := $(B_glibc)/gen/suites.h
+CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 # Every tests/unit/check_*.c defines one or more `Suite *name_suite(void)`;
 # the runner's table is generated from those definitions, so adding a suite
@@ -26,8 +26,8 @@ $(UNIT_SUITES_H): $(UNIT_TEST_SRCS) tests/tests.mk
 	@mkdir -p $(@D)
 	$(Q)sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/X(\1)/p' $(UNIT_TEST_SRCS) /dev/null > $@.tmp && mv $@.tmp $@
 
-glibc-build/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
-glibc-build/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/glibc-build/gen
+$(B_glibc)/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
+$(B_glibc)/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/$(B_glibc)/gen
 $(foreach s,$(UNIT_TEST_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
 
 $(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(TEST_LIB_SRCS) \
@@ -55,7 +55,7 @@ bench: all
 
 # The JVMTI agent the attach scenarios load (tests/integration/testagent.c),
 # built like every other object; lib-attach.bash's la_test_agent copies it.
-TEST_AGENT := glibc-build/tests/integration/libjsymtestagent.so
+TEST_AGENT := $(B_glibc)/tests/integration/libjsymtestagent.so
 
 $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 	$(call msg,LD,$@)
@@ -65,7 +65,7 @@ $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 ALL_glibc += $(TEST_AGENT)
 
 # The empty JVMTI agent that is the floor of tests/bench/agent_overhead.sh.
-FLOOR_AGENT := glibc-build/tests/bench/libjsymflooragent.so
+FLOOR_AGENT := $(B_glibc)/tests/bench/libjsymflooragent.so
 $(call obj_of,glibc,tests/bench/floor_agent.c)_CFLAGS += -Wno-strict-prototypes -fvisibility=hidden
 
 $(FLOOR_AGENT): $(call obj_of,glibc,tests/bench/floor_agent.c)

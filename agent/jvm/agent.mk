@@ -22,9 +22,9 @@ AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c
 
 UNIT_SRCS += $(AGENT_MODULE_SRCS)
 
-AGENT_LIB_glibc := glibc-build/libjsym-agent.so
-AGENT_LIB_musl := musl-build/libjsym-agent.so
-AGENT_PROBE_musl := musl-build/tests/probe_agent
+AGENT_LIB_glibc := $(B_glibc)/libjsym-agent.so
+AGENT_LIB_musl := $(B_musl)/libjsym-agent.so
+AGENT_PROBE_musl := $(B_musl)/tests/probe_agent
 
 # Objects of the agent library get hidden visibility in both trees; the
 # glibc ones are also compiled against old symbol versions.

@@ -15,9 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsym_arch.h"
 #include "outfile.h"
-
-#define EM_X86_64_ 62   /* elf.h's EM_X86_64, the only machine the agent is built for */
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -40,7 +39,7 @@ int jitdump_put_header(struct bbuf *b, uint32_t pid, uint64_t ts)
 	put32(p, JITDUMP_MAGIC);
 	put32(p + 4, JITDUMP_VERSION);
 	put32(p + 8, JITDUMP_HEADER_SIZE);
-	put32(p + 12, EM_X86_64_);
+	put32(p + 12, JSYM_ELF_MACHINE); /* perf checks it against its own */
 	put32(p + 20, pid);          /* pad1 at 16 stays 0 */
 	put64(p + 24, ts);
 	put64(p + 32, 0);            /* flags: no arch timestamps */

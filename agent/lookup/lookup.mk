@@ -37,42 +37,42 @@ LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noe
 	-Wl,--version-script=$(ROOT)/agent/lookup/jsym-lookup.map
 
 define lookup_lib_rule
-$(1)-build/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS))
+$(B_$(1))/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS))
 	$$(call msg,AR,$$@)
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 
-$(1)-build/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)) \
+$(B_$(1))/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)) \
 		agent/lookup/jsym-lookup.map
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC_$(1)) $$(LOOKUP_LDFLAGS) -o $$@ $$(filter %.o,$$^)
 
-$(1)-build/libjsym-lookup.so: $(1)-build/libjsym-lookup.so.1
+$(B_$(1))/libjsym-lookup.so: $(B_$(1))/libjsym-lookup.so.1
 	$$(Q)ln -sf libjsym-lookup.so.1 $$@
 
-$(1)-build/include/jsym/lookup.h: agent/lookup/include/jsym/lookup.h
+$(B_$(1))/include/jsym/lookup.h: agent/lookup/include/jsym/lookup.h
 	@mkdir -p $$(@D)
 	$$(Q)cp $$< $$@
 
-$(1)-build/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in agent/lookup/lookup.mk
+$(B_$(1))/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in agent/lookup/lookup.mk
 	$$(Q)sed -e 's|@PREFIX@|$$(LOOKUP_PREFIX)|' -e 's|@VERSION@|$$(LOOKUP_SO_VERSION)|' $$< >$$@
 
 # The example is built like an outside program: the copied header only.
-$(1)-build/examples/jsym-lookup-example: docs/examples/lookup_example.c \
-		$(1)-build/include/jsym/lookup.h $(1)-build/libjsym-lookup.so
+$(B_$(1))/examples/jsym-lookup-example: docs/examples/lookup_example.c \
+		$(B_$(1))/include/jsym/lookup.h $(B_$(1))/libjsym-lookup.so
 	$$(call msg,LD,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC_$(1)) -std=c99 $$(WARN) -O2 -I$(1)-build/include -o $$@ $$< \
-		-L$(1)-build -ljsym-lookup -Wl,-rpath,'$$$$ORIGIN/..'
+	$$(Q)$$(CC_$(1)) -std=c99 $$(WARN) -O2 -I$(B_$(1))/include -o $$@ $$< \
+		-L$(B_$(1)) -ljsym-lookup -Wl,-rpath,'$$$$ORIGIN/..'
 
-ALL_$(1) += $(1)-build/libjsym-lookup.a $(1)-build/libjsym-lookup.so $(1)-build/jsym-lookup.pc \
-	$(1)-build/include/jsym/lookup.h $(1)-build/examples/jsym-lookup-example
+ALL_$(1) += $(B_$(1))/libjsym-lookup.a $(B_$(1))/libjsym-lookup.so $(B_$(1))/jsym-lookup.pc \
+	$(B_$(1))/include/jsym/lookup.h $(B_$(1))/examples/jsym-lookup-example
 endef
 $(foreach l,$(LIBCS),$(eval $(call lookup_lib_rule,$(l))))
 
-glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a \
+$(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
 		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^
 
-ALL_glibc += glibc-build/tests/bench_lookup
+ALL_glibc += $(B_glibc)/tests/bench_lookup

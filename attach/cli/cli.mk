@@ -18,15 +18,15 @@ ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_TARGET_SRCS) $(ATTACH_HOTSPOT_SR
 	$(ATTACH_VMSTRUCTS_SRCS)
 JSYM_SRCS := $(ATTACH_LIB_SRCS) $(ATTACH_CLI_SRCS) $(LOOKUP_LIB_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS)
 
-glibc-build/jsym: $(call obj_of,glibc,$(JSYM_SRCS))
+$(B_glibc)/jsym: $(call obj_of,glibc,$(JSYM_SRCS))
 	$(call msg,LD,$@)
 	$(Q)$(CC_glibc) -o $@ $^ -lcap
 
-musl-build/jsym: $(call obj_of,musl,$(JSYM_SRCS))
+$(B_musl)/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 	$(call msg,LD,$@)
 	$(Q)$(CC_musl) -static -o $@ $^
 
-ALL_glibc += glibc-build/jsym
-ALL_musl += musl-build/jsym
+ALL_glibc += $(B_glibc)/jsym
+ALL_musl += $(B_musl)/jsym
 UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c
 UNIT_LIBS += -lcap

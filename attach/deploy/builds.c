@@ -3,7 +3,9 @@
  * builds.c - find jsym's two agent builds and their probes, read them.
  *
  * Layouts (deploy.h): the build tree, where jsym is <tree>/glibc-build/jsym
- * or <tree>/musl-build/jsym, and the install tree, where it is
+ * or <tree>/musl-build/jsym (glibc-build-aarch64/, musl-build-aarch64/ for
+ * the aarch64 jsym: each jsym takes the builds of its own architecture,
+ * jsym_arch.h), and the install tree, where it is
  * <prefix>/bin/jsym and the builds are <prefix>/lib/jsym/{glibc,musl}/.
  * The files are read once into memory: their hash names the per-target
  * directory, and the copies are written from these bytes, so a build
@@ -19,6 +21,7 @@
 
 #include "deploy.h"
 #include "fdio.h"
+#include "jsym_arch.h"
 
 #define BUILD_MAX_BYTES (64u << 20)     /* far above a real build */
 
@@ -124,7 +127,8 @@ int deploy_find_builds(const char *agent_dir, struct deploy_builds *b,
 		       struct err_text *e)
 {
 	static const char *const install_sub[DEPLOY_NLIBC] = { "glibc", "musl" };
-	static const char *const build_sub[DEPLOY_NLIBC] = { "glibc-build", "musl-build" };
+	static const char *const build_sub[DEPLOY_NLIBC] = {
+		"glibc-build" JSYM_TREE_SUFFIX, "musl-build" JSYM_TREE_SUFFIX };
 	char exe[PATH_MAX], dirs[2][PATH_MAX], looked[2 * PATH_MAX + 64] = "";
 	const char *const *subs[2] = { install_sub, build_sub };
 	ssize_t n;

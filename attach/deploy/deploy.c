@@ -17,6 +17,7 @@
 #include "fdio.h"
 #include "deploy.h"
 #include "inroot.h"
+#include "jsym_arch.h"
 #include "target.h"
 
 /* Does the JVM see host file f as the very same inode (docs/protocols.md E1)? */
@@ -49,6 +50,38 @@ static int wanted_libc(const struct target *t, enum deploy_libc *l,
 		return err_set(e, -ENOEXEC, "cannot tell which libc the JVM runs on "
 			       "(neither glibc's nor musl's libc in its maps)");
 	return 0;
+}
+
+/*
+ * The JVM's architecture, from the ELF header of the libjvm.so it maps
+ * (opened in its root), against this jsym's: the loader and the probe
+ * would only fail later with "cannot open shared object file".  Not
+ * /proc/<pid>/exe, which is the interpreter when the JVM runs under
+ * qemu-user.  A header that cannot be read proves nothing: 0, and the probe
+ * then speaks for itself.
+ */
+static int check_jvm_arch(const struct target *t, struct err_text *e)
+{
+	unsigned char h[20];
+	unsigned machine;
+	char why[sizeof(e->msg)];
+	int fd;
+	ssize_t n;
+
+	if (!t->maps.jvm_lib[0])
+		return 0;
+	fd = inroot_open(t->root_fd, t->maps.jvm_lib, O_RDONLY, 0, NULL);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) || h[EI_DATA] != ELFDATA2LSB)
+		return 0;
+	machine = (unsigned)h[18] | (unsigned)h[19] << 8;
+	if (machine == JSYM_ELF_MACHINE)
+		return 0;
+	jsym_arch_mismatch(why, sizeof(why), machine);
+	return err_set(e, -ENOEXEC, "%s", why);
 }
 
 static void paths_in(const char *dir, enum deploy_libc l, char *agent,
@@ -249,7 +282,9 @@ static int prepare(struct target *t, const struct deploy_builds *b,
 			    "again refreshes it (no second copy)", r->load_path);
 		return 0;
 	}
-	rc = wanted_libc(t, &want, e);
+	rc = check_jvm_arch(t, e);
+	if (rc == 0)
+		rc = wanted_libc(t, &want, e);
 	if (rc)
 		return rc;
 	r->libc = want;

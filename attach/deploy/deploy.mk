@@ -33,15 +33,15 @@ $(HOLDER_BIN_SRC): $(HOLDER_BIN)
 
 # The glibc probe must run on any glibc the agent runs on (>= 2.17): the
 # agent's compat header, its own _start (no crt1.o), immediate binding.
-glibc-build/obj/attach/deploy/jsym_probe.o_CFLAGS += -DJSYM_PROBE_OWN_START \
+$(B_glibc)/obj/attach/deploy/jsym_probe.o_CFLAGS += -DJSYM_PROBE_OWN_START \
 	-include $(ROOT)/agent/jvm/glibc_compat.h
-glibc-build/jsym-probe: glibc-build/obj/attach/deploy/jsym_probe.o
+$(B_glibc)/jsym-probe: $(B_glibc)/obj/attach/deploy/jsym_probe.o
 	$(call msg,LD,$@)
 	$(Q)$(CC_glibc) -nostartfiles -Wl,-z,now -o $@ $^
 
-musl-build/jsym-probe: musl-build/obj/attach/deploy/jsym_probe.o
+$(B_musl)/jsym-probe: $(B_musl)/obj/attach/deploy/jsym_probe.o
 	$(call msg,LD,$@)
 	$(Q)$(CC_musl) -Wl,-z,now -o $@ $^
 
-ALL_glibc += glibc-build/jsym-probe
-ALL_musl += musl-build/jsym-probe $(HOLDER_BIN)
+ALL_glibc += $(B_glibc)/jsym-probe
+ALL_musl += $(B_musl)/jsym-probe $(HOLDER_BIN)

@@ -24,7 +24,8 @@
  * versioned reference fits both.  For the same reason the glibc build has
  * its own _start (crt1.o would need __libc_start_main@GLIBC_2.34) and uses
  * only write, snprintf and _exit; libc is initialised by the loader before
- * _start runs.  Built for each libc: glibc-build/jsym-probe, musl-build/.
+ * _start runs.  Built for each libc: glibc-build/jsym-probe, musl-build/
+ * (and the -aarch64 trees).
  */
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +76,14 @@ int probe_main(int argc, char **argv)
 	return 0;
 }
 
-#ifdef JSYM_PROBE_OWN_START
+/*
+ * _start: the kernel leaves argc at the stack pointer and argv right above
+ * it, the stack 16-byte aligned on both ABIs; the frame pointer and (on
+ * aarch64) the link register are cleared so a debugger's backtrace ends
+ * here.  The loader's finaliser pointer (rdx / x0) is ignored: the probe
+ * leaves through _exit, which runs no destructors.
+ */
+#if defined(JSYM_PROBE_OWN_START) && defined(__x86_64__)
 __asm__(".text\n"
 	".global _start\n"
 	".type _start,@function\n"
@@ -88,6 +96,20 @@ __asm__(".text\n"
 	"	mov %eax, %edi\n"
 	"	call _exit@PLT\n"
 	"	hlt\n");
+#elif defined(JSYM_PROBE_OWN_START) && defined(__aarch64__)
+__asm__(".text\n"
+	".global _start\n"
+	".type _start,%function\n"
+	"_start:\n"
+	"	mov x29, #0\n"
+	"	mov x30, #0\n"
+	"	ldr x0, [sp]\n"
+	"	add x1, sp, #8\n"
+	"	bl probe_main\n"
+	"	bl _exit\n"
+	"	brk #0\n");
+#elif defined(JSYM_PROBE_OWN_START)
+#error "no _start for this architecture (mk/arch.mk)"
 #else
 int main(int argc, char **argv)
 {

@@ -37,8 +37,12 @@ static int enter_one(const struct target *t, enum target_ns which, int type,
 		return 0;
 	}
 	err = -errno;
-	if (which == TNS_MNT && err == -EPERM)
-		return err;     /* the caller falls back to the dirfds */
+	/* the caller falls back to the dirfds: without CAP_SYS_ADMIN (EPERM),
+	 * or when this process has other threads (EINVAL: the kernel moves
+	 * only a single-threaded caller; a qemu-user process always has a
+	 * second thread, so an emulated jsym lands here) */
+	if (which == TNS_MNT && (err == -EPERM || err == -EINVAL))
+		return err;
 	return err_set(e, err, "cannot enter the %s namespace of %d: %s %s",
 		       name, (int)t->pid, strerror(-err),
 		       err == -EINVAL ? "(jsym must be single-threaded here)" :
@@ -99,11 +103,14 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	}
 	if (which & NS_ENTER_MNT) {
 		rc = enter_one(t, TNS_MNT, CLONE_NEWNS, &res->mnt_entered, log, e);
-		if (rc == -EPERM && t->root_fd >= 0 && t->cwd_fd >= 0) {
+		if ((rc == -EPERM || rc == -EINVAL) && t->root_fd >= 0 && t->cwd_fd >= 0) {
 			res->mnt_fallback = true;
-			attach_step(log, "setns mnt: Operation not permitted (no "
-				    "CAP_SYS_ADMIN); using /proc/%d/root and "
-				    "/proc/%d/cwd instead", (int)t->pid, (int)t->pid);
+			attach_step(log, "setns mnt: %s; using /proc/%d/root and "
+				    "/proc/%d/cwd instead", rc == -EPERM ?
+				    "Operation not permitted (no CAP_SYS_ADMIN)" :
+				    "Invalid argument (jsym has other threads: run by "
+				    "an emulator such as qemu-user?)", (int)t->pid,
+				    (int)t->pid);
 			return 0;
 		}
 		if (rc == -EPERM) {
@@ -114,6 +121,10 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 				       (int)t->pid, (int)t->pid, strerror(EPERM),
 				       creds_hint(CREDS_PROC_READ, hint, sizeof(hint)));
 		}
+		if (rc == -EINVAL)
+			return err_set(e, rc, "cannot enter the mount namespace of %d "
+				       "(jsym must be single-threaded here) and cannot "
+				       "open /proc/%d/root", (int)t->pid, (int)t->pid);
 		if (rc)
 			return rc;
 		return enter_root(t, res, log, e);

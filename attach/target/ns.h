@@ -25,7 +25,7 @@ struct target;
 
 struct ns_result {
 	bool mnt_entered;       /* setns(mnt) done */
-	bool mnt_fallback;      /* refused with EPERM: use root/cwd dirfds */
+	bool mnt_fallback;      /* refused (EPERM, EINVAL): use root/cwd dirfds */
 	bool net_entered, ipc_entered;
 	bool pid_entered;       /* the next fork() lands in the JVM's pid ns */
 	bool root_entered;      /* chrooted into the JVM's root, which was not
@@ -34,8 +34,9 @@ struct ns_result {
 
 /*
  * Enter the namespaces in `which` that differ from ours (same ns: nothing to
- * do).  mnt: EPERM (a sidecar without CAP_SYS_ADMIN) is not an error: the
- * caller goes on with the /proc/<pid>/root and cwd dirfds, res->mnt_fallback
+ * do).  mnt: EPERM (a sidecar without CAP_SYS_ADMIN) and EINVAL (a caller
+ * with other threads: any process run by qemu-user has one) are not errors:
+ * the caller goes on with the /proc/<pid>/root and cwd dirfds, res->mnt_fallback
  * says so and a step is logged.  Every other failure, and any failure for
  * net/ipc, returns -errno with e naming the namespace, the reason and the
  * remedy.  A namespace whose file could not be opened is an error too (we

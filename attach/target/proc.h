@@ -144,8 +144,10 @@ struct proc_jvm_opts {
  * Parse a NUL-separated argv (/proc/<pid>/cmdline).  Options are taken until
  * the main class, -jar FILE, -m/--module, or --: later words belong to the
  * application.  @argfile words are recorded in o->argfiles (the caller reads
- * them inside the target and hands them to proc_parse_argfile()).  The last element may lack its NUL.  Always 0 (-EINVAL for
- * NULL arguments).
+ * them inside the target and hands them to proc_parse_argfile()).  The last
+ * element may lack its NUL.  A JVM under a user-mode emulator (qemu-user,
+ * binfmt_misc) has the emulator's words first: they are skipped up to the
+ * java program's own.  Always 0 (-EINVAL for NULL arguments).
  */
 int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o);
 

@@ -40,6 +40,15 @@ static void apply_opt(struct span w, struct proc_jvm_opts *o)
 		o->start_listener = false;
 }
 
+/* True when w is one of the n words of list. */
+static bool span_in(struct span w, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (span_equals(w, list[i]))
+			return true;
+	return false;
+}
+
 /* Launcher options whose value is the next word. */
 static bool takes_value(struct span w)
 {
@@ -50,10 +59,50 @@ static bool takes_value(struct span w)
 		"--enable-native-access", "--source",
 	};
 
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (span_equals(w, opts[i]))
-			return true;
-	return false;
+	return span_in(w, opts, sizeof(opts) / sizeof(opts[0]));
+}
+
+/*
+ * A JVM run by a user-mode emulator (qemu-user: another architecture's JDK,
+ * through binfmt_misc or by hand) has the emulator's argv in its cmdline,
+ * the java command line after it:
+ *
+ *   binfmt_misc, P flag   INTERP  /path/of/java  java-argv0  options...
+ *   binfmt_misc           INTERP  /path/of/java  options...
+ *   by hand               qemu-ARCH [qemu options]  java  options...
+ *
+ * INTERP is what binfmt_misc registered: Debian names it *-binfmt-P for the
+ * P flag (the program's own argv[0] is kept), qemu-ARCH(-static) otherwise.
+ * Given argv[0], skip the emulator's words so that the next one read is
+ * the first java option.
+ */
+static void skip_emulator(struct span argv0, struct span *all)
+{
+	static const char *const qemu_valued[] = {
+		"-L", "-0", "-E", "-U", "-B", "-R", "-s", "-d", "-D", "-p", "-g",
+		"-r", "-t", "-cpu", "-seed", "-trace", "-plugin",
+	};
+	const char *base = argv0.end;
+	struct span w, name;
+	size_t n;
+
+	while (base > argv0.p && base[-1] != '/')
+		base--;
+	name = (struct span){ base, argv0.end };
+	n = (size_t)(name.end - name.p);
+	if (n > 9 && !memcmp(name.end - 9, "-binfmt-P", 9)) {
+		next_elem(all, &w);     /* the program's path */
+		next_elem(all, &w);     /* its own argv[0] */
+		return;
+	}
+	if (!eat_prefix(&name, "qemu-"))
+		return;
+	while (next_elem(all, &w)) {
+		if (w.p == w.end || *w.p != '-')
+			return;         /* the program: its options follow */
+		if (span_in(w, qemu_valued, sizeof(qemu_valued) / sizeof(qemu_valued[0])))
+			next_elem(all, &w);
+	}
 }
 
 /*
@@ -87,8 +136,9 @@ int proc_parse_cmdline(const char *buf, size_t len, struct proc_jvm_opts *o)
 	all.p = buf;
 	all.end = buf + len;
 	while (next_elem(&all, &w)) {
-		if (first) {            /* argv[0] */
+		if (first) {            /* argv[0], and an emulator's words */
 			first = false;
+			skip_emulator(w, &all);
 			continue;
 		}
 		if (span_equals(w, "--disable-@files")) {

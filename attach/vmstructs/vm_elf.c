@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsym_arch.h"
 #include "vm_elf.h"
 
 static int read_at(int fd, uint64_t size, uint64_t off, void *buf, size_t n)
@@ -85,9 +86,15 @@ int vm_elf_lookup(int fd, const char *const *names, uint64_t *values, int n,
 		return err_set(e, -ENOEXEC, "libjvm.so is not a regular file");
 	rc = read_at(fd, (uint64_t)st.st_size, 0, &eh, sizeof(eh));
 	if (rc == 0 && (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-			eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+			eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 			eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 65000))
 		rc = -ENOEXEC;
+	if (rc == 0 && eh.e_machine != JSYM_ELF_MACHINE) {
+		char why[sizeof(e->msg)];
+
+		jsym_arch_mismatch(why, sizeof(why), eh.e_machine);
+		return err_set(e, -ENOEXEC, "%s", why);
+	}
 	if (rc == 0)
 		rc = load_base(fd, (uint64_t)st.st_size, &eh, load_vaddr);
 	for (unsigned i = 0; rc == 0 && i < eh.e_shnum && !have; i++) {
@@ -123,7 +130,7 @@ int vm_elf_lookup(int fd, const char *const *names, uint64_t *values, int n,
 	free(syms);
 	free(strs);
 	if (rc == -ENOEXEC)
-		return err_set(e, rc, "libjvm.so is not a readable x86-64 ELF library "
+		return err_set(e, rc, "libjvm.so is not a readable " JSYM_ARCH_NAME " ELF library "
 			       "with a dynamic symbol table");
 	if (rc == -EFBIG)
 		return err_set(e, rc, "libjvm.so's symbol table is larger than %u MiB: "

@@ -18,11 +18,12 @@
 #define VM_ELF_MAX_TABLE (64u << 20)    /* .dynsym or .dynstr larger: refused */
 
 /*
- * Look up n symbol names in the .dynsym of the ELF64 little-endian x86-64
- * file open on fd.  values[i] gets the st_value of names[i] (0 when absent).
- * *load_vaddr gets the lowest PT_LOAD p_vaddr rounded down to its page (what
+ * Look up n symbol names in the .dynsym of the ELF64 little-endian file
+ * open on fd, built for this jsym's machine (jsym_arch.h).  values[i] gets
+ * the st_value of names[i] (0 when absent).  *load_vaddr gets the lowest PT_LOAD p_vaddr rounded down to its page (what
  * the first mapping at file offset 0 corresponds to).  Returns how many
  * names were found, or -errno with e set (-ENOEXEC: not such an ELF file,
+ * or one of another architecture, e naming it and the jsym to run instead;
  * -EFBIG: a table past the limit).
  */
 int vm_elf_lookup(int fd, const char *const *names, uint64_t *values, int n,

@@ -9,7 +9,7 @@
 # ATTACH_OPENJ9_SRCS (the client) comes from attach/openj9/openj9.mk.
 
 EMU_SRCS := tests/emu/openj9_emu.c tests/emu/openj9_emu_serve.c
-EMU_DIR = $(1)-build/tests/emu
+EMU_DIR = $(B_$(1))/tests/emu
 
 define emu_rules
 $(EMU_DIR)/openj9_emu: $(call obj_of,$(1),$(EMU_SRCS))
@@ -34,13 +34,13 @@ $(foreach l,glibc musl,$(eval $(call emu_rules,$(l))))
 $(foreach l,glibc musl,\
 	$(eval $(call obj_of,$(l),tests/emu/test_agent.c)_CFLAGS += $(INC_agent/format)))
 
-glibc-build/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
+$(B_glibc)/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
 		$(ATTACH_OPENJ9_SRCS) attach/target/inroot.c $(ATTACH_BASE_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^
 
-ALL_glibc += glibc-build/tests/emu/openj9_client
+ALL_glibc += $(B_glibc)/tests/emu/openj9_client
 
 
 # --- the HotSpot emulator (docs/emulators.md) ---------------------------------

@@ -21,7 +21,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer \
 	-D_GNU_SOURCE -I$(JAVA_INC) -I$(JAVA_INC)/linux $(INC_TESTS)
 FUZZ_SECONDS ?= 600
 FUZZ_SHORT_SECONDS ?= 20
-FUZZ_DIR := glibc-build/fuzz
+FUZZ_DIR := $(B_glibc)/fuzz
 FUZZ_TARGETS :=
 
 # ---- harnesses (others: add your lines here) ----

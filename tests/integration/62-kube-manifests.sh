@@ -32,6 +32,10 @@ t_expect_out 'hostPID' 'SYS_CHROOT missing'
 t_case dockerfile
 df=$JSYM_ROOT/deploy/Dockerfile
 t_check "it runs make install into a DESTDIR" grep -q 'make install PREFIX=/usr/local DESTDIR=/out' "$df"
+t_check "the ARCH build argument (x86_64 by default) reaches make" \
+	bash -c "grep -q '^ARG ARCH=x86_64\$' '$df' && grep -q 'DESTDIR=/out ARCH=\\\$ARCH\$' '$df'"
+t_check "the build stage runs on the build platform (cross builds)" \
+	grep -q '^FROM --platform=\$BUILDPLATFORM debian:12 AS build' "$df"
 t_check "it copies that tree into the image's root" grep -q 'COPY --from=build /out/ /' "$df"
 t_check "the image carries the licence" grep -q '^COPY LICENSE /usr/local/share/doc/jsym/LICENSE$' "$df"
 t_check "the image's PATH has /usr/local/bin" grep -q '^ENV PATH=.*/usr/local/bin' "$df"

@@ -9,10 +9,17 @@
       from it was unloaded in between, not missed)
   map_check.py stable MAP1 MAP2 MIN_PERCENT
       Java entries of MAP1 still in MAP2 (same start and size) have the same name
+  map_check.py codelist CODELIST MAP MIN_PERCENT
+      of the live nmethods in jcmd Compiler.codelist's output ("ID LEVEL STATE
+      Class.method(sig) [header, code_begin - code_end]"), MIN_PERCENT have a
+      MAP entry starting inside their code whose name holds the method's name
+      (MethodHandle's linkTo*/invokeBasic intrinsics: any entry, as the agent
+      names them generically)
   map_check.py format MAP      lowercase hex without 0x, sorted, no overlaps
   map_check.py absent MAP REGEX   no line of MAP names a method matching REGEX
 Exit 0 = ok, 1 = check failed (reason on stderr).
 """
+import bisect
 import re
 import sys
 
@@ -78,6 +85,44 @@ def stable(a, b, min_pct):
         fail('stable %.2f%% below %.2f%%' % (pct, min_pct))
 
 
+MH_INTRINSICS = {'java.lang.invoke.MethodHandle.' + n for n in (
+    'invokeBasic', 'linkToVirtual', 'linkToStatic', 'linkToSpecial', 'linkToInterface',
+    'linkToNative')}
+CODELIST = re.compile(r'^(\d+) (-?\d+) (\d+) (\S+) \[0x([0-9a-f]+), 0x([0-9a-f]+) - 0x([0-9a-f]+)\]')
+
+
+def codelist(listing, mymap, min_pct):
+    starts = sorted((s, n) for s, z, n, _ in read(mymap))
+    keys = [s for s, _ in starts]
+    total = hit = generic = 0
+    missing = []
+    for line in open(listing, encoding='utf-8', errors='replace'):
+        m = CODELIST.match(line.strip())
+        if not m or m.group(3) != '0':          # state 0: in use
+            continue
+        lo, hi = int(m.group(5), 16), int(m.group(7), 16)
+        qualified = m.group(4).split('(')[0]
+        name = qualified.rsplit('.', 1)[-1]
+        total += 1
+        i = bisect.bisect_left(keys, lo)
+        here = [n for s, n in starts[i:i + 4] if s < hi]
+        if any(name in n for n in here):
+            hit += 1
+        elif here and qualified in MH_INTRINSICS:
+            hit += 1                        # one generic name for all signatures
+            generic += 1
+        else:
+            missing.append(line.strip())
+    pct = 100.0 * hit / total if total else 0.0
+    print('codelist: %d of %d live nmethods have a map entry in their code under their '
+          'name (%.2f%%; %d MethodHandle intrinsics under a generic name)'
+          % (hit, total, pct, generic))
+    for m in missing[:5]:
+        print('  missing: ' + m, file=sys.stderr)
+    if total == 0 or pct < min_pct:
+        fail('codelist coverage %.2f%% below %.2f%%' % (pct, min_pct))
+
+
 def fmt(path):
     prev_end = 0
     e = read(path)
@@ -106,6 +151,8 @@ def main(a):
         coverage(a[1], a[2], float(a[3]), a[4] if len(a) > 4 else None)
     elif len(a) == 4 and a[0] == 'stable':
         stable(a[1], a[2], float(a[3]))
+    elif len(a) == 4 and a[0] == 'codelist':
+        codelist(a[1], a[2], float(a[3]))
     elif len(a) == 2 and a[0] == 'format':
         fmt(a[1])
     elif len(a) == 3 and a[0] == 'absent':

@@ -11,25 +11,25 @@
 KIT_SRCS := tests/kit/kit_main.c tests/kit/kit_fs.c tests/kit/kit_caps.c tests/kit/kit_userns.c
 KIT_SHIM_SRC := tests/kit/gcompat_shim.c
 
-glibc-build/kit/jsym-kit: $(call obj_of,glibc,$(KIT_SRCS))
+$(B_glibc)/kit/jsym-kit: $(call obj_of,glibc,$(KIT_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^
 
-musl-build/kit/jsym-kit: $(call obj_of,musl,$(KIT_SRCS))
+$(B_musl)/kit/jsym-kit: $(call obj_of,musl,$(KIT_SRCS))
 	$(call msg,MUSLLD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) -static -o $@ $^
 
-musl-build/kit/libc.so.6: $(call obj_of,musl,$(KIT_SHIM_SRC))
+$(B_musl)/kit/libc.so.6: $(call obj_of,musl,$(KIT_SHIM_SRC))
 	$(call msg,MUSLLD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) -shared -Wl,-soname,libc.so.6 -o $@ $^
 
-$(foreach l,$(LIBCS),$(l)-build/kit/kit-probe): %/kit/kit-probe: %/obj/tests/kit/kit_probe.o
+$(foreach l,$(LIBCS),$(B_$(l))/kit/kit-probe): %/kit/kit-probe: %/obj/tests/kit/kit_probe.o
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_$(patsubst %-build,%,$*)) -o $@ $^
 
-ALL_glibc += glibc-build/kit/jsym-kit glibc-build/kit/kit-probe
-ALL_musl += musl-build/kit/jsym-kit musl-build/kit/libc.so.6 musl-build/kit/kit-probe
+ALL_glibc += $(B_glibc)/kit/jsym-kit $(B_glibc)/kit/kit-probe
+ALL_musl += $(B_musl)/kit/jsym-kit $(B_musl)/kit/libc.so.6 $(B_musl)/kit/kit-probe

@@ -20,6 +20,7 @@
 #   kit_chroot NAME ROOTFS [opts] -- CMD...  kit_in_chroot PID [opts] -- CMD...
 #   kit_log MSG  kit_fail MSG  (checks, skips and JDKs: tests/lib)
 #   kit_on_exit CMD               kit_cleanup
+#   kit_qemu_ready                (arm64 under qemu-user: tests/kit/kit_qemu.sh)
 
 if [ -n "${KIT_SH_LOADED:-}" ]; then
 	return 0
@@ -48,6 +49,8 @@ export JSYM_ROOT JSYM_BUILD JSYM_MUSL_BUILD JSYM_CACHE
 : "${KIT_HOST_JDK:=/usr/lib/jvm/java-17-openjdk-amd64}"
 # Inside the debian rootfs.
 KIT_CT_JAVA=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
+# Inside the debian-arm64 rootfs (an aarch64 JDK, run under qemu-user).
+KIT_ARM64_JDK=/usr/lib/jvm/java-17-openjdk-arm64
 # Bumped whenever tests/kit/rootfs.sh changes what a tree contains, so stale
 # caches rebuild themselves.
 KIT_ROOTFS_VERSION=1
@@ -65,6 +68,7 @@ source "$JSYM_ROOT/tests/kit/kit_util.sh"
 source "$JSYM_ROOT/tests/kit/kit_rootfs.sh"
 source "$JSYM_ROOT/tests/kit/kit_ct.sh"
 source "$JSYM_ROOT/tests/kit/kit_chroot.sh"
+source "$JSYM_ROOT/tests/kit/kit_qemu.sh"
 
 trap 'kit_cleanup' EXIT
 trap 'kit_cleanup; trap - EXIT; exit 130' INT

@@ -9,7 +9,7 @@
 #   .KIND.build.XXXXXX  a build in progress (renamed to KIND when complete)
 #   .KIND.build.log     output of the last build of KIND
 
-KIT_ROOTFS_KINDS="debian-minbase debian debian-build debian-musl alpine alpine-gcompat debian11 jdks"
+KIT_ROOTFS_KINDS="debian-minbase debian debian-build debian-musl alpine alpine-gcompat debian11 jdks debian-arm64"
 
 # True if DIR is a complete tree of KIND: marker of this recipe version,
 # plus the files a test relies on (cheap: no JVM is started here; the JRE
@@ -62,6 +62,12 @@ _kit_rootfs_valid() {
 		while read -r _ f _; do
 			[ -x "$dir$f/bin/java" ] && [ -x "$dir$f/bin/jcmd" ] || return 1
 		done <"$dir/.jsym-jdks"
+		;;
+	debian-arm64)
+		for f in "${KIT_ARM64_JDK#/}/bin/java" "${KIT_ARM64_JDK#/}/bin/jcmd" \
+			"${KIT_ARM64_JDK#/}/lib/server/libjvm.so" lib/ld-linux-aarch64.so.1 bin/sh; do
+			[ -e "$dir/$f" ] || return 1
+		done
 		;;
 	alpine | alpine-gcompat)
 		[ -f "$dir/lib/ld-musl-x86_64.so.1" ] && [ ! -L "$dir/lib/ld-musl-x86_64.so.1" ] &&

@@ -23,6 +23,9 @@
 #                   openjdk-17-jre-headless, procps
 #   jdks            debootstrap --variant=minbase of the suite in tests/kit/jdks.list
 #                   + openjdk-N-jdk-headless for every N listed there, procps
+#   debian-arm64    debootstrap --arch=arm64 --variant=minbase bookworm +
+#                   openjdk-17-jdk-headless, procps: an arm64 JVM (and its jcmd)
+#                   run under qemu-user through binfmt_misc (tests/kit/kit_qemu.sh)
 set -euo pipefail
 
 kind=$1
@@ -266,8 +269,33 @@ build_jdks() {
 	umount "$dest/proc"
 }
 
+# An arm64 Debian with a JDK (jcmd is the reference the arm64 scenarios
+# compare jsym with).  Every program in it is an aarch64 ELF: debootstrap's
+# second stage, apt's maintainer scripts and java run through the qemu-user
+# handler registered in binfmt_misc with the F flag (the interpreter is
+# opened at registration, so it works inside the chroot, which has no qemu).
+build_debian_arm64() {
+	local mirror
+	if [ "$(cat /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null | head -n 1)" != enabled ]; then
+		say "no enabled qemu-aarch64 handler in /proc/sys/fs/binfmt_misc (kit_qemu_ready registers it)"
+		exit 1
+	fi
+	mirror=$(host_mirror)
+	say "debootstrap --arch=arm64 --variant=minbase bookworm from $mirror (under qemu: about 6 minutes)"
+	debootstrap --arch=arm64 --variant=minbase bookworm "$dest" "$mirror" >&2
+	printf '#!/bin/sh\nexit 101\n' >"$dest/usr/sbin/policy-rc.d"
+	chmod 755 "$dest/usr/sbin/policy-rc.d"
+	rm -rf "$dest"/var/cache/apt/archives/*.deb
+	say "installing procps openjdk-17-jdk-headless"
+	apt_install procps openjdk-17-jdk-headless
+	say "sanity: the arm64 JDK runs under qemu"
+	in_root /usr/lib/jvm/java-17-openjdk-arm64/bin/java -Xshare:auto -version >&2
+	umount "$dest/proc"
+}
+
 case $kind in
 debian-minbase) build_debian_minbase ;;
+debian-arm64) build_debian_arm64 ;;
 jdks) build_jdks ;;
 debian) build_debian ;;
 debian-build) build_debian_build ;;
@@ -276,7 +304,7 @@ alpine) build_alpine ;;
 alpine-gcompat) build_alpine_gcompat ;;
 debian11) build_debian11 ;;
 *)
-	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-build, debian-musl, alpine, alpine-gcompat, debian11, jdks)" >&2
+	echo "kit: unknown rootfs kind '$kind' (debian-minbase, debian, debian-build, debian-musl, alpine, alpine-gcompat, debian11, jdks, debian-arm64)" >&2
 	exit 2
 	;;
 esac

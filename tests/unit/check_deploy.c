@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
+#include "jsym_arch.h"
 #include "target.h"
 
 Suite *deploy_suite(void); /* the runner finds the definition below */
@@ -111,7 +112,8 @@ START_TEST(find_builds_and_hash)
 	ck_assert_int_eq(unlink(strcat(strcpy((char[128]){0}, builds), "/glibc/jsym-probe")), 0);
 	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc,musl}/"));
-	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc-build,musl-build}/"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc-build" JSYM_TREE_SUFFIX
+					 ",musl-build" JSYM_TREE_SUFFIX "}/"));
 	ck_assert_ptr_nonnull(strstr(e.msg, "--agent-dir"));
 	rm_rf(builds);
 }

@@ -428,6 +428,34 @@ START_TEST(cmdline_jar_and_last_wins)
 }
 END_TEST
 
+/* An arm64 JVM under qemu-user: the emulator's words come first. */
+START_TEST(cmdline_under_emulator)
+{
+	static const char binfmt_p[] = "/usr/libexec/qemu-binfmt/aarch64-binfmt-P\0"
+		"/usr/lib/jvm/java-17-openjdk-arm64/bin/java\0java\0-Xrs\0"
+		"-XX:+DisableAttachMechanism\0Main";
+	static const char binfmt[] = "/usr/bin/qemu-aarch64-static\0"
+		"/usr/lib/jvm/java-17-openjdk-arm64/bin/java\0-XX:+DisableAttachMechanism\0Main";
+	static const char by_hand[] = "qemu-aarch64\0-L\0/srv/arm64\0-cpu\0max\0"
+		"/srv/arm64/bin/java\0-Xrs\0-jar\0app.jar\0-XX:+DisableAttachMechanism";
+	static const char not_emu[] = "/opt/qemu-tools/java\0-Xrs\0Main";
+	struct proc_jvm_opts o;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(binfmt_p), &o), 0);
+	ck_assert(o.xrs && o.disable_attach);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(binfmt), &o), 0);
+	ck_assert(o.disable_attach);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(by_hand), &o), 0);
+	ck_assert(o.xrs && !o.disable_attach);   /* after -jar: the app's */
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(proc_parse_cmdline(S(not_emu), &o), 0);
+	ck_assert(o.xrs);
+}
+END_TEST
+
 START_TEST(cmdline_records_argfiles)
 {
 	static const char s[] = "java\0@opts\0@/etc/jvm.args\0@@literal\0@\0"
@@ -617,6 +645,7 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
 	tcase_add_test(tc, cmdline_flags);
 	tcase_add_test(tc, cmdline_jar_and_last_wins);
+	tcase_add_test(tc, cmdline_under_emulator);
 	tcase_add_test(tc, cmdline_records_argfiles);
 	tcase_add_test(tc, argfile_options);
 	tcase_add_test(tc, environ_options_and_tmpdir);

@@ -5,9 +5,11 @@
  * Method chain, a stub by its _name, a blob that changes between the walk
  * and the re-read left out), the maps parser, the map writer's refusals,
  * and --follow: a rescan that keeps what did not change, the journal it
- * writes in the agent's format.
+ * writes in the agent's format; a libjvm.so of another architecture named
+ * as such, with the jsym to run.
  */
 #include <check.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +20,8 @@
 
 #include "names.h"
 #include "journal_format.h"
+#include "jsym_arch.h"
+#include "vm_elf.h"
 #include "vm_follow.h"
 #include "vm_jvm.h"
 #include "vm_blob.h"
@@ -573,6 +577,46 @@ START_TEST(follow_journals_in_the_agents_format)
 }
 END_TEST
 
+/* A libjvm.so whose ELF header names machine m: only the header matters. */
+static int elf_of_machine(char *path, unsigned m)
+{
+	Elf64_Ehdr eh = { .e_type = ET_DYN, .e_machine = (Elf64_Half)m,
+			  .e_version = EV_CURRENT, .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_shentsize = sizeof(Elf64_Shdr) };
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	ck_assert_int_eq(write(fd, &eh, sizeof(eh)), (int)sizeof(eh));
+	return fd;
+}
+
+START_TEST(elf_of_another_architecture)
+{
+	const unsigned other = JSYM_ELF_MACHINE == EM_X86_64 ? EM_AARCH64 : EM_X86_64;
+	const char *const names[1] = { "gHotSpotVMStructs" };
+	const char *oname = jsym_arch_of_machine(other);
+	char path[] = "/tmp/jsym-check-elf.XXXXXX", want[256];
+	struct err_text e = { 0 };
+	uint64_t v[1], base;
+	int fd = elf_of_machine(path, other);
+
+	ck_assert_int_eq(vm_elf_lookup(fd, names, v, 1, &base, &e), -ENOEXEC);
+	snprintf(want, sizeof(want), "the JVM is %s and this jsym (with its agent builds) "
+		 "is %s: run the %s jsym (make ARCH=%s", oname, JSYM_ARCH_NAME, oname, oname);
+	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
+	close(fd);
+	unlink(path);
+	/* a machine jsym has no build for is named by its number */
+	jsym_arch_mismatch(e.msg, sizeof(e.msg), EM_RISCV);
+	ck_assert_msg(strstr(e.msg, "ELF machine is 243, an architecture jsym has no build "
+			  "for (this jsym is " JSYM_ARCH_NAME ")"), "%s", e.msg);
+}
+END_TEST
+
 Suite *vmstructs_suite(void)
 {
 	Suite *s = suite_create("vmstructs");
@@ -591,6 +635,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
+	tcase_add_test(tc, elf_of_another_architecture);
 	suite_add_tcase(s, tc);
 	return s;
 }
