@@ -6,6 +6,7 @@
  * that drips its reply, and a refusal's text escaped on its way to stderr.
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -247,15 +248,38 @@ END_TEST
  * its word and keeps the request at v1 (a 24+ would first ask getversion,
  * which this fake does not speak).
  */
+static char alt[] = "/tmp/jsym-check-alt.XXXXXX";
+
+/* Unchecked fixture (run by the runner itself, outside the forked test):
+ * the AltTempDir, made before and removed after the test whatever it did,
+ * a socket a failed test left there included. */
+static void alt_setup(void)
+{
+	memcpy(alt + sizeof(alt) - 7, "XXXXXX", 6);
+	ck_assert_ptr_nonnull(mkdtemp(alt));
+}
+
+static void alt_teardown(void)
+{
+	DIR *d = opendir(alt);
+	struct dirent *de;
+
+	serve_dir = "/tmp";
+	while (d && (de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.' || strncmp(de->d_name, ".java_pid", 9) == 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(alt);
+}
+
 START_TEST(alt_temp_dir_followed)
 {
 	static const char reply[] = "0\n";
-	char alt[] = "/tmp/jsym-check-alt.XXXXXX";
 	struct attach_reply r;
 	struct err_text e = { "" };
 	struct fake f;
 
-	ck_assert_ptr_nonnull(mkdtemp(alt));
 	serve_dir = alt;
 	fake_start(&f, reply, sizeof(reply) - 1, 1, false);
 	ck_assert_int_eq(run_alt(&f, alt, 0, "properties", &r, &e), 0);
@@ -272,7 +296,6 @@ START_TEST(alt_temp_dir_followed)
 	ck_assert_int_eq(run_alt(&f, alt, 17, "properties", &r, &e), 0);
 	ck_assert_int_eq(r.vm_code, 0);
 	fake_stop(&f);
-	ck_assert_int_eq(rmdir(alt), 0);
 }
 END_TEST
 
@@ -435,7 +458,6 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, sockaddr_length_checked);
 	tcase_add_test(tc, may_signal_rules);
 	tcase_add_test(tc, properties_round_trip);
-	tcase_add_test(tc, alt_temp_dir_followed);
 	tcase_add_test(tc, load_agent_code);
 	tcase_add_test(tc, silent_close_is_an_error);
 	tcase_add_test(tc, jvm_dying_mid_attach_is_named);
@@ -444,6 +466,11 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, non_jvm_never_signalled);
 	tcase_add_test(tc, dripping_reply_has_a_deadline);
 	tcase_add_test(tc, refusal_text_escaped);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("alt_temp_dir");
+	tcase_set_timeout(tc, 20);
+	tcase_add_unchecked_fixture(tc, alt_setup, alt_teardown);
+	tcase_add_test(tc, alt_temp_dir_followed);
 	suite_add_tcase(s, tc);
 	return s;
 }
