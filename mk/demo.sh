@@ -20,7 +20,7 @@
 #
 # The container's root filesystem is the kit's `debian` tree, built once with
 # debootstrap (a few minutes) and cached in $JSYM_CACHE (default
-# .cache/rootfs/).  When containers cannot be made here (no namespaces, no
+# /var/cache/jsym/rootfs as root, else .cache/rootfs/).  When containers cannot be made here (no namespaces, no
 # overlay, no archive for debootstrap) the demo says why and runs the same
 # steps on a host JVM instead.  A step the machine cannot do (no perf events,
 # no bpftrace) is named and skipped; the exit status is 0 unless jsym itself
