@@ -50,7 +50,7 @@ while read -r home v <&3; do
 	d=$AG_TMP/a$v
 	mkdir -p "$d"
 	ag_start a$v "$home" -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
-		"-agentpath:$AG_LIB=dir=$d,unfold,verbose" -cp "$cls" -- AgentBusy 8
+		"-agentpath:$AG_LIB=dir=$d,unfold,verbose" -cp "$cls" -- AgentBusy 60
 	p=$AG_PID
 	if ag_wait_out a$v "agent-busy: started" 60; then
 		sleep 1
@@ -74,6 +74,9 @@ while read -r home v <&3; do
 		sleep 0.3
 		t_check "A$v: ... no duplicate map lines" ag_py map "$d/perf-$p.map"
 	fi
+	# (it ran long enough for every step above on a loaded machine: an 8 s
+	# run ended before the re-attach when the load average was 20)
+	kill "$p" 2>/dev/null
 
 	echo "--- B: late attach"
 	d=$AG_TMP/b$v
