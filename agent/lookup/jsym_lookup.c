@@ -153,19 +153,22 @@ static uint32_t kind_of(int k)
 	}
 }
 
-/* The entry alone: a method without chains, a stub, a map line. */
-static void put_entry(struct jsym_frame *f, const struct lk_ent *e)
+/* The entry alone, from the segment's copy of it: a method without
+ * chains, a stub, a map line. */
+static void put_entry(struct jsym_frame *f, const struct lk_seg *s)
 {
-	f->name = e->strs + e->o_name;
-	f->class_name = e->kind == LOOKUP_LOAD ? e->strs : "";
-	f->method = e->kind == LOOKUP_LOAD ? e->strs + e->o_method : "";
-	f->signature = e->kind == LOOKUP_LOAD ? e->strs + e->o_sig : "";
+	int load = s->kind == LOOKUP_LOAD;
+
+	f->name = s->strs + s->o_name;
+	f->class_name = load ? s->strs : "";
+	f->method = load ? s->strs + s->o_method : "";
+	f->signature = load ? s->strs + s->o_sig : "";
 	f->file = "";
-	f->start = e->start;
-	f->size = e->end - e->start;
+	f->start = s->e_start;
+	f->size = s->e_end - s->e_start;
 	f->line = 0;
 	f->bci = -1;
-	f->kind = kind_of(e->kind);
+	f->kind = kind_of(s->kind);
 	f->reserved = 0;
 }
 
@@ -173,6 +176,7 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 				 size_t max)
 {
 	struct lookup *lk = h->lk;
+	const struct lk_seg *s;
 	const struct lk_ent *e;
 	const struct lk_chain *c;
 	long seg;
@@ -184,7 +188,13 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 	}
 	if ((seg = lk_seg_find(lk, addr)) < 0)
 		return 0;
-	e = &lk->ents[lk->s_ent[seg]];
+	s = &lk->seg[seg];
+	if (s->whole) { /* most code: the segment alone answers */
+		if (max)
+			put_entry(&frames[0], s);
+		return 1;
+	}
+	e = &lk->ents[s->ent];
 	if (e->fx && (c = lk_chain_at(e->fx, addr))) {
 		for (uint32_t k = 0; k < c->depth && k < max; k++) {
 			struct lookup_frame lf = lk_chain_frame(e, c, c->depth - 1 - k);
@@ -201,11 +211,11 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 		for (size_t k = 0; k < hit.n_inline && k < max; k++)
 			put(&frames[k], &hit.inlined[k], JSYM_FRAME_INLINED);
 		if (hit.n_inline < max)
-			put_entry(&frames[hit.n_inline], e);
+			put_entry(&frames[hit.n_inline], s);
 		return (int)hit.n_inline + 1;
 	}
 	if (max)
-		put_entry(&frames[0], e);
+		put_entry(&frames[0], s);
 	return 1;
 }
 

@@ -41,20 +41,52 @@ static char *pack_strs(const struct lookup_sym *s, uint32_t *o_method, uint32_t 
 	return b;
 }
 
+static size_t grown(size_t cap, size_t need)
+{
+	size_t nc = cap ? cap : 16;
+
+	while (nc < need)
+		nc *= 2;
+	return nc;
+}
+
+size_t lk_grown_cap(size_t n)
+{
+	return n ? grown(0, n) : 0;
+}
+
 int lk_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t nc = *cap ? *cap : 16;
+	size_t nc = grown(*cap, need);
 	void *np;
 
 	if (need <= *cap)
 		return 0;
-	while (nc < need)
-		nc *= 2;
 	np = realloc(*p, nc * elem);
 	if (!np)
 		return -ENOMEM;
 	*p = np;
 	*cap = nc;
+	return 0;
+}
+
+/* lk_grow for the entries, which stay aligned to a cache line (realloc
+ * would not keep that). */
+static int ents_grow(struct lookup *lk, size_t need)
+{
+	size_t nc = grown(lk->cap_ents, need);
+	struct lk_ent *np;
+
+	if (need <= lk->cap_ents)
+		return 0;
+	np = aligned_alloc(LK_LINE, nc * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	if (lk->n_ents)
+		memcpy(np, lk->ents, lk->n_ents * sizeof(*np));
+	free(lk->ents);
+	lk->ents = np;
+	lk->cap_ents = nc;
 	return 0;
 }
 
@@ -70,7 +102,7 @@ static void ent_clear(struct lk_ent *e)
 	e->fx = NULL;
 	e->inl = NULL;
 	e->strs = NULL;
-	e->n_inl = e->cap_inl = 0;
+	e->n_inl = 0;
 }
 
 int lk_compact(struct lookup *lk)
@@ -140,9 +172,7 @@ void lookup_free(struct lookup *lk)
 	free(lk->order);
 	free(lk->order_tmp);
 	free(lk->heap);
-	free(lk->s_start);
-	free(lk->s_end);
-	free(lk->s_ent);
+	free(lk->seg);
 	free(lk->r_idx);
 	free(lk->scratch);
 	free(lk->chain_buf);
@@ -203,7 +233,7 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 		return -EINVAL;
 	if (lk->n_ents >= UINT32_MAX - 1)
 		return -ENOMEM;
-	if (lk_grow((void **)&lk->ents, &lk->cap_ents, lk->n_ents + 1, sizeof(*lk->ents)) < 0)
+	if (ents_grow(lk, lk->n_ents + 1) < 0)
 		return -ENOMEM;
 	e.strs = pack_strs(sym, &e.o_method, &e.o_sig, &e.o_name);
 	if (!e.strs)
@@ -211,7 +241,7 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 	e.start = sym->start;
 	e.end = sym->start + sym->size;
 	e.id = sym->id;
-	e.kind = sym->kind;
+	e.kind = (uint8_t)sym->kind;
 	/*
 	 * The same id again: the newer record replaces it.  A live entry that
 	 * starts at the same address is over: two live code blobs never share
@@ -254,10 +284,10 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)
 		return -EINVAL;
-	cap = e->cap_inl;
+	lk_ent_grows(lk, e);
+	cap = lk_grown_cap(e->n_inl);
 	if (lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
 		return -ENOMEM;
-	e->cap_inl = (uint32_t)cap;
 	in.strs = pack_strs(sym, &in.o_method, &in.o_sig, &in.o_name);
 	if (!in.strs)
 		return -ENOMEM;

@@ -1,5 +1,5 @@
 /*
- * lookup.h - address -> Java symbol, in O(log n), following a live journal.
+ * lookup.h - address -> Java symbol, following a live journal.
  *
  * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
  * stubs (STUB), perf-map lines (MAP), and the inlined-method ranges (INLINE)
@@ -16,9 +16,10 @@
  * so a longer old method leaves no stale tail behind.
  *
  * Cost: updates are O(1) amortized and only mark the index dirty; the next
- * lookup_find rebuilds a sorted array of non-overlapping segments in
- * O(n log n), after which each lookup_find is a binary search.  So batch
- * updates (lookup_refresh does) and query in between.
+ * lookup_find rebuilds a sorted array of non-overlapping segments (O(n) plus
+ * sorting what was added since), after which a lookup is a radix step and a
+ * search over a few segments (lookup_radix.c).  So batch updates
+ * (lookup_refresh does) and query in between.
  *
  * Memory: the lookup copies every string it is given and owns all it hands
  * out.  Pointers in a struct lookup_hit stay valid until the next call that

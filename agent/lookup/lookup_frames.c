@@ -119,6 +119,7 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 		lk->st.orphan_inlines++;
 		return 0;
 	}
+	lk_ent_grows(lk, e);
 	if (!e->fx && !(e->fx = calloc(1, sizeof(*e->fx))))
 		return -ENOMEM;
 	fx = e->fx;

@@ -138,6 +138,38 @@ START_TEST(frames_stack_and_time)
 }
 END_TEST
 
+/* A method's first INLINE or FRAMES record read after the index was built:
+ * the segments' copy of the method (struct lk_seg) must not hide it. */
+START_TEST(inlines_after_index)
+{
+	struct journal_writer w;
+	struct journal_method in = { 0x5010, 0x20, "Inner", "step", "(I)I", "int Inner.step(int)" };
+	struct jsym_frame f[4];
+	jsym_lookup *lk;
+	uint64_t a, b;
+
+	jopen(&w);
+	a = load(&w, 100, 0x1000, 0x100, "Outer", "void Outer.run()");
+	b = load(&w, 100, 0x5000, 0x100, "Plain", "void Plain.go()");
+	ck_assert_int_eq(journal_append_inline(&w, 200, b, &in), 0);
+	put_frames(&w, 300, a, 1);
+	ck_assert_int_eq(journal_close(&w), 0);
+	ck_assert_int_eq(jsym_lookup_open_files(&lk, path, NULL), 0);
+	unlink(path);
+	/* at 150 both methods are alone; the index is built by these lookups */
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x5018, 150, f, 4), 1);
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x1018, 150, f, 4), 1);
+	/* forward in time: the records are applied to the index already built */
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x5018, 250, f, 4), 2);
+	ck_assert_str_eq(f[0].name, "int Inner.step(int)");
+	ck_assert_str_eq(f[1].name, "void Plain.go()");
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x1018, 350, f, 4), 2);
+	ck_assert_str_eq(f[0].name, "int Inner.step(int)");
+	ck_assert_int_eq(f[0].line, 12);
+	jsym_lookup_close(lk);
+}
+END_TEST
+
 /* Hostile FRAMES: every byte of the tables flipped must never crash, and the
  * method itself always resolves. */
 START_TEST(frames_hostile)
@@ -249,6 +281,7 @@ Suite *lookup_api_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, old_journal_inline);
 	tcase_add_test(tc, frames_stack_and_time);
+	tcase_add_test(tc, inlines_after_index);
 	tcase_add_test(tc, frames_hostile);
 	tcase_add_test(tc, api_oracle);
 	tcase_add_test(tc, open_errors);
