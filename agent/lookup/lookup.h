@@ -162,7 +162,7 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * file that was started over in place (a journal with a new header, a map
  * truncated below what was read) is read again from its start after a
  * lookup_clear (counted in stats.resets).  A map replaced by rename is not
- * noticed here: the caller reopens the path (resolve_cli.c does).
+ * noticed here: the caller reopens the path (cli_resolve.c does).
  * Returns the number of records/lines applied (>= 0), or a -errno with a
  * reason in err: -EAGAIN (journal header not written yet: try later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what

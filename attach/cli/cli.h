@@ -37,8 +37,12 @@ void cli_log_init(struct cli_log *l, bool on);
 /* attach_step_fn for struct attach_log (ctx = struct cli_log *). */
 void cli_step(void *ctx, const char *line);
 
-/* "jsym: <text>" on stderr. */
+/* "jsym: <text>" on stderr, escaped for the terminal (termtext.h). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Text read from a target (a name in a map or journal, a path) on f,
+ * escaped for the terminal (termtext.h) however long it is. */
+void cli_put_text(FILE *f, const char *s);
 
 /*
  * The -t/--timeout (> 0) and -r/--read-timeout options that exec and attach
@@ -76,6 +80,8 @@ int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+/* `jsym resolve`: addresses -> Java methods from the agent's files (cli_resolve.c). */
+int cli_resolve_main(int argc, char **argv);
 /* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
 int cli_map_main(int argc, char **argv);
 /* One `jsym map` of t (opened with TARGET_FDS): the map written into its

@@ -10,8 +10,6 @@
 
 #include "cli.h"
 
-#include "resolve_cli.h"
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -41,7 +39,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "map"))
 		return cli_map_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "resolve"))
-		return jsym_resolve_main(argc - 1, argv + 1);
+		return cli_resolve_main(argc - 1, argv + 1);
 	cli_err("unknown command '%s' (try jsym --help)", cmd);
 	return JSYM_EXIT_USAGE;
 }
