@@ -242,8 +242,8 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		switch (c) {
 		case 'A': env->all = true; break;
 		case 'j':
-			if (text_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
-				cli_err("--jobs wants 1 to 64, not '%s'", optarg);
+			if (text_parse_int(optarg, 1, MAX_JOBS, &env->jobs)) {
+				cli_err("--jobs wants 1 to %d, not '%s'", MAX_JOBS, optarg);
 				return -EINVAL;
 			}
 			break;
