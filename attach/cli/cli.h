@@ -6,6 +6,7 @@
 #ifndef JSYM_CLI_H
 #define JSYM_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +22,24 @@ enum {
 	JSYM_EXIT_JVM = 3,      /* the JVM refused or the command failed */
 	JSYM_EXIT_AGENT = 4,    /* Agent_OnAttach returned non-zero */
 	JSYM_EXIT_PARTIAL = 5,  /* several JVMs: some succeeded, some failed */
+};
+
+/*
+ * Options that have no short letter, as getopt_long values (util-linux's
+ * style): one list for every command, so that a long-only option is never
+ * mistaken for a letter.  A short letter means one thing in every command:
+ * -j is --jobs (attach), never --json or --journal.
+ */
+enum cli_long_opt {
+	OPT_ALL = CHAR_MAX + 1,
+	OPT_CLEAN,
+	OPT_DELIVERY,
+	OPT_FALLBACK,
+	OPT_JOURNAL,
+	OPT_JSON,
+	OPT_STDOUT,
+	OPT_STOP,
+	OPT_TABLES,
 };
 
 #ifndef JSYM_VERSION
@@ -61,8 +80,12 @@ struct target;
  */
 int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
 
-/* The full usage text (cli_usage.c); --help prints it to stdout. */
+/* The commands (cli_usage.c): `jsym --help` prints it to stdout. */
 void cli_usage(FILE *f);
+
+/* One command's options and examples (`jsym COMMAND --help`, `jsym help
+ * COMMAND`).  0, or -ENOENT when cmd is not a command (nothing printed). */
+int cli_help(FILE *f, const char *cmd);
 
 struct target;
 struct attach_log;

@@ -217,18 +217,18 @@ static int agent_dir_of(const char *opts, char *out, size_t cap)
 static int parse(struct attach_env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'A' },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "options", required_argument, NULL, 'o' },
 		{ "agent-dir", required_argument, NULL, 'a' },
-		{ "delivery", required_argument, NULL, 'D' },
-		{ "stop", no_argument, NULL, 'S' },
-		{ "clean", no_argument, NULL, 'C' },
+		{ "delivery", required_argument, NULL, OPT_DELIVERY },
+		{ "stop", no_argument, NULL, OPT_STOP },
+		{ "clean", no_argument, NULL, OPT_CLEAN },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "read-timeout", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "fallback", required_argument, NULL, 'F' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "fallback", required_argument, NULL, OPT_FALLBACK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -238,9 +238,9 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	env->read_timeout_ms = 30000;
 	env->jobs = 4;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "Aj:o:a:SCt:r:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'A': env->all = true; break;
+		case OPT_ALL: env->all = true; break;
 		case 'j':
 			if (text_parse_int(optarg, 1, MAX_JOBS, &env->jobs)) {
 				cli_err("--jobs wants 1 to %d, not '%s'", MAX_JOBS, optarg);
@@ -249,7 +249,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			break;
 		case 'o': env->options = optarg; break;
 		case 'a': env->agent_dir = optarg; break;
-		case 'D':
+		case OPT_DELIVERY:
 			if (!strcmp(optarg, "auto"))
 				env->delivery = DEPLOY_DELIVER_AUTO;
 			else if (!strcmp(optarg, "copy"))
@@ -261,8 +261,8 @@ static int parse(struct attach_env *env, int argc, char **argv)
 				return -EINVAL;
 			}
 			break;
-		case 'S': env->stop = true; break;
-		case 'C': env->clean = true; break;
+		case OPT_STOP: env->stop = true; break;
+		case OPT_CLEAN: env->clean = true; break;
 		case 't':
 		case 'r':
 			if (cli_timeout_opt(c, optarg, &env->timeout_ms,
@@ -270,8 +270,8 @@ static int parse(struct attach_env *env, int argc, char **argv)
 				return -EINVAL;
 			break;
 		case 'v': env->verbose = true; break;
-		case 'J': env->json = true; break;
-		case 'F':
+		case OPT_JSON: env->json = true; break;
+		case OPT_FALLBACK:
 			if (strcmp(optarg, "map")) {
 				cli_err("--fallback knows only 'map', not '%s'", optarg);
 				return -EINVAL;
@@ -279,7 +279,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			env->fallback_map = true;
 			break;
 		case 'h':
-			cli_usage(stdout);
+			cli_help(stdout, argv[0]);
 			return 1;
 		default:
 			usage_err();

@@ -41,38 +41,6 @@ struct resolve_env {
 };
 
 
-static void usage(FILE *f)
-{
-	fputs("usage: jsym resolve --pid PID [--dir DIR] [options] [ADDR...]\n"
-	      "       jsym resolve --journal FILE | --map FILE [options] [ADDR...]\n"
-	      "\n"
-	      "Name the Java methods at JIT code addresses of a running JVM, from the\n"
-	      "journal or perf map the jsym agent writes.  ADDR is hex, with or without\n"
-	      "0x; without ADDR, addresses are read from stdin (whitespace-separated) and\n"
-	      "each line is answered at once, so jsym works as a pipe filter.\n"
-	      "\n"
-	      "  -p, --pid PID       JVM as seen from here; files are read through\n"
-	      "                      /proc/PID/root/DIR/ with the JVM's own pid\n"
-	      "  -d, --dir DIR       directory inside the JVM's filesystem (default /tmp)\n"
-	      "  -j, --journal FILE  read this journal (offline)\n"
-	      "  -m, --map FILE      read this perf map (offline)\n"
-	      "  -f, --follow        re-read the file before each lookup (live JVM)\n"
-	      "  -t, --at SECONDS    the code as it was at this CLOCK_MONOTONIC time (as\n"
-	      "                      `perf script` prints sample times with perf record -k 1);\n"
-	      "                      needed once the agent stopped: it closes every range\n"
-	      "      --json          one JSON object per address\n"
-	      "  -v, --verbose       say which file was used and what it contained\n"
-	      "  -h, --help          this text\n"
-	      "\n"
-	      "Output: ADDR  NAME+OFFSET  [class C, method M, sig S, START+SIZE]\n"
-	      "            CLASS.METHOD (FILE:LINE) [inlined]   the inline stack, innermost\n"
-	      "            ...                                  first, when the agent ran\n"
-	      "            CLASS.METHOD (FILE:LINE)             with unfold (lines: FILE:LINE)\n"
-	      "        ADDR  ??            when no live code range holds ADDR\n"
-	      "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n",
-	      f);
-}
-
 /* ---- output -------------------------------------------------------------- */
 
 /* Text output: names are the target's text, escaped (termtext.h). */
@@ -486,11 +454,11 @@ int cli_resolve_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },
-		{ "journal", required_argument, NULL, 'j' },
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
 		{ "map", required_argument, NULL, 'm' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "at", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -500,7 +468,7 @@ int cli_resolve_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:d:j:m:ft:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:d:m:ft:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (text_parse_pid(optarg, &pid) != 0) {
@@ -512,7 +480,7 @@ int cli_resolve_main(int argc, char **argv)
 		case 'd':
 			env.dir = optarg;
 			break;
-		case 'j':
+		case OPT_JOURNAL:
 			env.journal = optarg;
 			break;
 		case 'm':
@@ -527,17 +495,18 @@ int cli_resolve_main(int argc, char **argv)
 				return JSYM_EXIT_USAGE;
 			}
 			break;
-		case 'J':
+		case OPT_JSON:
 			env.json = 1;
 			break;
 		case 'v':
 			env.verbose = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			cli_help(stdout, "resolve");
 			return JSYM_EXIT_OK;
 		default:
-			usage(stderr);
+			cli_err("usage: jsym resolve --pid PID | --journal FILE | --map FILE "
+				"[options] [ADDR...] (see jsym resolve --help)");
 			return JSYM_EXIT_USAGE;
 		}
 	}

@@ -20,6 +20,12 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return JSYM_EXIT_USAGE;
 	}
+	if (!strcmp(cmd, "help") && argc > 2) {
+		if (cli_help(stdout, argv[2]) == 0)
+			return JSYM_EXIT_OK;
+		cli_err("unknown command '%s' (try jsym --help)", argv[2]);
+		return JSYM_EXIT_USAGE;
+	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		cli_usage(stdout);
 		return JSYM_EXIT_OK;
