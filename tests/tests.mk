@@ -1,4 +1,5 @@
-# tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
+# tests/tests.mk - the Check runner, integration scenarios, fuzz and bench
+# entry points, and every test artefact (product fragments define none).
 
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
@@ -58,6 +59,29 @@ $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 	$(Q)$(CC_glibc) -shared -o $@ $^
 
 ALL_glibc += $(TEST_AGENT)
+
+# Test sources that include jvmti.h (one old-style function pointer type).
+$(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c,\
+	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
+
+# The benchmark behind tests/bench/lookup.sh.
+glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a \
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -o $@ $^
+
+ALL_glibc += glibc-build/tests/bench_lookup
+
+# The musl program whose ELF note tests/integration/20-agent-elf.sh checks
+# (tests/kit/probe_agent.c).
+PROBE_AGENT_musl := musl-build/tests/probe_agent
+$(PROBE_AGENT_musl): $(call obj_of,musl,tests/kit/probe_agent.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_musl) -o $@ $^
+
+ALL_musl += $(PROBE_AGENT_musl)
 
 # The empty JVMTI agent that is the floor of tests/bench/agent_overhead.sh.
 FLOOR_AGENT := glibc-build/tests/bench/libjsymflooragent.so

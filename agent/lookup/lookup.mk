@@ -14,7 +14,6 @@
 #                                    (`make install` writes its own with PREFIX)
 #     examples/jsym-lookup-example   docs/examples/lookup_example.c, linked
 #                                    against the .so with only the public header
-#   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
 LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
 	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_radix.c agent/lookup/lookup_frames.c \
@@ -67,11 +66,3 @@ ALL_$(1) += $(1)-build/libjsym-lookup.a $(1)-build/libjsym-lookup.so $(1)-build/
 	$(1)-build/include/jsym/lookup.h $(1)-build/examples/jsym-lookup-example
 endef
 $(foreach l,$(LIBCS),$(eval $(call lookup_lib_rule,$(l))))
-
-glibc-build/tests/bench_lookup: glibc-build/obj/tests/bench/bench_lookup.o glibc-build/libjsym-lookup.a \
-		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
-	$(call msg,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC_glibc) -o $@ $^
-
-ALL_glibc += glibc-build/tests/bench_lookup

@@ -87,7 +87,6 @@ void cli_usage(FILE *f);
  * COMMAND`).  0, or -ENOENT when cmd is not a command (nothing printed). */
 int cli_help(FILE *f, const char *cmd);
 
-struct target;
 struct attach_log;
 struct err_text;
 
