@@ -1,6 +1,6 @@
 /*
  * jsym_lookup.c - the public API (include/jsym/lookup.h) over the address
- * index (lookup.h): opaque handles, -errno results, frames innermost first.
+ * index (lookup_lib.h): opaque handles, -errno results, frames innermost first.
  *
  * jsym_lookup_resolve is a profiler's hot path: it goes straight to the
  * radix index and the entry (lookup_int.h) and fills the caller's frames,
@@ -74,7 +74,7 @@ JSYM_API int jsym_lookup_open_pid(jsym_lookup **out, int pid, const char *dir)
 	*out = NULL;
 	if (pid <= 0)
 		return -EINVAL;
-	fd = jl_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, why, sizeof(why));
+	fd = lk_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, why, sizeof(why));
 	if (fd < 0)
 		return fd;
 	return open_fd(out, fd, is_journal);

@@ -1,6 +1,6 @@
 /*
  * lookup.c - the entries of the address index: add, remove by id, inlined
- * ranges, journal records (contract in lookup.h, layout in lookup_int.h).
+ * ranges, journal records (contract in lookup_lib.h, layout in lookup_int.h).
  *
  * Entries live in one array; hash tables map id -> index (an UNLOAD finds
  * its LOAD in O(1)) and start -> index (a LOAD at the start of a live entry
@@ -41,40 +41,11 @@ static char *pack_strs(const struct lookup_sym *s, uint32_t *o_method, uint32_t 
 	return b;
 }
 
-static size_t grown(size_t cap, size_t need)
-{
-	size_t nc = cap ? cap : 16;
-
-	while (nc < need)
-		nc *= 2;
-	return nc;
-}
-
-size_t lk_grown_cap(size_t n)
-{
-	return n ? grown(0, n) : 0;
-}
-
-int lk_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t nc = grown(*cap, need);
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	np = realloc(*p, nc * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 /* lk_grow for the entries, which stay aligned to a cache line (realloc
  * would not keep that). */
 static int ents_grow(struct lookup *lk, size_t need)
 {
-	size_t nc = grown(lk->cap_ents, need);
+	size_t nc = lk_grown_cap(need);
 	struct lk_ent *np;
 
 	if (need <= lk->cap_ents)
@@ -110,22 +81,22 @@ int lk_compact(struct lookup *lk)
 	struct lk_hash id, st;
 	size_t w = 0;
 
-	if (lkh_init(&id, lk->n_ents - lk->n_dead) < 0)
+	if (lk_hash_init(&id, lk->n_ents - lk->n_dead) < 0)
 		return -ENOMEM;
-	if (lkh_init(&st, lk->n_ents - lk->n_dead) < 0) {
-		lkh_free(&id);
+	if (lk_hash_init(&st, lk->n_ents - lk->n_dead) < 0) {
+		lk_hash_free(&id);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < lk->n_ents; i++) {
 		if (!lk->ents[i].strs)
 			continue;
 		lk->ents[w] = lk->ents[i];
-		lkh_fill(&id, lk->ents[w].id, (uint32_t)w);
-		lkh_fill(&st, lk->ents[w].start, (uint32_t)w);
+		lk_hash_fill(&id, lk->ents[w].id, (uint32_t)w);
+		lk_hash_fill(&st, lk->ents[w].start, (uint32_t)w);
 		w++;
 	}
-	lkh_free(&lk->by_id);
-	lkh_free(&lk->by_start);
+	lk_hash_free(&lk->by_id);
+	lk_hash_free(&lk->by_start);
 	lk->by_id = id;
 	lk->by_start = st;
 	lk->n_ents = w;
@@ -135,16 +106,6 @@ int lk_compact(struct lookup *lk)
 	return 0;
 }
 
-struct lookup *lookup_new(void)
-{
-	struct lookup *lk = calloc(1, sizeof(*lk));
-
-	if (!lk)
-		return NULL;
-	lk->jr.fd = lk->pm.fd = -1;
-	return lk;
-}
-
 void lookup_clear(struct lookup *lk)
 {
 	int source = lk->st.source;
@@ -152,8 +113,8 @@ void lookup_clear(struct lookup *lk)
 
 	for (size_t i = 0; i < lk->n_ents; i++)
 		ent_clear(&lk->ents[i]);
-	lkh_free(&lk->by_id);
-	lkh_free(&lk->by_start);
+	lk_hash_free(&lk->by_id);
+	lk_hash_free(&lk->by_start);
 	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = lk->r_n = 0;
 	lk->n_order = lk->n_sorted = 0;
 	lk->order_valid = 0;
@@ -161,23 +122,6 @@ void lookup_clear(struct lookup *lk)
 	memset(&lk->st, 0, sizeof(lk->st));
 	lk->st.source = source;
 	lk->st.resets = resets;
-}
-
-void lookup_free(struct lookup *lk)
-{
-	if (!lk)
-		return;
-	lookup_clear(lk);
-	free(lk->ents);
-	free(lk->order);
-	free(lk->order_tmp);
-	free(lk->heap);
-	free(lk->seg);
-	free(lk->r_idx);
-	free(lk->scratch);
-	free(lk->chain_buf);
-	lk_close_source(lk);
-	free(lk);
 }
 
 static int valid_range(uint64_t start, uint64_t size)
@@ -189,13 +133,13 @@ static int valid_range(uint64_t start, uint64_t size)
 static void kill_entry(struct lookup *lk, uint32_t idx)
 {
 	struct lk_ent *e = &lk->ents[idx];
-	size_t slot = lkh_find(&lk->by_id, e->id);
+	size_t slot = lk_hash_find(&lk->by_id, e->id);
 
-	if (slot != LKH_NONE && lkh_idx(&lk->by_id, slot) == idx)
-		lkh_del(&lk->by_id, slot);
-	slot = lkh_find(&lk->by_start, e->start);
-	if (slot != LKH_NONE && lkh_idx(&lk->by_start, slot) == idx)
-		lkh_del(&lk->by_start, slot);
+	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_id, slot) == idx)
+		lk_hash_del(&lk->by_id, slot);
+	slot = lk_hash_find(&lk->by_start, e->start);
+	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_start, slot) == idx)
+		lk_hash_del(&lk->by_start, slot);
 	lk->n_inl -= e->n_inl;
 	if (e->fx)
 		lk->st.chains -= e->fx->n_ch;
@@ -212,11 +156,11 @@ static void maybe_compact(struct lookup *lk)
 
 int lookup_remove(struct lookup *lk, uint64_t id)
 {
-	size_t slot = lkh_find(&lk->by_id, id);
+	size_t slot = lk_hash_find(&lk->by_id, id);
 
-	if (slot == LKH_NONE)
+	if (slot == LK_HASH_NONE)
 		return -ENOENT;
-	kill_entry(lk, lkh_idx(&lk->by_id, slot));
+	kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
 	maybe_compact(lk);
 	return 0;
 }
@@ -248,20 +192,20 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 	 * a start, so its memory was reused even if its UNLOAD is still to come
 	 * (the agent drops it from the map the same way).
 	 */
-	if ((slot = lkh_find(&lk->by_id, e.id)) != LKH_NONE)
-		kill_entry(lk, lkh_idx(&lk->by_id, slot));
-	if ((slot = lkh_find(&lk->by_start, e.start)) != LKH_NONE) {
-		kill_entry(lk, lkh_idx(&lk->by_start, slot));
+	if ((slot = lk_hash_find(&lk->by_id, e.id)) != LK_HASH_NONE)
+		kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
+	if ((slot = lk_hash_find(&lk->by_start, e.start)) != LK_HASH_NONE) {
+		kill_entry(lk, lk_hash_idx(&lk->by_start, slot));
 		lk->st.superseded++;
 	}
 	maybe_compact(lk);
 	idx = (uint32_t)lk->n_ents;
-	if (lkh_put(&lk->by_id, e.id, idx) < 0) {
+	if (lk_hash_put(&lk->by_id, e.id, idx) < 0) {
 		free(e.strs);
 		return -ENOMEM;
 	}
-	if (lkh_put(&lk->by_start, e.start, idx) < 0) {
-		lkh_del(&lk->by_id, lkh_find(&lk->by_id, e.id));
+	if (lk_hash_put(&lk->by_start, e.start, idx) < 0) {
+		lk_hash_del(&lk->by_id, lk_hash_find(&lk->by_id, e.id));
 		free(e.strs);
 		return -ENOMEM;
 	}
@@ -272,14 +216,14 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 {
-	size_t slot = lkh_find(&lk->by_id, sym->id);
+	size_t slot = lk_hash_find(&lk->by_id, sym->id);
 	struct lk_ent *e;
 	struct lk_inl in = { 0 };
 	size_t cap;
 
-	if (slot == LKH_NONE)
+	if (slot == LK_HASH_NONE)
 		return -ENOENT;
-	e = &lk->ents[lkh_idx(&lk->by_id, slot)];
+	e = &lk->ents[lk_hash_idx(&lk->by_id, slot)];
 	if (e->kind != LOOKUP_LOAD)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)

@@ -1,7 +1,7 @@
 /*
  * lookup_int.h - inside the address index, shared by lookup.c (entries),
  * lookup_index.c (segments and queries) and lookup_follow.c (files).  Not an
- * API: use lookup.h.
+ * API: use lookup_lib.h.
  */
 #ifndef JSYM_LOOKUP_INT_H
 #define JSYM_LOOKUP_INT_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "perfmap_read.h"
 
 struct lk_inl {
@@ -132,7 +132,7 @@ struct lookup {
 	struct pm_reader pm;
 };
 
-#define LKH_NONE ((size_t)-1)
+#define LK_HASH_NONE ((size_t)-1)
 
 /* Call before entry e gains an inline range or a chain: when it had none,
  * the segments' copy of it says so (whole), and must be made again. */
@@ -143,17 +143,17 @@ static inline void lk_ent_grows(struct lookup *lk, const struct lk_ent *e)
 }
 
 /* An empty table with room for `want` keys.  0 or -ENOMEM (then h is empty). */
-int lkh_init(struct lk_hash *h, size_t want);
-void lkh_free(struct lk_hash *h);
-/* Slot of key, or LKH_NONE. */
-size_t lkh_find(const struct lk_hash *h, uint64_t key);
+int lk_hash_init(struct lk_hash *h, size_t want);
+void lk_hash_free(struct lk_hash *h);
+/* Slot of key, or LK_HASH_NONE. */
+size_t lk_hash_find(const struct lk_hash *h, uint64_t key);
 /* Entry index stored in an occupied slot. */
-uint32_t lkh_idx(const struct lk_hash *h, size_t slot);
+uint32_t lk_hash_idx(const struct lk_hash *h, size_t slot);
 /* Add key -> idx (the key must not be present); grows as needed.  0 or -ENOMEM. */
-int lkh_put(struct lk_hash *h, uint64_t key, uint32_t idx);
-/* Add to a table made by lkh_init for at least that many keys: never fails. */
-void lkh_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
-void lkh_del(struct lk_hash *h, size_t slot);
+int lk_hash_put(struct lk_hash *h, uint64_t key, uint32_t idx);
+/* Add to a table made by lk_hash_init for at least that many keys: never fails. */
+void lk_hash_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
+void lk_hash_del(struct lk_hash *h, size_t slot);
 
 /* Grow *p (of elem-byte items, capacity *cap) to hold need items.  0 or -ENOMEM. */
 int lk_grow(void **p, size_t *cap, size_t need, size_t elem);
@@ -223,8 +223,5 @@ const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
 /* Frame k of chain c (k = 0 the outermost) as a lookup_frame: kind
  * LOOKUP_LOAD for the outermost, LOOKUP_INLINE for the others. */
 struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k);
-
-/* Close the followed file, if any (lookup_follow.c). */
-void lk_close_source(struct lookup *lk);
 
 #endif

@@ -28,7 +28,7 @@
 #include "cli_resolve_files.h"
 #include "clock.h"
 #include "journal_read.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "perfmap_read.h"
 #include "text.h"
 

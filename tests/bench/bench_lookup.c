@@ -31,7 +31,7 @@
 
 #include "journal.h"
 #include "jsym/lookup.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "lookup_int.h"
 
 /* A plain table entry and its search: the floor every index is compared with. */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "lookup_int.h"
 
 extern Suite *lookup_suite(void); /* the runner finds the definition below */

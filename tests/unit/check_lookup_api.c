@@ -15,7 +15,7 @@
 #include "frames.h"
 #include "journal.h"
 #include "jsym/lookup.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 
 extern Suite *lookup_api_suite(void);
 

@@ -1,5 +1,7 @@
 /*
- * lookup.h - address -> Java symbol, following a live journal.
+ * lookup_lib.h - address -> Java symbol, following a live journal: the
+ * internal API of libjsym-lookup.a (jsym resolve, the tests); programs
+ * outside jsym use the public include/jsym/lookup.h.
  *
  * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
  * stubs (STUB), perf-map lines (MAP), and the inlined-method ranges (INLINE)
@@ -27,8 +29,8 @@
  * lookup_apply_record, lookup_refresh, lookup_free) or the next lookup_find.
  * Not thread-safe: one thread at a time per struct lookup.
  */
-#ifndef JSYM_LOOKUP_H
-#define JSYM_LOOKUP_H
+#ifndef JSYM_LOOKUP_LIB_H
+#define JSYM_LOOKUP_LIB_H
 
 #include <stddef.h>
 #include <stdint.h>
