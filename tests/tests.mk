@@ -5,7 +5,10 @@ UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
 # Tests and test tools may include any layer's headers.
 INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy
-INC_tests/unit := $(INC_TESTS)
+INC_tests/unit := $(INC_TESTS) -Itests/lib
+INC_tests/lib := -Itests/lib
+# C helpers of the unit tests (tests/lib/check_*.c, no suites)
+UNIT_HELPER_SRCS := $(sort $(wildcard tests/lib/check_*.c))
 INC_tests/bench := $(INC_TESTS)
 INC_tests/kit := $(INC_TESTS)
 INC_tests/emu := $(INC_TESTS)
@@ -25,9 +28,9 @@ $(UNIT_SUITES_H): $(UNIT_TEST_SRCS) tests/tests.mk
 
 glibc-build/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
 glibc-build/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/glibc-build/gen
-$(foreach s,$(UNIT_TEST_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
+$(foreach s,$(UNIT_TEST_SRCS) $(UNIT_HELPER_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
 
-$(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(UNIT_SRCS))
+$(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(UNIT_HELPER_SRCS) $(UNIT_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) -ldl -lpthread

@@ -17,7 +17,7 @@
 #include "jsym/lookup.h"
 #include "lookup_lib.h"
 
-extern Suite *lookup_api_suite(void);
+extern Suite *lookup_api_suite(void); /* listed in the runner by tests/tests.mk */
 
 static char path[64];
 

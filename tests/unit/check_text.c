@@ -7,7 +7,7 @@
 
 #include "text.h"
 
-extern Suite *text_suite(void);
+extern Suite *text_suite(void); /* listed in the runner by tests/tests.mk */
 
 START_TEST(pids_strict)
 {
