@@ -449,6 +449,38 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 	return rc < 0 ? JSYM_EXIT_FAIL : JSYM_EXIT_OK;
 }
 
+/* One option of resolve into env.  0, or -EINVAL with the reason printed. */
+static int set_opt(struct resolve_env *env, int c, const char *arg)
+{
+	pid_t pid;
+
+	switch (c) {
+	case 'p':
+		if (text_parse_pid(arg, &pid) != 0) {
+			cli_err("resolve: bad pid '%s' (a positive number)", arg);
+			return -EINVAL;
+		}
+		env->pid = pid;
+		return 0;
+	case 'd': env->dir = arg; return 0;
+	case OPT_JOURNAL: env->journal = arg; return 0;
+	case 'm': env->map = arg; return 0;
+	case 'f': env->follow = 1; return 0;
+	case 't':
+		if (parse_seconds(arg, &env->at_ns) < 0) {
+			cli_err("resolve: bad --at '%s' (seconds, e.g. 12345.678901)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_JSON: env->json = 1; return 0;
+	case 'v': env->verbose = 1; return 0;
+	default:
+		cli_err("usage: jsym resolve --pid PID | --journal FILE | --map FILE "
+			"[options] [ADDR...] (see jsym resolve --help)");
+		return -EINVAL;
+	}
+}
+
 int cli_resolve_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -464,51 +496,16 @@ int cli_resolve_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct resolve_env env = { .pid = 0, .dir = "/tmp" };
-	pid_t pid;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:d:m:ft:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (text_parse_pid(optarg, &pid) != 0) {
-				cli_err("resolve: bad pid '%s' (a positive number)", optarg);
-				return JSYM_EXIT_USAGE;
-			}
-			env.pid = pid;
-			break;
-		case 'd':
-			env.dir = optarg;
-			break;
-		case OPT_JOURNAL:
-			env.journal = optarg;
-			break;
-		case 'm':
-			env.map = optarg;
-			break;
-		case 'f':
-			env.follow = 1;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &env.at_ns) < 0) {
-				cli_err("resolve: bad --at '%s' (seconds, e.g. 12345.678901)", optarg);
-				return JSYM_EXIT_USAGE;
-			}
-			break;
-		case OPT_JSON:
-			env.json = 1;
-			break;
-		case 'v':
-			env.verbose = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			cli_help(stdout, "resolve");
 			return JSYM_EXIT_OK;
-		default:
-			cli_err("usage: jsym resolve --pid PID | --journal FILE | --map FILE "
-				"[options] [ADDR...] (see jsym resolve --help)");
-			return JSYM_EXIT_USAGE;
 		}
+		if (set_opt(&env, c, optarg) < 0)
+			return JSYM_EXIT_USAGE;
 	}
 	if ((env.pid != 0) + (env.journal != NULL) + (env.map != NULL) != 1) {
 		cli_err("resolve: give exactly one of --pid, --journal, --map "
