@@ -153,9 +153,10 @@ static uint32_t kind_of(int k)
 	}
 }
 
-/* The entry alone, from the segment's copy of it: a method without
- * chains, a stub, a map line. */
-static void put_entry(struct jsym_frame *f, const struct lk_seg *s)
+/* The entry alone, from the segment's copy of it (size bytes: e_size is
+ * valid only when the copy is whole): a method without chains, a stub, a
+ * map line. */
+static void put_entry(struct jsym_frame *f, const struct lk_seg *s, uint64_t size)
 {
 	int load = s->kind == LOOKUP_LOAD;
 
@@ -165,7 +166,7 @@ static void put_entry(struct jsym_frame *f, const struct lk_seg *s)
 	f->signature = load ? s->strs + s->o_sig : "";
 	f->file = "";
 	f->start = s->e_start;
-	f->size = s->e_end - s->e_start;
+	f->size = size;
 	f->line = 0;
 	f->bci = -1;
 	f->kind = kind_of(s->kind);
@@ -191,7 +192,7 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 	s = &lk->seg[seg];
 	if (s->whole) { /* most code: the segment alone answers */
 		if (max)
-			put_entry(&frames[0], s);
+			put_entry(&frames[0], s, s->e_size);
 		return 1;
 	}
 	e = &lk->ents[s->ent];
@@ -211,11 +212,11 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 		for (size_t k = 0; k < hit.n_inline && k < max; k++)
 			put(&frames[k], &hit.inlined[k], JSYM_FRAME_INLINED);
 		if (hit.n_inline < max)
-			put_entry(&frames[hit.n_inline], s);
+			put_entry(&frames[hit.n_inline], s, e->end - e->start);
 		return (int)hit.n_inline + 1;
 	}
 	if (max)
-		put_entry(&frames[0], s);
+		put_entry(&frames[0], s, e->end - e->start);
 	return 1;
 }
 

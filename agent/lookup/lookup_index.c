@@ -79,14 +79,15 @@ static void emit(struct lookup *lk, uint64_t start, uint64_t end, uint32_t ent)
 		.start = start,
 		.end = end,
 		.e_start = e->start,
-		.e_end = e->end,
 		.strs = e->strs,
+		.id = e->id,
 		.o_method = e->o_method,
 		.o_sig = e->o_sig,
 		.o_name = e->o_name,
+		.e_size = (uint32_t)(e->end - e->start),
 		.ent = ent,
 		.kind = e->kind,
-		.whole = !e->n_inl && !e->fx,
+		.whole = !e->n_inl && !e->fx && e->end - e->start <= UINT32_MAX,
 	};
 	lk->n_seg++;
 }
@@ -266,6 +267,7 @@ static int collect_chain(struct lookup *lk, const struct lk_ent *e, uint64_t add
 
 int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 {
+	const struct lk_seg *s;
 	const struct lk_ent *e;
 	long seg;
 	int rc;
@@ -276,10 +278,16 @@ int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 		return rc;
 	if ((seg = lk_seg_find(lk, addr)) < 0)
 		return 0;
-	e = &lk->ents[lk->seg[seg].ent];
+	s = &lk->seg[seg];
+	hit->offset = addr - s->e_start;
+	if (s->whole) { /* the segment's copy is the whole answer */
+		hit->sym = frame_of(s->kind, s->id, s->e_start, s->e_start + s->e_size, s->strs,
+				    s->o_method, s->o_sig, s->o_name);
+		return 1;
+	}
+	e = &lk->ents[s->ent];
 	hit->sym = frame_of(e->kind, e->id, e->start, e->end, e->strs, e->o_method, e->o_sig,
 			    e->o_name);
-	hit->offset = addr - e->start;
 	if (e->n_inl) {
 		if ((rc = collect_inlines(lk, e, addr, &hit->n_inline)) < 0)
 			return rc;

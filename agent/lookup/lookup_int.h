@@ -76,17 +76,20 @@ struct lk_hash {
  * A piece of address space and the entry that wins it, with a copy of what
  * an answer needs from that entry: a lookup through the public API reads
  * this one cache line (the array is aligned to 64) and not the entry, unless
- * the entry has inline ranges or chains (whole == 0).  The copy is made at
- * each rebuild, and every change to an entry marks the index dirty.
+ * the copy is not the whole answer (whole == 0: the entry has inline ranges
+ * or chains, or a size that does not fit e_size).  The copy is made at each
+ * rebuild, and every change to an entry marks the index dirty.
  */
 struct lk_seg {
 	uint64_t start, end;     /* the piece */
-	uint64_t e_start, e_end; /* the entry's range */
+	uint64_t e_start;        /* the entry's range: e_start, e_size bytes */
 	const char *strs;        /* the entry's strings and their offsets */
+	uint64_t id;             /* the entry's id */
 	uint32_t o_method, o_sig, o_name;
+	uint32_t e_size;         /* valid when whole */
 	uint32_t ent;            /* index of the entry */
 	uint8_t kind;            /* enum lookup_kind */
-	uint8_t whole;           /* no inline ranges, no chains */
+	uint8_t whole;           /* the copy is the whole answer */
 };
 
 _Static_assert(sizeof(struct lk_seg) == LK_LINE, "a segment is one cache line");
