@@ -19,7 +19,11 @@ def main(argv):
     if len(argv) < 4:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    d = json.loads(argv[1])
+    try:
+        d = json.loads(argv[1])
+    except ValueError:
+        print("judge_attach: not one JSON object: %r" % argv[1][:200], file=sys.stderr)
+        return 1
     build, loader = argv[2], argv[3]
     p = d.get("probe") or {}
     checks = [
