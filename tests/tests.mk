@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-# tests/tests.mk - the Check runner, integration scenarios, fuzz and bench entry points.
+# tests/tests.mk - the Check runner, integration scenarios, fuzz and bench
+# entry points, and every test artefact (product fragments define none).
 
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
 # Tests and test tools may include any layer's headers.
 INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy -Itests/lib
 INC_tests/lib := $(INC_TESTS)
-# C helpers shared by the unit suites and the sanitizer harnesses.
+# C helpers shared by the unit suites and the sanitizer harnesses, and the
+# unit tests' own (tests/lib/check_*.c, no suites)
 TEST_LIB_SRCS := tests/lib/sink_flusher.c
+UNIT_HELPER_SRCS := $(sort $(wildcard tests/lib/check_*.c))
 INC_tests/unit := $(INC_TESTS)
 INC_tests/bench := $(INC_TESTS)
 INC_tests/kit := $(INC_TESTS)
@@ -28,10 +31,10 @@ $(UNIT_SUITES_H): $(UNIT_TEST_SRCS) tests/tests.mk
 
 $(B_glibc)/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
 $(B_glibc)/obj/tests/unit/check_main.o_CFLAGS = -I$(ROOT)/$(B_glibc)/gen
-$(foreach s,$(UNIT_TEST_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
+$(foreach s,$(UNIT_TEST_SRCS) $(UNIT_HELPER_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += $(CHECK_CFLAGS)))
 
 $(UNIT_RUNNER): $(call obj_of,glibc,tests/unit/check_main.c $(UNIT_TEST_SRCS) $(TEST_LIB_SRCS) \
-	$(UNIT_SRCS))
+	$(UNIT_HELPER_SRCS) $(UNIT_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^ $(CHECK_LIBS) $(UNIT_LIBS) -ldl -lpthread
@@ -63,6 +66,29 @@ $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 	$(Q)$(CC_glibc) -shared -o $@ $^
 
 ALL_glibc += $(TEST_AGENT)
+
+# Test sources that include jvmti.h (one old-style function pointer type).
+$(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c,\
+	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
+
+# The benchmark behind tests/bench/lookup.sh.
+$(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -o $@ $^
+
+ALL_glibc += $(B_glibc)/tests/bench_lookup
+
+# The musl program whose ELF note tests/integration/20-agent-elf.sh checks
+# (tests/kit/probe_agent.c).
+PROBE_AGENT_musl := $(B_musl)/tests/probe_agent
+$(PROBE_AGENT_musl): $(call obj_of,musl,tests/kit/probe_agent.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_musl) -o $@ $^
+
+ALL_musl += $(PROBE_AGENT_musl)
 
 # The empty JVMTI agent that is the floor of tests/bench/agent_overhead.sh.
 FLOOR_AGENT := $(B_glibc)/tests/bench/libjsymflooragent.so

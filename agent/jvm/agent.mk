@@ -24,7 +24,6 @@ UNIT_SRCS += $(AGENT_MODULE_SRCS)
 
 AGENT_LIB_glibc := $(B_glibc)/libjsym-agent.so
 AGENT_LIB_musl := $(B_musl)/libjsym-agent.so
-AGENT_PROBE_musl := $(B_musl)/tests/probe_agent
 
 # Objects of the agent library get hidden visibility in both trees; the
 # glibc ones are also compiled against old symbol versions.
@@ -33,8 +32,7 @@ $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibilit
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
 $(call obj_of,glibc,$(AGENT_SRCS)): agent/jvm/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
-AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/jitlines.c agent/jvm/agent.c tests/unit/check_agent_codetable.c \
-	tests/unit/check_lookup_api.c
+AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/jitlines.c agent/jvm/agent.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 
 AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed \
@@ -50,13 +48,8 @@ $(AGENT_LIB_musl): $(call obj_of,musl,$(AGENT_SRCS)) agent/jvm/agent.map
 	@mkdir -p $(@D)
 	$(Q)$(CC_musl) $(AGENT_LDFLAGS) -o $@ $(filter %.o,$^)
 
-$(AGENT_PROBE_musl): $(call obj_of,musl,tests/kit/probe_agent.c)
-	$(call msg,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC_musl) -o $@ $^
-
 ALL_glibc += $(AGENT_LIB_glibc)
-ALL_musl += $(AGENT_LIB_musl) $(AGENT_PROBE_musl)
+ALL_musl += $(AGENT_LIB_musl)
 
 .PHONY: agent
-agent: $(AGENT_LIB_glibc) $(AGENT_LIB_musl) $(AGENT_PROBE_musl)
+agent: $(AGENT_LIB_glibc) $(AGENT_LIB_musl)

@@ -15,7 +15,7 @@
  * Records queued after it go to the new file.  So the new file, read alone,
  * gives exactly the live code at the switch and everything after it; a
  * reader that follows the path sees a new inode and reads it from the start
- * (attach/cli/resolve_cli.c), with nothing missed or applied twice.
+ * (attach/cli/cli_resolve.c), with nothing missed or applied twice.
  *
  * When the live set alone is more than half of journal_max the file is let
  * grow to live set + journal_max/2 before the next start-over, so that

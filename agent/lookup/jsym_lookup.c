@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jsym_lookup.c - the public API (include/jsym/lookup.h) over the address
- * index (lookup.h): opaque handles, -errno results, frames innermost first.
+ * index (lookup_lib.h): opaque handles, -errno results, frames innermost first.
  *
  * jsym_lookup_resolve is a profiler's hot path: it goes straight to the
  * radix index and the entry (lookup_int.h) and fills the caller's frames,
@@ -75,7 +75,7 @@ JSYM_API int jsym_lookup_open_pid(jsym_lookup **out, int pid, const char *dir)
 	*out = NULL;
 	if (pid <= 0)
 		return -EINVAL;
-	fd = jl_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, why, sizeof(why));
+	fd = lk_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, why, sizeof(why));
 	if (fd < 0)
 		return fd;
 	return open_fd(out, fd, is_journal);
@@ -154,19 +154,23 @@ static uint32_t kind_of(int k)
 	}
 }
 
-/* The entry alone: a method without chains, a stub, a map line. */
-static void put_entry(struct jsym_frame *f, const struct lk_ent *e)
+/* The entry alone, from the segment's copy of it (size bytes: e_size is
+ * valid only when the copy is whole): a method without chains, a stub, a
+ * map line. */
+static void put_entry(struct jsym_frame *f, const struct lk_seg *s, uint64_t size)
 {
-	f->name = e->strs + e->o_name;
-	f->class_name = e->kind == LOOKUP_LOAD ? e->strs : "";
-	f->method = e->kind == LOOKUP_LOAD ? e->strs + e->o_method : "";
-	f->signature = e->kind == LOOKUP_LOAD ? e->strs + e->o_sig : "";
+	int load = s->kind == LOOKUP_LOAD;
+
+	f->name = s->strs + s->o_name;
+	f->class_name = load ? s->strs : "";
+	f->method = load ? s->strs + s->o_method : "";
+	f->signature = load ? s->strs + s->o_sig : "";
 	f->file = "";
-	f->start = e->start;
-	f->size = e->end - e->start;
+	f->start = s->e_start;
+	f->size = size;
 	f->line = 0;
 	f->bci = -1;
-	f->kind = kind_of(e->kind);
+	f->kind = kind_of(s->kind);
 	f->reserved = 0;
 }
 
@@ -174,6 +178,7 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 				 size_t max)
 {
 	struct lookup *lk = h->lk;
+	const struct lk_seg *s;
 	const struct lk_ent *e;
 	const struct lk_chain *c;
 	long seg;
@@ -185,7 +190,13 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 	}
 	if ((seg = lk_seg_find(lk, addr)) < 0)
 		return 0;
-	e = &lk->ents[lk->s_ent[seg]];
+	s = &lk->seg[seg];
+	if (s->whole) { /* most code: the segment alone answers */
+		if (max)
+			put_entry(&frames[0], s, s->e_size);
+		return 1;
+	}
+	e = &lk->ents[s->ent];
 	if (e->fx && (c = lk_chain_at(e->fx, addr))) {
 		for (uint32_t k = 0; k < c->depth && k < max; k++) {
 			struct lookup_frame lf = lk_chain_frame(e, c, c->depth - 1 - k);
@@ -202,11 +213,11 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 		for (size_t k = 0; k < hit.n_inline && k < max; k++)
 			put(&frames[k], &hit.inlined[k], JSYM_FRAME_INLINED);
 		if (hit.n_inline < max)
-			put_entry(&frames[hit.n_inline], e);
+			put_entry(&frames[hit.n_inline], s, e->end - e->start);
 		return (int)hit.n_inline + 1;
 	}
 	if (max)
-		put_entry(&frames[0], e);
+		put_entry(&frames[0], s, e->end - e->start);
 	return 1;
 }
 

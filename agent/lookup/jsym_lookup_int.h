@@ -14,6 +14,6 @@
 /* Open DIR/jsym-NSPID.journal, else DIR/perf-NSPID.map, of host pid `pid`
  * inside its root (jsym_lookup_open.c).  An fd and *is_journal, or -errno
  * with a reason in why. */
-int jl_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen);
+int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen);
 
 #endif

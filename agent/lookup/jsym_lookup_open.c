@@ -118,7 +118,7 @@ static int regular(int fd)
 	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
 }
 
-int jl_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen)
+int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen)
 {
 	char path[64], rel[4096];
 	long nspid = ns_pid(pid);

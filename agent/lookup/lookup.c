@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup.c - the entries of the address index: add, remove by id, inlined
- * ranges, journal records (contract in lookup.h, layout in lookup_int.h).
+ * ranges, journal records (contract in lookup_lib.h, layout in lookup_int.h).
  *
  * Entries live in one array; hash tables map id -> index (an UNLOAD finds
  * its LOAD in O(1)) and start -> index (a LOAD at the start of a live entry
@@ -42,20 +42,23 @@ static char *pack_strs(const struct lookup_sym *s, uint32_t *o_method, uint32_t 
 	return b;
 }
 
-int lk_grow(void **p, size_t *cap, size_t need, size_t elem)
+/* lk_grow for the entries, which stay aligned to a cache line (realloc
+ * would not keep that). */
+static int ents_grow(struct lookup *lk, size_t need)
 {
-	size_t nc = *cap ? *cap : 16;
-	void *np;
+	size_t nc = lk_grown_cap(need);
+	struct lk_ent *np;
 
-	if (need <= *cap)
+	if (need <= lk->cap_ents)
 		return 0;
-	while (nc < need)
-		nc *= 2;
-	np = realloc(*p, nc * elem);
+	np = aligned_alloc(LK_LINE, nc * sizeof(*np));
 	if (!np)
 		return -ENOMEM;
-	*p = np;
-	*cap = nc;
+	if (lk->n_ents)
+		memcpy(np, lk->ents, lk->n_ents * sizeof(*np));
+	free(lk->ents);
+	lk->ents = np;
+	lk->cap_ents = nc;
 	return 0;
 }
 
@@ -71,7 +74,7 @@ static void ent_clear(struct lk_ent *e)
 	e->fx = NULL;
 	e->inl = NULL;
 	e->strs = NULL;
-	e->n_inl = e->cap_inl = 0;
+	e->n_inl = 0;
 }
 
 int lk_compact(struct lookup *lk)
@@ -79,22 +82,22 @@ int lk_compact(struct lookup *lk)
 	struct lk_hash id, st;
 	size_t w = 0;
 
-	if (lkh_init(&id, lk->n_ents - lk->n_dead) < 0)
+	if (lk_hash_init(&id, lk->n_ents - lk->n_dead) < 0)
 		return -ENOMEM;
-	if (lkh_init(&st, lk->n_ents - lk->n_dead) < 0) {
-		lkh_free(&id);
+	if (lk_hash_init(&st, lk->n_ents - lk->n_dead) < 0) {
+		lk_hash_free(&id);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < lk->n_ents; i++) {
 		if (!lk->ents[i].strs)
 			continue;
 		lk->ents[w] = lk->ents[i];
-		lkh_fill(&id, lk->ents[w].id, (uint32_t)w);
-		lkh_fill(&st, lk->ents[w].start, (uint32_t)w);
+		lk_hash_fill(&id, lk->ents[w].id, (uint32_t)w);
+		lk_hash_fill(&st, lk->ents[w].start, (uint32_t)w);
 		w++;
 	}
-	lkh_free(&lk->by_id);
-	lkh_free(&lk->by_start);
+	lk_hash_free(&lk->by_id);
+	lk_hash_free(&lk->by_start);
 	lk->by_id = id;
 	lk->by_start = st;
 	lk->n_ents = w;
@@ -104,16 +107,6 @@ int lk_compact(struct lookup *lk)
 	return 0;
 }
 
-struct lookup *lookup_new(void)
-{
-	struct lookup *lk = calloc(1, sizeof(*lk));
-
-	if (!lk)
-		return NULL;
-	lk->jr.fd = lk->pm.fd = -1;
-	return lk;
-}
-
 void lookup_clear(struct lookup *lk)
 {
 	int source = lk->st.source;
@@ -121,8 +114,8 @@ void lookup_clear(struct lookup *lk)
 
 	for (size_t i = 0; i < lk->n_ents; i++)
 		ent_clear(&lk->ents[i]);
-	lkh_free(&lk->by_id);
-	lkh_free(&lk->by_start);
+	lk_hash_free(&lk->by_id);
+	lk_hash_free(&lk->by_start);
 	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = lk->r_n = 0;
 	lk->n_order = lk->n_sorted = 0;
 	lk->order_valid = 0;
@@ -130,25 +123,6 @@ void lookup_clear(struct lookup *lk)
 	memset(&lk->st, 0, sizeof(lk->st));
 	lk->st.source = source;
 	lk->st.resets = resets;
-}
-
-void lookup_free(struct lookup *lk)
-{
-	if (!lk)
-		return;
-	lookup_clear(lk);
-	free(lk->ents);
-	free(lk->order);
-	free(lk->order_tmp);
-	free(lk->heap);
-	free(lk->s_start);
-	free(lk->s_end);
-	free(lk->s_ent);
-	free(lk->r_idx);
-	free(lk->scratch);
-	free(lk->chain_buf);
-	lk_close_source(lk);
-	free(lk);
 }
 
 static int valid_range(uint64_t start, uint64_t size)
@@ -160,13 +134,13 @@ static int valid_range(uint64_t start, uint64_t size)
 static void kill_entry(struct lookup *lk, uint32_t idx)
 {
 	struct lk_ent *e = &lk->ents[idx];
-	size_t slot = lkh_find(&lk->by_id, e->id);
+	size_t slot = lk_hash_find(&lk->by_id, e->id);
 
-	if (slot != LKH_NONE && lkh_idx(&lk->by_id, slot) == idx)
-		lkh_del(&lk->by_id, slot);
-	slot = lkh_find(&lk->by_start, e->start);
-	if (slot != LKH_NONE && lkh_idx(&lk->by_start, slot) == idx)
-		lkh_del(&lk->by_start, slot);
+	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_id, slot) == idx)
+		lk_hash_del(&lk->by_id, slot);
+	slot = lk_hash_find(&lk->by_start, e->start);
+	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_start, slot) == idx)
+		lk_hash_del(&lk->by_start, slot);
 	lk->n_inl -= e->n_inl;
 	if (e->fx)
 		lk->st.chains -= e->fx->n_ch;
@@ -183,11 +157,11 @@ static void maybe_compact(struct lookup *lk)
 
 int lookup_remove(struct lookup *lk, uint64_t id)
 {
-	size_t slot = lkh_find(&lk->by_id, id);
+	size_t slot = lk_hash_find(&lk->by_id, id);
 
-	if (slot == LKH_NONE)
+	if (slot == LK_HASH_NONE)
 		return -ENOENT;
-	kill_entry(lk, lkh_idx(&lk->by_id, slot));
+	kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
 	maybe_compact(lk);
 	return 0;
 }
@@ -204,7 +178,7 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 		return -EINVAL;
 	if (lk->n_ents >= UINT32_MAX - 1)
 		return -ENOMEM;
-	if (lk_grow((void **)&lk->ents, &lk->cap_ents, lk->n_ents + 1, sizeof(*lk->ents)) < 0)
+	if (ents_grow(lk, lk->n_ents + 1) < 0)
 		return -ENOMEM;
 	e.strs = pack_strs(sym, &e.o_method, &e.o_sig, &e.o_name);
 	if (!e.strs)
@@ -212,27 +186,27 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 	e.start = sym->start;
 	e.end = sym->start + sym->size;
 	e.id = sym->id;
-	e.kind = sym->kind;
+	e.kind = (uint8_t)sym->kind;
 	/*
 	 * The same id again: the newer record replaces it.  A live entry that
 	 * starts at the same address is over: two live code blobs never share
 	 * a start, so its memory was reused even if its UNLOAD is still to come
 	 * (the agent drops it from the map the same way).
 	 */
-	if ((slot = lkh_find(&lk->by_id, e.id)) != LKH_NONE)
-		kill_entry(lk, lkh_idx(&lk->by_id, slot));
-	if ((slot = lkh_find(&lk->by_start, e.start)) != LKH_NONE) {
-		kill_entry(lk, lkh_idx(&lk->by_start, slot));
+	if ((slot = lk_hash_find(&lk->by_id, e.id)) != LK_HASH_NONE)
+		kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
+	if ((slot = lk_hash_find(&lk->by_start, e.start)) != LK_HASH_NONE) {
+		kill_entry(lk, lk_hash_idx(&lk->by_start, slot));
 		lk->st.superseded++;
 	}
 	maybe_compact(lk);
 	idx = (uint32_t)lk->n_ents;
-	if (lkh_put(&lk->by_id, e.id, idx) < 0) {
+	if (lk_hash_put(&lk->by_id, e.id, idx) < 0) {
 		free(e.strs);
 		return -ENOMEM;
 	}
-	if (lkh_put(&lk->by_start, e.start, idx) < 0) {
-		lkh_del(&lk->by_id, lkh_find(&lk->by_id, e.id));
+	if (lk_hash_put(&lk->by_start, e.start, idx) < 0) {
+		lk_hash_del(&lk->by_id, lk_hash_find(&lk->by_id, e.id));
 		free(e.strs);
 		return -ENOMEM;
 	}
@@ -243,22 +217,22 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 {
-	size_t slot = lkh_find(&lk->by_id, sym->id);
+	size_t slot = lk_hash_find(&lk->by_id, sym->id);
 	struct lk_ent *e;
 	struct lk_inl in = { 0 };
 	size_t cap;
 
-	if (slot == LKH_NONE)
+	if (slot == LK_HASH_NONE)
 		return -ENOENT;
-	e = &lk->ents[lkh_idx(&lk->by_id, slot)];
+	e = &lk->ents[lk_hash_idx(&lk->by_id, slot)];
 	if (e->kind != LOOKUP_LOAD)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)
 		return -EINVAL;
-	cap = e->cap_inl;
+	lk_ent_grows(lk, e);
+	cap = lk_grown_cap(e->n_inl);
 	if (lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
 		return -ENOMEM;
-	e->cap_inl = (uint32_t)cap;
 	in.strs = pack_strs(sym, &in.o_method, &in.o_sig, &in.o_name);
 	if (!in.strs)
 		return -ENOMEM;

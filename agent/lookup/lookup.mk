@@ -15,7 +15,6 @@
 #                                    (`make install` writes its own with PREFIX)
 #     examples/jsym-lookup-example   docs/examples/lookup_example.c, linked
 #                                    against the .so with only the public header
-#   glibc-build/tests/bench_lookup   the benchmark behind tests/bench/lookup.sh
 
 LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
 	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_radix.c agent/lookup/lookup_frames.c \
@@ -68,11 +67,3 @@ ALL_$(1) += $(B_$(1))/libjsym-lookup.a $(B_$(1))/libjsym-lookup.so $(B_$(1))/jsy
 	$(B_$(1))/include/jsym/lookup.h $(B_$(1))/examples/jsym-lookup-example
 endef
 $(foreach l,$(LIBCS),$(eval $(call lookup_lib_rule,$(l))))
-
-$(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
-		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
-	$(call msg,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC_glibc) -o $@ $^
-
-ALL_glibc += $(B_glibc)/tests/bench_lookup

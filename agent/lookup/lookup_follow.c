@@ -1,23 +1,53 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lookup_follow.c - keep a struct lookup in step with a journal or perf map
- * that another process is still writing (contract in lookup.h).
+ * lookup_follow.c - a struct lookup's life (new, free) and keeping it in
+ * step with a journal or perf map that another process is still writing
+ * (contract in lookup_lib.h).  The top of the index: it calls lookup.c (the
+ * entries) and the readers, and nothing below calls back into it.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lookup_int.h"
 
-void lk_close_source(struct lookup *lk)
+static void close_source(struct lookup *lk)
 {
 	jr_close(&lk->jr);
 	pm_close(&lk->pm);
 	lk->st.source = LOOKUP_SOURCE_NONE;
 }
 
+struct lookup *lookup_new(void)
+{
+	struct lookup *lk = calloc(1, sizeof(*lk));
+
+	if (!lk)
+		return NULL;
+	lk->jr.fd = lk->pm.fd = -1;
+	return lk;
+}
+
+void lookup_free(struct lookup *lk)
+{
+	if (!lk)
+		return;
+	lookup_clear(lk);
+	free(lk->ents);
+	free(lk->order);
+	free(lk->order_tmp);
+	free(lk->heap);
+	free(lk->seg);
+	free(lk->r_idx);
+	free(lk->scratch);
+	free(lk->chain_buf);
+	close_source(lk);
+	free(lk);
+}
+
 int lookup_follow_journal(struct lookup *lk, int fd)
 {
-	lk_close_source(lk);
+	close_source(lk);
 	jr_open_fd(&lk->jr, fd);
 	lk->st.source = LOOKUP_SOURCE_JOURNAL;
 	return 0;
@@ -25,7 +55,7 @@ int lookup_follow_journal(struct lookup *lk, int fd)
 
 int lookup_follow_map(struct lookup *lk, int fd)
 {
-	lk_close_source(lk);
+	close_source(lk);
 	pm_open_fd(&lk->pm, fd);
 	lk->st.source = LOOKUP_SOURCE_MAP;
 	return 0;

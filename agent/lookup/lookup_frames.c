@@ -114,12 +114,13 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 		lk->st.bad_records++;
 		return 0;
 	}
-	slot = lkh_find(&lk->by_id, f.id);
-	e = slot == LKH_NONE ? NULL : &lk->ents[lkh_idx(&lk->by_id, slot)];
+	slot = lk_hash_find(&lk->by_id, f.id);
+	e = slot == LK_HASH_NONE ? NULL : &lk->ents[lk_hash_idx(&lk->by_id, slot)];
 	if (!e || e->kind != LOOKUP_LOAD || e->start != f.code_start) {
 		lk->st.orphan_inlines++;
 		return 0;
 	}
+	lk_ent_grows(lk, e);
 	if (!e->fx && !(e->fx = calloc(1, sizeof(*e->fx))))
 		return -ENOMEM;
 	fx = e->fx;

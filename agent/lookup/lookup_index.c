@@ -69,36 +69,44 @@ static int by_start(const void *a, const void *b)
 static void emit(struct lookup *lk, uint64_t start, uint64_t end, uint32_t ent)
 {
 	size_t n = lk->n_seg;
+	const struct lk_ent *e;
 
-	if (n && lk->s_ent[n - 1] == ent && lk->s_end[n - 1] == start) {
-		lk->s_end[n - 1] = end;
+	if (n && lk->seg[n - 1].ent == ent && lk->seg[n - 1].end == start) {
+		lk->seg[n - 1].end = end;
 		return;
 	}
-	lk->s_start[n] = start;
-	lk->s_end[n] = end;
-	lk->s_ent[n] = ent;
+	e = &lk->ents[ent];
+	lk->seg[n] = (struct lk_seg){
+		.start = start,
+		.end = end,
+		.e_start = e->start,
+		.strs = e->strs,
+		.id = e->id,
+		.o_method = e->o_method,
+		.o_sig = e->o_sig,
+		.o_name = e->o_name,
+		.e_size = (uint32_t)(e->end - e->start),
+		.ent = ent,
+		.kind = e->kind,
+		.whole = !e->n_inl && !e->fx && e->end - e->start <= UINT32_MAX,
+	};
 	lk->n_seg++;
 }
 
 static int seg_reserve(struct lookup *lk, size_t need)
 {
+	struct lk_seg *s;
+	size_t cap = lk_grown_cap(need); /* doubling: a followed JVM grows a little each time */
+
 	if (need <= lk->cap_seg)
 		return 0;
-	uint64_t *a = realloc(lk->s_start, need * sizeof(*a));
-
-	if (a)
-		lk->s_start = a;
-	uint64_t *b = realloc(lk->s_end, need * sizeof(*b));
-
-	if (b)
-		lk->s_end = b;
-	uint32_t *c = realloc(lk->s_ent, need * sizeof(*c));
-
-	if (c)
-		lk->s_ent = c;
-	if (!a || !b || !c)
+	/* aligned, so a segment is one cache line; the old ones are rebuilt anyway */
+	if (!(s = aligned_alloc(LK_LINE, cap * sizeof(*s))))
 		return -ENOMEM;
-	lk->cap_seg = need;
+	free(lk->seg);
+	lk->seg = s;
+	lk->n_seg = lk->r_n = 0;
+	lk->cap_seg = cap;
 	return 0;
 }
 
@@ -260,6 +268,7 @@ static int collect_chain(struct lookup *lk, const struct lk_ent *e, uint64_t add
 
 int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 {
+	const struct lk_seg *s;
 	const struct lk_ent *e;
 	long seg;
 	int rc;
@@ -270,10 +279,16 @@ int lookup_find(struct lookup *lk, uint64_t addr, struct lookup_hit *hit)
 		return rc;
 	if ((seg = lk_seg_find(lk, addr)) < 0)
 		return 0;
-	e = &lk->ents[lk->s_ent[seg]];
+	s = &lk->seg[seg];
+	hit->offset = addr - s->e_start;
+	if (s->whole) { /* the segment's copy is the whole answer */
+		hit->sym = frame_of(s->kind, s->id, s->e_start, s->e_start + s->e_size, s->strs,
+				    s->o_method, s->o_sig, s->o_name);
+		return 1;
+	}
+	e = &lk->ents[s->ent];
 	hit->sym = frame_of(e->kind, e->id, e->start, e->end, e->strs, e->o_method, e->o_sig,
 			    e->o_name);
-	hit->offset = addr - e->start;
 	if (e->n_inl) {
 		if ((rc = collect_inlines(lk, e, addr, &hit->n_inline)) < 0)
 			return rc;

@@ -2,7 +2,7 @@
 /*
  * lookup_int.h - inside the address index, shared by lookup.c (entries),
  * lookup_index.c (segments and queries) and lookup_follow.c (files).  Not an
- * API: use lookup.h.
+ * API: use lookup_lib.h.
  */
 #ifndef JSYM_LOOKUP_INT_H
 #define JSYM_LOOKUP_INT_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "perfmap_read.h"
 
 struct lk_inl {
@@ -43,15 +43,24 @@ struct lk_frames {
 	size_t n_ch, cap_ch, n_fr, cap_fr, n_meth, cap_meth;
 };
 
+/*
+ * One entry: 64 bytes in an array aligned to 64 (ents_grow in lookup.c), so
+ * lookup_find reads one cache line of it.
+ */
 struct lk_ent {
-	uint64_t start, end, id;
+	uint64_t start, end;
 	char *strs; /* class\0method\0sig\0name\0; NULL once dead */
-	struct lk_frames *fx; /* NULL when the journal has no chains for it */
-	struct lk_inl *inl;
-	uint32_t n_inl, cap_inl;
 	uint32_t o_method, o_sig, o_name;
-	int kind;
+	uint8_t kind;         /* enum lookup_kind */
+	uint8_t pad;
+	uint16_t n_inl;       /* <= LOOKUP_MAX_INLINE */
+	struct lk_frames *fx; /* NULL when the journal has no chains for it */
+	struct lk_inl *inl;   /* capacity: lk_grown_cap(n_inl) */
+	uint64_t id;
 };
+
+#define LK_LINE 64
+_Static_assert(sizeof(struct lk_ent) == LK_LINE, "an entry is one cache line");
 
 struct heap_item;
 
@@ -63,6 +72,28 @@ struct lk_hash {
 	size_t used;      /* slots not empty, tombstones included */
 	size_t live;      /* keys present */
 };
+
+/*
+ * A piece of address space and the entry that wins it, with a copy of what
+ * an answer needs from that entry: a lookup through the public API reads
+ * this one cache line (the array is aligned to 64) and not the entry, unless
+ * the copy is not the whole answer (whole == 0: the entry has inline ranges
+ * or chains, or a size that does not fit e_size).  The copy is made at each
+ * rebuild, and every change to an entry marks the index dirty.
+ */
+struct lk_seg {
+	uint64_t start, end;     /* the piece */
+	uint64_t e_start;        /* the entry's range: e_start, e_size bytes */
+	const char *strs;        /* the entry's strings and their offsets */
+	uint64_t id;             /* the entry's id */
+	uint32_t o_method, o_sig, o_name;
+	uint32_t e_size;         /* valid when whole */
+	uint32_t ent;            /* index of the entry */
+	uint8_t kind;            /* enum lookup_kind */
+	uint8_t whole;           /* the copy is the whole answer */
+};
+
+_Static_assert(sizeof(struct lk_seg) == LK_LINE, "a segment is one cache line");
 
 /* An entry in start order (lookup_index.c). */
 struct start_idx {
@@ -82,9 +113,8 @@ struct lookup {
 	int order_valid;
 	struct heap_item *heap;
 	size_t cap_heap;
-	/* segments, valid when !dirty */
-	uint64_t *s_start, *s_end;
-	uint32_t *s_ent;
+	/* segments in start order, disjoint; valid when !dirty */
+	struct lk_seg *seg;
 	size_t n_seg, cap_seg;
 	/* radix index over the segment starts (lookup_index.c): bucket b holds
 	 * addresses r_base + [b << r_shift, (b + 1) << r_shift), and r_idx[b] is
@@ -106,23 +136,34 @@ struct lookup {
 	struct pm_reader pm;
 };
 
-#define LKH_NONE ((size_t)-1)
+#define LK_HASH_NONE ((size_t)-1)
+
+/* Call before entry e gains an inline range or a chain: when it had none,
+ * the segments' copy of it says so (whole), and must be made again. */
+static inline void lk_ent_grows(struct lookup *lk, const struct lk_ent *e)
+{
+	if (!e->n_inl && !e->fx)
+		lk->dirty = 1;
+}
 
 /* An empty table with room for `want` keys.  0 or -ENOMEM (then h is empty). */
-int lkh_init(struct lk_hash *h, size_t want);
-void lkh_free(struct lk_hash *h);
-/* Slot of key, or LKH_NONE. */
-size_t lkh_find(const struct lk_hash *h, uint64_t key);
+int lk_hash_init(struct lk_hash *h, size_t want);
+void lk_hash_free(struct lk_hash *h);
+/* Slot of key, or LK_HASH_NONE. */
+size_t lk_hash_find(const struct lk_hash *h, uint64_t key);
 /* Entry index stored in an occupied slot. */
-uint32_t lkh_idx(const struct lk_hash *h, size_t slot);
+uint32_t lk_hash_idx(const struct lk_hash *h, size_t slot);
 /* Add key -> idx (the key must not be present); grows as needed.  0 or -ENOMEM. */
-int lkh_put(struct lk_hash *h, uint64_t key, uint32_t idx);
-/* Add to a table made by lkh_init for at least that many keys: never fails. */
-void lkh_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
-void lkh_del(struct lk_hash *h, size_t slot);
+int lk_hash_put(struct lk_hash *h, uint64_t key, uint32_t idx);
+/* Add to a table made by lk_hash_init for at least that many keys: never fails. */
+void lk_hash_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
+void lk_hash_del(struct lk_hash *h, size_t slot);
 
 /* Grow *p (of elem-byte items, capacity *cap) to hold need items.  0 or -ENOMEM. */
 int lk_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* lk_grow's capacity after it grew an array one item at a time to n items. */
+size_t lk_grown_cap(size_t n);
 
 /* Drop dead entries; indexes change, so the hash is rebuilt.  0 or -ENOMEM
  * (then nothing changed). */
@@ -139,9 +180,39 @@ int lk_radix_build(struct lookup *lk);
  * and the oracle tests), or -1. */
 long lk_seg_bsearch(const struct lookup *lk, uint64_t addr);
 
-/* The same through the radix index: what lookup_find uses.  The index
- * must be clean (lk_rebuild). */
-long lk_seg_find(const struct lookup *lk, uint64_t addr);
+/* Count of the segments s[lo, hi) that start at or below addr, plus lo. */
+static inline size_t lk_seg_upper(const struct lk_seg *s, size_t lo, size_t hi, uint64_t addr)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The same through the radix index (lookup_radix.c builds it): what
+ * lookup_find and jsym_lookup_resolve use, inline in both because it is
+ * their whole hot path.  The index must be clean (lk_rebuild). */
+static inline long lk_seg_find(const struct lookup *lk, uint64_t addr)
+{
+	uint64_t b;
+	size_t p;
+
+	if (!lk->r_n || addr < lk->r_base)
+		return -1;
+	b = (addr - lk->r_base) >> lk->r_shift;
+	if (b >= lk->r_n)
+		p = lk->n_seg; /* past the last start: every segment starts before */
+	else
+		p = lk_seg_upper(lk->seg, lk->r_idx[b], lk->r_idx[b + 1], addr);
+	if (p == 0 || addr >= lk->seg[p - 1].end)
+		return -1;
+	return (long)(p - 1);
+}
 
 /* Apply a FRAMES record (lookup_frames.c).  0 or -ENOMEM; bad and orphan
  * records are counted. */
@@ -156,8 +227,5 @@ const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
 /* Frame k of chain c (k = 0 the outermost) as a lookup_frame: kind
  * LOOKUP_LOAD for the outermost, LOOKUP_INLINE for the others. */
 struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k);
-
-/* Close the followed file, if any (lookup_follow.c). */
-void lk_close_source(struct lookup *lk);
 
 #endif

@@ -11,7 +11,7 @@
  * newline is still being written: it is left for the next call.
  *
  * Overlapping lines are not resolved here; the caller applies "the later line
- * wins" (lookup.h does, with the line number as the id).
+ * wins" (lookup_lib.h does, with the line number as the id).
  */
 #ifndef JSYM_PERFMAP_READ_H
 #define JSYM_PERFMAP_READ_H

@@ -55,7 +55,7 @@ ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,
 enum fdio_lock {
 	FDIO_FLOCK,             /* flock(LOCK_EX): shared by jsym processes */
 	FDIO_RECORD,            /* fcntl(F_SETLK, F_WRLCK) on the whole file:
-	                           what the OpenJ9 VMs use (PROTOCOLS.md B3) */
+	                           what the OpenJ9 VMs use (docs/protocols.md B3) */
 };
 
 /*

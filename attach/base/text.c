@@ -23,6 +23,16 @@ static int parse_decimal(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int text_parse_int(const char *s, int min, int max, int *out)
+{
+	long v;
+	int rc = parse_decimal(s, min, max, &v);
+
+	if (rc == 0)
+		*out = (int)v;
+	return rc;
+}
+
 int text_parse_pid(const char *s, pid_t *out)
 {
 	long v;
@@ -35,12 +45,7 @@ int text_parse_pid(const char *s, pid_t *out)
 
 int text_parse_ms(const char *s, int *out)
 {
-	long v;
-	int rc = parse_decimal(s, 0, MS_MAX_VALUE, &v);
-
-	if (rc == 0)
-		*out = (int)v;
-	return rc;
+	return text_parse_int(s, 0, MS_MAX_VALUE, out);
 }
 
 size_t text_utf8_len(const unsigned char *s, size_t n)

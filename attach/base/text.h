@@ -12,10 +12,12 @@
 
 /*
  * Strict decimal: the whole of s is digits (no sign, no blanks, no
- * suffix).  text_parse_pid takes 1..INT_MAX, text_parse_ms 0..24 h.
- * Returns 0 with the value stored, or -EINVAL (NULL, garbage, out of
- * range) with *out unchanged.
+ * suffix).  text_parse_int takes min..max (min >= 0), text_parse_pid
+ * 1..INT_MAX, text_parse_ms 0..24 h.  Returns 0 with the value stored, or
+ * -EINVAL (NULL, garbage, out of range) with *out unchanged.  A count
+ * (--jobs) is a text_parse_int, never a text_parse_ms.
  */
+int text_parse_int(const char *s, int min, int max, int *out);
 int text_parse_pid(const char *s, pid_t *out);
 int text_parse_ms(const char *s, int *out);
 

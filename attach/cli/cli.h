@@ -7,6 +7,7 @@
 #ifndef JSYM_CLI_H
 #define JSYM_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -24,6 +25,25 @@ enum {
 	JSYM_EXIT_PARTIAL = 5,  /* several JVMs: some succeeded, some failed */
 };
 
+/*
+ * Options that have no short letter, as getopt_long values (util-linux's
+ * style): one list for every command, so that a long-only option is never
+ * mistaken for a letter.  A short letter means one thing in every command:
+ * -j is --jobs (attach), never --json or --journal.
+ */
+enum cli_long_opt {
+	OPT_ALL = CHAR_MAX + 1,
+	OPT_CLEAN,
+	OPT_DELIVERY,
+	OPT_FALLBACK,
+	OPT_FORCE,
+	OPT_JOURNAL,
+	OPT_JSON,
+	OPT_STDOUT,
+	OPT_STOP,
+	OPT_TABLES,
+};
+
 #ifndef JSYM_VERSION
 #define JSYM_VERSION "0.1"
 #endif
@@ -38,8 +58,12 @@ void cli_log_init(struct cli_log *l, bool on);
 /* attach_step_fn for struct attach_log (ctx = struct cli_log *). */
 void cli_step(void *ctx, const char *line);
 
-/* "jsym: <text>" on stderr. */
+/* "jsym: <text>" on stderr, escaped for the terminal (termtext.h). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Text read from a target (a name in a map or journal, a path) on f,
+ * escaped for the terminal (termtext.h) however long it is. */
+void cli_put_text(FILE *f, const char *s);
 
 /*
  * The -t/--timeout (> 0) and -r/--read-timeout options that exec and attach
@@ -58,10 +82,13 @@ struct target;
  */
 int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
 
-/* The full usage text (cli_usage.c); --help prints it to stdout. */
+/* The commands (cli_usage.c): `jsym --help` prints it to stdout. */
 void cli_usage(FILE *f);
 
-struct target;
+/* One command's options and examples (`jsym COMMAND --help`, `jsym help
+ * COMMAND`).  0, or -ENOENT when cmd is not a command (nothing printed). */
+int cli_help(FILE *f, const char *cmd);
+
 struct attach_log;
 struct err_text;
 
@@ -77,6 +104,8 @@ int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+/* `jsym resolve`: addresses -> Java methods from the agent's files (cli_resolve.c). */
+int cli_resolve_main(int argc, char **argv);
 /* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
 int cli_map_main(int argc, char **argv);
 /* One `jsym map` of t (opened with TARGET_FDS): the map written into its

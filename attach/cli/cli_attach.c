@@ -227,19 +227,19 @@ static int agent_dir_of(const char *opts, char *out, size_t cap)
 static int parse(struct attach_env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'A' },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "options", required_argument, NULL, 'o' },
 		{ "agent-dir", required_argument, NULL, 'a' },
-		{ "delivery", required_argument, NULL, 'D' },
-		{ "stop", no_argument, NULL, 'S' },
-		{ "clean", no_argument, NULL, 'C' },
+		{ "delivery", required_argument, NULL, OPT_DELIVERY },
+		{ "stop", no_argument, NULL, OPT_STOP },
+		{ "clean", no_argument, NULL, OPT_CLEAN },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "read-timeout", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "fallback", required_argument, NULL, 'F' },
-		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "fallback", required_argument, NULL, OPT_FALLBACK },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -249,18 +249,18 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	env->read_timeout_ms = 30000;
 	env->jobs = 4;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "Aj:o:a:SCt:r:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'A': env->all = true; break;
+		case OPT_ALL: env->all = true; break;
 		case 'j':
-			if (text_parse_ms(optarg, &env->jobs) || env->jobs < 1 || env->jobs > 64) {
-				cli_err("--jobs wants 1 to 64, not '%s'", optarg);
+			if (text_parse_int(optarg, 1, MAX_JOBS, &env->jobs)) {
+				cli_err("--jobs wants 1 to %d, not '%s'", MAX_JOBS, optarg);
 				return -EINVAL;
 			}
 			break;
 		case 'o': env->options = optarg; break;
 		case 'a': env->agent_dir = optarg; break;
-		case 'D':
+		case OPT_DELIVERY:
 			if (!strcmp(optarg, "auto"))
 				env->delivery = DEPLOY_DELIVER_AUTO;
 			else if (!strcmp(optarg, "copy"))
@@ -272,8 +272,8 @@ static int parse(struct attach_env *env, int argc, char **argv)
 				return -EINVAL;
 			}
 			break;
-		case 'S': env->stop = true; break;
-		case 'C': env->clean = true; break;
+		case OPT_STOP: env->stop = true; break;
+		case OPT_CLEAN: env->clean = true; break;
 		case 't':
 		case 'r':
 			if (cli_timeout_opt(c, optarg, &env->timeout_ms,
@@ -281,9 +281,9 @@ static int parse(struct attach_env *env, int argc, char **argv)
 				return -EINVAL;
 			break;
 		case 'v': env->verbose = true; break;
-		case 'J': env->json = true; break;
-		case 'f': env->force = true; break;
-		case 'F':
+		case OPT_JSON: env->json = true; break;
+		case OPT_FORCE: env->force = true; break;
+		case OPT_FALLBACK:
 			if (strcmp(optarg, "map")) {
 				cli_err("--fallback knows only 'map', not '%s'", optarg);
 				return -EINVAL;
@@ -291,7 +291,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 			env->fallback_map = true;
 			break;
 		case 'h':
-			cli_usage(stdout);
+			cli_help(stdout, argv[0]);
 			return 1;
 		default:
 			usage_err();

@@ -14,6 +14,7 @@
 #include "deploy.h"
 
 #define MAX_PIDS 4096
+#define MAX_JOBS 64     /* --jobs: JVMs attached at once */
 
 struct attach_env {
 	int timeout_ms;

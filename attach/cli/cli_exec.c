@@ -72,7 +72,7 @@ static void exec_usage(void)
 {
 	cli_err("usage: jsym exec [--timeout MS] [--read-timeout MS] "
 		"[--protocol auto|1|2] [-v] [--json] PID COMMAND [ARGS...] "
-		"(jsym --help lists the commands)");
+		"(jsym exec --help lists the commands)");
 }
 
 /* Build the argument list; jcmd gets its words as one command line. */
@@ -120,7 +120,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 		{ "read-timeout", required_argument, NULL, 'r' },
 		{ "protocol", required_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,7 +130,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	env->read_timeout_ms = 30000;
 	optind = 1;
 	/* '+': stop at PID, so "threaddump -l" keeps its -l */
-	while ((c = getopt_long(argc, argv, "+t:r:p:vjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:r:p:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 		case 'r':
@@ -151,11 +151,11 @@ static int parse(struct exec_env *env, int argc, char **argv)
 		case 'v':
 			env->verbose = true;
 			break;
-		case 'j':
+		case OPT_JSON:
 			env->json = true;
 			break;
 		case 'h':
-			cli_usage(stdout);
+			cli_help(stdout, argv[0]);
 			return 1;
 		default:
 			exec_usage();

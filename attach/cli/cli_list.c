@@ -153,7 +153,7 @@ static int list_one(struct target *t, void *ctx)
 int cli_list_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -162,13 +162,13 @@ int cli_list_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jvh", opts, NULL)) != -1) {
-		if (c == 'j')
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		if (c == OPT_JSON)
 			st.json = true;
 		else if (c == 'v')
 			st.verbose = true;
 		else if (c == 'h') {
-			cli_usage(stdout);
+			cli_help(stdout, argv[0]);
 			return JSYM_EXIT_OK;
 		} else {
 			cli_err("usage: jsym list [--json] [-v]");

@@ -57,9 +57,9 @@ static int parse(struct map_env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "stdout", no_argument, NULL, 'S' },
-		{ "tables", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "stdout", no_argument, NULL, OPT_STDOUT },
+		{ "tables", no_argument, NULL, OPT_TABLES },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
@@ -72,9 +72,9 @@ static int parse(struct map_env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vfi:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v': env->verbose = true; break;
-		case 'J': env->json = true; break;
-		case 'S': env->to_stdout = true; break;
-		case 'T': env->tables = true; break;
+		case OPT_JSON: env->json = true; break;
+		case OPT_STDOUT: env->to_stdout = true; break;
+		case OPT_TABLES: env->tables = true; break;
 		case 'f': env->follow = true; break;
 		case 'i':
 			if (text_parse_ms(optarg, &env->interval_ms) || env->interval_ms < 10) {
@@ -83,7 +83,7 @@ static int parse(struct map_env *env, int argc, char **argv)
 			}
 			break;
 		case 'h':
-			cli_usage(stdout);
+			cli_help(stdout, argv[0]);
 			return 1;
 		default:
 			usage_err();

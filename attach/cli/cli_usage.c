@@ -1,8 +1,196 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cli_usage.c - the text of `jsym --help` (docs/cli.md says the same). */
+/*
+ * cli_usage.c - the help texts: `jsym --help` (the commands) and `jsym
+ * COMMAND --help` (that command's options and examples).  docs/cli.md and
+ * the man page docs/jsym.1 say the same; tests/integration/60-docs-man.sh
+ * compares the man page with these texts.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+
+#define EXIT_TEXT \
+"Exit status: 0 success; 1 usage error; 2 jsym could not attach (the message\n" \
+"names the cause and the fix); 3 the JVM refused or the command failed (its\n" \
+"message is printed); 4 the agent's Agent_OnAttach returned non-zero (the\n" \
+"code is printed); 5 several JVMs, some failed.\n"
+
+#define EXEC_TIMEOUTS \
+"  -t, --timeout MS        wait at most MS for the attach socket and the\n" \
+"                          connection (default 10000)\n" \
+"  -r, --read-timeout MS   longest silence while reading the reply\n" \
+"                          (default 30000; 0: no limit)\n" \
+"  -v, --verbose           one line per step on stderr\n"
+
+static const char attach_help[] =
+"Usage: jsym attach [OPTIONS] PID... | --all\n"
+"       jsym attach --stop [--clean] PID...\n"
+"\n"
+"Load the jsym agent into running JVMs: both builds are copied into the\n"
+"JVM's container (owned by its uid) unless it sees jsym's own files (or, when\n"
+"its temp dir cannot take them, handed over from a memfd without writing\n"
+"anything), the libc build is confirmed by a probe under the container's own\n"
+"loader, and a JVM that already runs the agent only refreshes it.  --stop\n"
+"stops the agent's output; --clean also removes the copies the JVM does not\n"
+"map.\n"
+"\n"
+"  -o, --options OPTS      the agent's options (docs/agent.md), e.g.\n"
+"                          dir=/tmp,flush_ms=100\n"
+"  -a, --agent-dir DIR     where the builds are: DIR/{glibc,musl}/ (default:\n"
+"                          next to jsym, build or install tree)\n"
+"      --delivery HOW      auto (default: copy, a memfd when the temp dir is\n"
+"                          read-only, noexec or too small), copy, memfd\n"
+"      --all               every JVM visible from here\n"
+"  -j, --jobs N            JVMs attached at once with --all (1 to 64, default 4)\n"
+"      --json              the outcome as JSON\n"
+"      --fallback=map      a JVM that takes no agent gets jsym map instead\n"
+"                          (--json: \"source\" says agent or vmstructs)\n"
+"      --force             load the agent into a JDK jsym refuses for a known\n"
+"                          crash (JDK 8 before 8u382: JDK-8305165)\n"
+"      --stop              stop the agent's output\n"
+"      --clean             with --stop: remove the copies the JVM does not map\n"
+EXEC_TIMEOUTS
+"  -h, --help              this text\n"
+"\n"
+"Examples:\n"
+"  jsym attach 4242                      the agent into one JVM\n"
+"  jsym attach -o unfold,flush_ms=100 4242\n"
+"  jsym attach --all -j 8 --json         every JVM here, 8 at a time\n"
+"  jsym attach --stop --clean 4242       the same as jsym detach 4242\n"
+"\n"
+EXIT_TEXT;
+
+static const char detach_help[] =
+"Usage: jsym detach [-t MS] [-r MS] [-v] [--json] PID...\n"
+"\n"
+"The same as jsym attach --stop --clean: stop the agent's output and remove\n"
+"the copies jsym made that the JVM does not map.\n"
+"\n"
+"Example:\n"
+"  jsym detach 4242\n"
+"\n"
+EXIT_TEXT;
+
+static const char exec_help[] =
+"Usage: jsym exec [OPTIONS] PID COMMAND [ARGS...]\n"
+"\n"
+"Run one attach command in the JVM and print its output as it arrives:\n"
+"load LIB [true|false [OPTIONS]], properties, agentProperties, threaddump,\n"
+"jcmd CMD [ARGS...], printflag NAME, setflag NAME VALUE,\n"
+"dumpheap FILE [-live|-all], inspectheap [-live|-all], datadump.\n"
+"\n"
+EXEC_TIMEOUTS
+"  -p, --protocol N        HotSpot attach protocol: auto (default), 1, 2\n"
+"      --json              print the outcome as one JSON object on stdout\n"
+"                          (no short form: -j is --jobs)\n"
+"  -h, --help              this text\n"
+"\n"
+"Examples:\n"
+"  jsym exec 4242 properties\n"
+"  jsym exec -v 4242 jcmd GC.heap_info\n"
+"  jsym exec --json 4242 jcmd VM.version | python3 -m json.tool\n"
+"\n"
+EXIT_TEXT;
+
+static const char list_help[] =
+"Usage: jsym list [--json] [-v]\n"
+"\n"
+"The JVMs visible from here: pid, pid in its namespace, uid, kind, version,\n"
+"libc, agent, container.\n"
+"\n"
+"      --json              an array of objects with the same facts and more\n"
+"  -v, --verbose           name each process that could not be inspected\n"
+"  -h, --help              this text\n"
+"\n"
+"Examples:\n"
+"  jsym list\n"
+"  jsym list --json | python3 -m json.tool\n";
+
+static const char map_help[] =
+"Usage: jsym map [--json] [--stdout] [-v] PID\n"
+"       jsym map --follow [--interval MS] [--json] [-v] PID\n"
+"\n"
+"Write the JVM's perf map without attaching, signalling or loading anything:\n"
+"libjvm.so's serviceability tables and code cache read from outside\n"
+"(HotSpot; docs/map.md), for JVMs that take no agent.  --follow keeps the\n"
+"map equal to the live code and journals loads and unloads next to it\n"
+"(/tmp/jsym-<nspid>.journal, for jsym resolve --at), until SIGINT/SIGTERM or\n"
+"the JVM's exit.\n"
+"\n"
+"      --stdout            print the map instead of writing it\n"
+"  -f, --follow            keep the map current and journal its changes\n"
+"  -i, --interval MS       time between two scans with --follow (1000; >= 10)\n"
+"      --json              a summary as one JSON object\n"
+"  -v, --verbose           one line per step on stderr\n"
+"  -h, --help              this text\n"
+"\n"
+"Examples:\n"
+"  jsym map 4242\n"
+"  jsym map --follow --interval 500 4242\n"
+"\n"
+EXIT_TEXT;
+
+static const char resolve_help[] =
+"Usage: jsym resolve --pid PID [--dir DIR] [options] [ADDR...]\n"
+"       jsym resolve --journal FILE | --map FILE [options] [ADDR...]\n"
+"\n"
+"Name the Java methods at JIT code addresses of a running JVM, from the\n"
+"journal or perf map the jsym agent writes.  ADDR is hex, with or without\n"
+"0x; without ADDR, addresses are read from stdin (whitespace-separated) and\n"
+"each line is answered at once, so jsym works as a pipe filter.\n"
+"\n"
+"  -p, --pid PID           JVM as seen from here; files are read through\n"
+"                          /proc/PID/root/DIR/ with the JVM's own pid\n"
+"  -d, --dir DIR           directory inside the JVM's filesystem (default /tmp)\n"
+"      --journal FILE      read this journal (offline)\n"
+"  -m, --map FILE          read this perf map (offline)\n"
+"  -f, --follow            re-read the file before each lookup (live JVM)\n"
+"  -t, --at SECONDS        the code as it was at this CLOCK_MONOTONIC time (as\n"
+"                          `perf script` prints sample times with perf record\n"
+"                          -k 1); needed once the agent stopped: it closes\n"
+"                          every range\n"
+"      --json              one JSON object per address\n"
+"  -v, --verbose           say which file was used and what it contained\n"
+"  -h, --help              this text\n"
+"\n"
+"Output: ADDR  NAME+OFFSET  [class C, method M, sig S, START+SIZE]\n"
+"            CLASS.METHOD (FILE:LINE) [inlined]   the inline stack, innermost\n"
+"            ...                                  first, when the agent ran\n"
+"            CLASS.METHOD (FILE:LINE)             with unfold (lines: FILE:LINE)\n"
+"        ADDR  ??            when no live code range holds ADDR\n"
+"Names are the target's text: escaped as \\xNN where a terminal would act on\n"
+"them.\n"
+"\n"
+"Examples:\n"
+"  jsym resolve --pid 4242 7f3a2c01a2b0\n"
+"  perf script -F ip | jsym resolve --pid 4242 --follow\n"
+"  jsym resolve --journal jsym-1.journal --at 12345.678901 7f3a2c01a2b0\n"
+"\n"
+"Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n";
+
+static const struct {
+	const char *cmd;
+	const char *text;
+} helps[] = {
+	{ "attach", attach_help },
+	{ "detach", detach_help },
+	{ "exec", exec_help },
+	{ "list", list_help },
+	{ "map", map_help },
+	{ "resolve", resolve_help },
+};
+
+int cli_help(FILE *f, const char *cmd)
+{
+	for (size_t i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (!strcmp(cmd, helps[i].cmd)) {
+			fputs(helps[i].text, f);
+			return 0;
+		}
+	return -ENOENT;
+}
 
 void cli_usage(FILE *f)
 {
@@ -14,68 +202,22 @@ void cli_usage(FILE *f)
 "\n"
 "Commands:\n"
 "  attach [OPTIONS] PID... | --all\n"
-"                    load the jsym agent into running JVMs: both builds are\n"
-"                    copied into the JVM's container (owned by its uid) unless\n"
-"                    it sees jsym's own files (or, when its temp dir cannot\n"
-"                    take them, handed over from a memfd without writing\n"
-"                    anything), the libc build is confirmed by a\n"
-"                    probe under the container's own loader, and a JVM that\n"
-"                    already runs the agent only refreshes it\n"
+"                    load the jsym agent into running JVMs\n"
 "  attach --stop [--clean] PID...\n"
-"                    stop the agent's output; --clean also removes the copies\n"
-"                    the JVM does not map\n"
+"                    stop the agent's output (and remove its copies)\n"
 "  detach PID...     the same as attach --stop --clean\n"
 "  exec [OPTIONS] PID COMMAND [ARGS...]\n"
-"                    run one attach command in the JVM and print its output:\n"
-"                    load LIB [true|false [OPTIONS]], properties,\n"
-"                    agentProperties, threaddump, jcmd CMD [ARGS...],\n"
-"                    printflag NAME, setflag NAME VALUE, dumpheap FILE [-live|-all],\n"
-"                    inspectheap [-live|-all], datadump\n"
-"  map [--json] [--stdout] [-v] PID\n"
-"                    write the JVM's perf map without attaching, signalling or\n"
-"                    loading anything: libjvm.so's serviceability tables and\n"
-"                    code cache read from outside (HotSpot; docs/map.md); for\n"
-"                    JVMs that take no agent (-XX:+DisableAttachMechanism, -Xrs)\n"
-"  map --follow [--interval MS] [--json] [-v] PID\n"
-"                    keep that map equal to the live code by rescanning every\n"
-"                    MS (1000), and journal loads and unloads next to it\n"
-"                    (/tmp/jsym-<nspid>.journal, the agent's format, for jsym\n"
-"                    resolve --at); until SIGINT/SIGTERM or the JVM's exit\n"
+"                    run one attach command in the JVM and print its output\n"
+"  map [OPTIONS] PID write the JVM's perf map without attaching (HotSpot)\n"
 "  list [--json] [-v]\n"
-"                    JVMs visible from here: pid, pid in its namespace, uid,\n"
-"                    kind, version, libc, container\n"
-"  resolve ...       resolve addresses with the jsym agent's symbols\n"
-"                    (`jsym resolve --help`)\n"
+"                    JVMs visible from here\n"
+"  resolve [OPTIONS] [ADDR...]\n"
+"                    resolve addresses with the jsym agent's symbols\n"
 "\n"
-"Options of attach:\n"
-"  -o, --options OPTS      the agent's options (docs/agent.md), e.g.\n"
-"                          dir=/tmp,flush_ms=100\n"
-"  -a, --agent-dir DIR     where the builds are: DIR/{glibc,musl}/ (default:\n"
-"                          next to jsym, build or install tree)\n"
-"      --delivery HOW      auto (default: copy, a memfd when the temp dir is\n"
-"                          read-only, noexec or too small), copy, memfd\n"
-"      --all               every JVM visible from here\n"
-"  -j, --jobs N            JVMs attached at once with --all (default 4)\n"
-"      --json              the outcome as JSON (-j is --jobs here)\n"
-"      --fallback=map      a JVM that takes no agent gets jsym map instead\n"
-"                          (--json: \"source\" says agent or vmstructs)\n"
-"      --force             load the agent into a JDK jsym refuses for a known\n"
-"                          crash (JDK 8 before 8u382: JDK-8305165)\n"
-"  -t, -r, -v              as for exec\n"
-"\n"
-"Options of exec:\n"
-"  -t, --timeout MS        wait at most MS for the attach socket and the\n"
-"                          connection (default 10000)\n"
-"  -r, --read-timeout MS   longest silence while reading the reply\n"
-"                          (default 30000; 0: no limit)\n"
-"  -p, --protocol N        HotSpot attach protocol: auto (default), 1, 2\n"
-"  -v, --verbose           one line per step on stderr\n"
-"  -j, --json              print the outcome as one JSON object on stdout\n"
+"jsym COMMAND --help (or jsym help COMMAND) prints that command's options\n"
+"and examples.\n"
 "\n"
 "  -h, --help              this text      -V, --version   jsym's version\n"
 "\n"
-"Exit status: 0 success; 1 usage error; 2 jsym could not attach (the message\n"
-"names the cause and the fix); 3 the JVM refused or the command failed (its\n"
-"message is printed); 4 the agent's Agent_OnAttach returned non-zero (the\n"
-"code is printed); 5 several JVMs, some failed.\n", f);
+EXIT_TEXT, f);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cli_util.c - the verbose step log and error output of the command line. */
+/* cli_util.c - the verbose step log, error output and escaped target text of
+ * the command line. */
 #include <errno.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,6 +46,20 @@ void cli_err(const char *fmt, ...)
 	 * whatever a caller did not escape is escaped here. */
 	dprintf(STDERR_FILENO, "jsym: %s\n", term_escape(safe, sizeof(safe), buf,
 							  strlen(buf), TERM_KEEP_NL));
+}
+
+void cli_put_text(FILE *f, const char *s)
+{
+	size_t n = strlen(s), cap = 4 * n + 1; /* an escape is 4 bytes for 1 */
+	char small[1024], *buf = cap <= sizeof(small) ? small : malloc(cap);
+
+	if (!buf) {
+		fputs("(out of memory)", f);
+		return;
+	}
+	fputs(term_escape(buf, cap, s, n, 0), f);
+	if (buf != small)
+		free(buf);
 }
 
 int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_ms)

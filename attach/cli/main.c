@@ -11,8 +11,6 @@
 
 #include "cli.h"
 
-#include "resolve_cli.h"
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -21,6 +19,12 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (!cmd) {
 		cli_usage(stderr);
+		return JSYM_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "help") && argc > 2) {
+		if (cli_help(stdout, argv[2]) == 0)
+			return JSYM_EXIT_OK;
+		cli_err("unknown command '%s' (try jsym --help)", argv[2]);
 		return JSYM_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
@@ -42,7 +46,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "map"))
 		return cli_map_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "resolve"))
-		return jsym_resolve_main(argc - 1, argv + 1);
+		return cli_resolve_main(argc - 1, argv + 1);
 	cli_err("unknown command '%s' (try jsym --help)", cmd);
 	return JSYM_EXIT_USAGE;
 }

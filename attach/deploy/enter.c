@@ -74,31 +74,6 @@ static int drop_privileges(void)
 	return 0;
 }
 
-/*
- * The process in between.  It stays in jsym's mount namespace (so /proc is
- * still jsym's) and outside the JVM's pid namespace, and runs no container
- * code.  It reaps the one inside, so no zombie is ever left to the
- * container's init (often the JVM itself, which reaps nobody), and then
- * kills what that one left behind: the container's loader, its libc or a
- * library its /etc/ld.so.preload names may fork and daemonize.
- *
- * Such orphans come to us as a child subreaper, but only from our own pid
- * namespace level (the kernel's find_new_reaper): when jsym could not enter
- * the JVM's pid namespace (no CAP_SYS_ADMIN: a hostPID DaemonSet, or a
- * sidecar that shares the pod's) they would otherwise go to an init that
- * is not the container's, with jsym's cgroup and no pod limit.  Once the
- * inner process has ended (or jsym wants it ended: SIGTERM, or jsym itself
- * ended), every child we have is killed and reaped, then every child that
- * came to us meanwhile, until none is left.  When the pid namespace was
- * entered, orphans go to the container's init instead: then they are the
- * container's own processes, in its namespaces and (deploy_cgroup_join)
- * its cgroup.
- *
- * Our real and saved uid are not the JVM's: what runs inside is of the
- * JVM's uid (0 for a root JVM) without capabilities, and kill(2) lets such
- * a process signal us only when its uid is our real or saved one.  The
- * effective uid stays 0, with CAP_KILL for the children.
- */
 /* SIGKILL every child listed in /proc/self/task/<tid>/children (a
  * seq_file: reading from offset 0 again lists them anew).  A list longer
  * than the buffer loses its cut last number: the caller comes back. */
@@ -124,6 +99,31 @@ static void kill_children(int fd)
 	}
 }
 
+/*
+ * The process in between.  It stays in jsym's mount namespace (so /proc is
+ * still jsym's) and outside the JVM's pid namespace, and runs no container
+ * code.  It reaps the one inside, so no zombie is ever left to the
+ * container's init (often the JVM itself, which reaps nobody), and then
+ * kills what that one left behind: the container's loader, its libc or a
+ * library its /etc/ld.so.preload names may fork and daemonize.
+ *
+ * Such orphans come to us as a child subreaper, but only from our own pid
+ * namespace level (the kernel's find_new_reaper): when jsym could not enter
+ * the JVM's pid namespace (no CAP_SYS_ADMIN: a hostPID DaemonSet, or a
+ * sidecar that shares the pod's) they would otherwise go to an init that
+ * is not the container's, with jsym's cgroup and no pod limit.  Once the
+ * inner process has ended (or jsym wants it ended: SIGTERM, or jsym itself
+ * ended), every child we have is killed and reaped, then every child that
+ * came to us meanwhile, until none is left.  When the pid namespace was
+ * entered, orphans go to the container's init instead: then they are the
+ * container's own processes, in its namespaces and (deploy_cgroup_join)
+ * its cgroup.
+ *
+ * Our real and saved uid are not the JVM's: what runs inside is of the
+ * JVM's uid (0 for a root JVM) without capabilities, and kill(2) lets such
+ * a process signal us only when its uid is our real or saved one.  The
+ * effective uid stays 0, with CAP_KILL for the children.
+ */
 static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t jvm_uid)
 {
 	uid_t other = jvm_uid == 65534 ? 65533 : 65534;

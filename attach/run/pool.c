@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fdio.h"
 #include "pool.h"
 
 struct worker {
@@ -39,24 +40,12 @@ static int start(struct worker *w, int idx, pool_job_fn job, size_t size,
 	}
 	if (w->pid == 0) {
 		unsigned char *res = calloc(1, size);
-		const unsigned char *c = res;
-		size_t left = size;
 
 		close(p[0]);
 		if (!res || prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
 			_exit(3);
 		job(idx, res, ctx);
-		while (left > 0) {
-			ssize_t n = write(p[1], c, left);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				_exit(3);
-			c += n;
-			left -= (size_t)n;
-		}
-		_exit(0);
+		_exit(fdio_write_all(p[1], res, size, 0) == 0 ? 0 : 3);
 	}
 	close(p[1]);
 	w->fd = p[0];

@@ -11,6 +11,7 @@
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+source "$JSYM_ROOT/tests/lib/median.sh"
 lib=$JSYM_BUILD/libjsym-agent.so
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 reps=${REPS:-3}
@@ -43,16 +44,15 @@ for i in $(seq 1 "$reps"); do
 done
 log=$tmp/jsym-$pid.log
 grep 'replay (epoch 1)' "$log" | sed 's/^.*: replay/  replay/'
-jm=$(printf '%s\n' "${base[@]}" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+jm=$(median "${base[@]}")
 grep 'replay (epoch 1)' "$log" |
 	sed -n 's/.*: \([0-9]*\) methods, \([0-9]*\) stubs new.*GenerateEvents \([0-9.]*\) ms, on disk after \([0-9.]*\) ms.*/\1 \2 \3 \4/p' \
 	>"$tmp/runs"
-med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 m=$(awk 'END {print $1}' "$tmp/runs")
 e=$(awk 'END {print $1 + $2}' "$tmp/runs")
-g=$(awk '{printf "%.0f\n", ($1 + $2) / ($3 / 1000)}' "$tmp/runs" | med)
-d=$(awk '{printf "%.0f\n", ($1 + $2) / ($4 / 1000)}' "$tmp/runs" | med)
-dm=$(awk '{print $4}' "$tmp/runs" | med)
+g=$(awk '{printf "%.0f\n", ($1 + $2) / ($3 / 1000)}' "$tmp/runs" | median -)
+d=$(awk '{printf "%.0f\n", ($1 + $2) / ($4 / 1000)}' "$tmp/runs" | median -)
+dm=$(awk '{print $4}' "$tmp/runs" | median -)
 echo "late attach into a JVM with $m compiled methods ($e entries with stubs), $(wc -l <"$tmp/runs") runs, medians:"
 echo "  GenerateEvents -> in-memory buffers: $g entries/s"
 echo "  attach -> map + journal on disk:    $d entries/s ($dm ms)"

@@ -15,6 +15,7 @@
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+source "$JSYM_ROOT/tests/lib/median.sh"
 lib=$JSYM_BUILD/libjsym-agent.so
 floor=$JSYM_BUILD/tests/bench/libjsymflooragent.so
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
@@ -36,8 +37,9 @@ run() { # LABEL JVM-ARGS... -> appends "wall cpu" to $tmp/LABEL
 	awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$tmp/t" >>"$tmp/$label"
 }
 
-median() { # FILE COLUMN
-	awk -v c="$2" '{print $c}' "$1" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+# column_median FILE COLUMN
+column_median() {
+	awk -v c="$2" '{print $c}' "$1" | median -
 }
 
 run warmup # page cache
@@ -63,13 +65,13 @@ for i in $(seq 1 "$reps"); do
 	done
 done
 echo "JVM running javac 5x in-process (JIT-heavy), $reps runs each, medians:"
-fw=$(median "$tmp/floor" 1) fc=$(median "$tmp/floor" 2)
-bw=$(median "$tmp/base" 1) bc=$(median "$tmp/base" 2)
+fw=$(column_median "$tmp/floor" 1) fc=$(column_median "$tmp/floor" 2)
+bw=$(column_median "$tmp/base" 1) bc=$(column_median "$tmp/base" 2)
 for k in $setups; do
-	w=$(median "$tmp/$k" 1) c=$(median "$tmp/$k" 2)
+	w=$(column_median "$tmp/$k" 1) c=$(column_median "$tmp/$k" 2)
 	awk -v k="$k" -v w="$w" -v c="$c" -v fw="$fw" -v fc="$fc" -v bw="$bw" -v bc="$bc" \
 		'BEGIN {printf "  %-8s wall %6.2fs cpu %6.2fs   /floor: wall %.3f cpu %.3f   /no agent: wall %.3f cpu %.3f\n", k, w, c, w / fw, c / fc, w / bw, c / bc}'
 done
 for k in jitdump jitlines; do
-	[ -s "$tmp/$k.size" ] && echo "  $k: the dump holds $(median "$tmp/$k.size" 1) bytes (median)"
+	[ -s "$tmp/$k.size" ] && echo "  $k: the dump holds $(column_median "$tmp/$k.size" 1) bytes (median)"
 done

@@ -11,6 +11,7 @@
 # ratios `jsym/jcmd warm: 0.05x`.  Never asserts speed.
 #   ATTACH_BENCH_COLD=N (default 5), ATTACH_BENCH_WARM=N (default 20)
 source "$JSYM_ROOT/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/lib/median.sh"
 source "$JSYM_ROOT/tests/integration/lib-attach.bash"
 # A benchmark that cannot run says why and lets the others go on.
 t_skip() {
@@ -41,11 +42,6 @@ timed() {
 	fi
 }
 
-median() {
-	[ $# -gt 0 ] || { echo 0; return; }
-	printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {
-		if (NR % 2) print a[(NR + 1) / 2]; else print int((a[NR / 2] + a[NR / 2 + 1]) / 2) }'
-}
 
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }

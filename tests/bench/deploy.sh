@@ -30,6 +30,7 @@
 #                               with the jsym of the build tree DIR (e.g. a
 #                               worktree of the previous commit): before/after
 source "$JSYM_ROOT/tests/lib/lib.sh"
+source "$JSYM_ROOT/tests/lib/median.sh"
 # A benchmark that cannot run says why and lets the others go on.
 t_skip() {
 	T_FINISHED=1
@@ -133,11 +134,6 @@ db_started() {
 # ---- timing -----------------------------------------------------------------
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-median() {
-	[ $# -gt 0 ] || { echo 0; return; }
-	printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {
-		if (NR % 2) print a[(NR + 1) / 2]; else print int((a[NR / 2] + a[NR / 2 + 1]) / 2) }'
-}
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 

@@ -10,6 +10,7 @@
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
+source "$JSYM_ROOT/tests/lib/median.sh"
 jsym=$JSYM_BUILD/jsym
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 reps=${REPS:-5}
@@ -43,7 +44,6 @@ done
 sleep 2
 a=${pids[0]} b=${pids[1]}
 ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
-med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 : >"$tmp/jsym" && : >"$tmp/jcmd"
 for _ in $(seq 1 "$reps"); do
 	t0=$(date +%s%N)
@@ -53,8 +53,8 @@ for _ in $(seq 1 "$reps"); do
 	"$jdk/bin/jcmd" "$b" Compiler.perfmap >/dev/null || { echo "map: jcmd failed"; exit 1; }
 	ms "$t0" >>"$tmp/jcmd"
 done
-js=$(med <"$tmp/jsym")
-jc=$(med <"$tmp/jcmd")
+js=$(median - <"$tmp/jsym")
+jc=$(median - <"$tmp/jcmd")
 java=$(sed -n 's/.*"java":\([0-9]*\).*/\1/p' "$tmp/json")
 entries=$(sed -n 's/.*"entries":\([0-9]*\).*/\1/p' "$tmp/json")
 reads=$(sed -n 's/.*"reads":\([0-9]*\).*/\1/p' "$tmp/json")

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tests/docs/man_vs_help.py HELP RESOLVE_HELP MANPAGE
+"""tests/docs/man_vs_help.py MANPAGE HELP COMMAND_HELP...
 
-Print, one per line, what `jsym --help` (HELP, with `jsym resolve --help`
-in RESOLVE_HELP) and the man page (troff source) disagree on:
+Print, one per line, what `jsym --help` (HELP, with `jsym COMMAND --help`
+of every command in the COMMAND_HELP files) and the man page (troff
+source) disagree on:
 
   command only in help: NAME    command only in man: NAME
   option only in help: --NAME   option only in man: --NAME
 
 Commands: in the help, the words at the start of the lines under
 "Commands:" (two blanks of indent); in the man page, the .SS headings of
-the COMMANDS section.  Long options: every --word in both help texts; in
+the COMMANDS section.  Long options: every --word in the help texts; in
 the man page every --word outside EXAMPLES and SEE ALSO (those quote other
 programs' options, kubectl's --target for one).  Exit 0 when they agree.
 """
@@ -20,7 +21,7 @@ import sys
 LONG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
 
 
-def help_facts(text, resolve_text):
+def help_facts(text, command_texts):
     cmds, in_cmds = set(), False
     for line in text.splitlines():
         if line.startswith("Commands:"):
@@ -32,7 +33,10 @@ def help_facts(text, resolve_text):
             m = re.match(r"^  ([a-z]+)\b", line)
             if m:
                 cmds.add(m.group(1))
-    return cmds, set(LONG.findall(text)) | set(LONG.findall(resolve_text))
+    opts = set(LONG.findall(text))
+    for t in command_texts:
+        opts |= set(LONG.findall(t))
+    return cmds, opts
 
 
 def man_facts(src):
@@ -57,12 +61,16 @@ def man_facts(src):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    with open(sys.argv[1]) as h, open(sys.argv[2]) as r, open(sys.argv[3]) as m:
-        hc, ho = help_facts(h.read(), r.read())
+    texts = []
+    for path in sys.argv[2:]:
+        with open(path) as f:
+            texts.append(f.read())
+    with open(sys.argv[1]) as m:
         mc, mo = man_facts(m.read())
+    hc, ho = help_facts(texts[0], texts[1:])
     diff = []
     diff += ["command only in help: " + c for c in sorted(hc - mc)]
     diff += ["command only in man: " + c for c in sorted(mc - hc)]

@@ -16,26 +16,30 @@
 # glibc-build/fuzz/corpus/<name>/ and crashes to glibc-build/fuzz/<name>-crash-*.
 
 FUZZ_CC := clang
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer \
+# The product's warnings (WARN, -Werror included).  A harness is compiled
+# from all its sources in one command (clang's -MMD would then list only the
+# last one's headers), so it depends on every header it may include: those
+# of its include paths.
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -I$(JAVA_INC) -I$(JAVA_INC)/linux $(INC_TESTS)
+FUZZ_HEADERS := $(sort $(wildcard $(patsubst -I%,%/*.h,$(filter -I%,$(INC_TESTS)))))
 FUZZ_SECONDS ?= 600
 FUZZ_SHORT_SECONDS ?= 20
 FUZZ_DIR := $(B_glibc)/fuzz
 FUZZ_TARGETS :=
 
-# ---- harnesses (others: add your lines here) ----
+# ---- harnesses ----
 FUZZ_TARGETS += proc
 FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/target/proc.c attach/target/proc_opts.c \
 	attach/target/jdk_version.c attach/target/proc_ct.c
 FUZZ_TARGETS += hs_reply
 FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
-# OpenJ9 client parsers (harness by the OpenJ9 engineer; entry added by the
-# fuzz.mk owner, adjust freely)
+# OpenJ9 client parsers
 FUZZ_TARGETS += openj9
 FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach/openj9/openj9_proto.c \
 	attach/base/errtext.c
-# journal reader and perf-map parser through the lookup index (lookup engineer)
+# journal reader and perf-map parser through the lookup index
 FUZZ_TARGETS += journal
 FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += perfmap
@@ -57,7 +61,7 @@ FUZZ_SRCS_vm_blob := tests/fuzz/fuzz_vm_blob.c $(VM_FUZZ_SRCS)
 # ---- end of harnesses ----
 
 define fuzz_rule
-$(FUZZ_DIR)/fuzz_$(1): $$(FUZZ_SRCS_$(1)) tests/fuzz/fuzz.mk
+$(FUZZ_DIR)/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(FUZZ_HEADERS) tests/fuzz/fuzz.mk
 	$$(call msg,FUZZCC,$$@)
 	@mkdir -p $$(@D)
 	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "lookup.h"
+#include "lookup_lib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "perfmap_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

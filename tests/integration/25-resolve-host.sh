@@ -287,7 +287,7 @@ t_check "no files: message names the path and the fix" \
 	grep -q "no symbol files for JVM $p in /proc/$p/root/tmp.*attach the agent first" "$AG_TMP/err-none"
 "$JSYM" resolve 10 >/dev/null 2>&1
 t_check "no --pid/--journal/--map: exit 1" [ $? = 1 ]
-"$JSYM" resolve --help | grep -q '^usage: jsym resolve'
+"$JSYM" resolve --help | grep -q '^Usage: jsym resolve'
 t_check "--help: usage on stdout, exit 0" [ "${PIPESTATUS[0]}" = 0 ]
 t_check "JVM still alive" kill -0 "$p"
 

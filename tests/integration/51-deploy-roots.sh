@@ -23,16 +23,7 @@ EMU=$JSYM_MUSL_BUILD/tests/emu
 # judge JSON BUILD LOADER-ERE: the attach's JSON says build BUILD, copied,
 # the probe ran under a loader matching LOADER-ERE and the build loaded.
 judge() {
-	python3 - "$@" <<'PY'
-import json, re, sys
-d = json.loads(sys.argv[1]); build = sys.argv[2]; loader = sys.argv[3]
-p = d.get("probe") or {}
-ok = (d["ok"] and d["build"] == build and d["delivery"] == "copied"
-      and re.search(loader, p.get("loader", "")) and p.get(build, {}).get("loads")
-      and p.get("libc", "").startswith(build))
-print(json.dumps(p))
-sys.exit(0 if ok else 1)
-PY
+	python3 "$JSYM_ROOT/tests/lib/judge_attach.py" "$@"
 }
 
 # same_map TRUTH MAP: equal as sets of lines, within 3 s.

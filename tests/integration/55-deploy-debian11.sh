@@ -18,16 +18,8 @@ rootfs=$(kit_rootfs debian11)
 # judge JSON: glibc build, copied, probed under an ld-linux that reported
 # glibc 2.31, and the glibc build loaded there.
 judge() {
-	python3 - "$1" <<'PY'
-import json, re, sys
-d = json.loads(sys.argv[1]); p = d.get("probe") or {}
-ok = (d["ok"] and d["exit"] == 0 and d["build"] == "glibc" and d["jvm_libc"] == "glibc"
-      and d["delivery"] == "copied" and d["nspid"] == 1 and d["uid"] == 1000
-      and re.search(r"/ld-(linux-x86-64\.so\.2|2\.31\.so)$", p.get("loader", ""))
-      and p.get("libc") == "glibc 2.31" and p.get("glibc", {}).get("loads"))
-print(json.dumps(p))
-sys.exit(0 if ok else 1)
-PY
+	python3 "$JSYM_ROOT/tests/lib/judge_attach.py" "$1" glibc '/ld-(linux-x86-64\.so\.2|2\.31\.so)$' \
+		exit=0 jvm_libc=glibc nspid=1 uid=1000 'probe.libc=glibc 2.31'
 }
 
 ct=$(kit_start d11 "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \

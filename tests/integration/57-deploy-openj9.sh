@@ -41,18 +41,7 @@ done
 # judge JSON LIBC LOADER-ERE: OpenJ9, that build, copied, confirmed by the
 # probe under a loader matching LOADER-ERE.
 judge() {
-	python3 - "$@" <<'PY'
-import json, re, sys
-d = json.loads(sys.argv[1]); build = sys.argv[2]; loader = sys.argv[3]
-p = d.get("probe") or {}
-ok = (d["ok"] and d["exit"] == 0 and d["jvm"] == "OpenJ9" and d["jvm_libc"] == build
-      and d["build"] == build and d["delivery"] == "copied" and d["nspid"] == 1
-      and re.search(loader, p.get("loader", "")) and p.get(build, {}).get("loads")
-      and p.get("libc", "").startswith(build))
-print(json.dumps({k: d.get(k) for k in ("jvm", "jvm_libc", "build", "delivery", "path")}),
-      json.dumps(p))
-sys.exit(0 if ok else 1)
-PY
+	python3 "$JSYM_ROOT/tests/lib/judge_attach.py" "$@" exit=0 jvm=OpenJ9 jvm_libc="$2" nspid=1
 }
 
 # copies CT DIR-IN-CT SOURCE-DIR: both builds in DIR, the JVM's, equal to SOURCE.

@@ -4,10 +4,12 @@
 #
 # tests/docs/man_vs_help.py parses both: the commands (--help's "Commands:"
 # block, the man page's COMMANDS .SS headings) and every long option
-# (`jsym --help` plus `jsym resolve --help`, against the man page outside its
-# EXAMPLES).  Any difference fails, named.  The parser is checked too: a man
-# page with one option and one command removed must be caught.  groff, when
-# present, must render the page without warnings.  Fast, no root.
+# (`jsym --help` plus every `jsym COMMAND --help`, against the man page
+# outside its EXAMPLES).  Any difference fails, named.  Each command's
+# --help is its own (attach's does not list exec's --protocol) and shows
+# examples.  The parser is checked too: a man page with one option and one
+# command removed must be caught.  groff, when present, must render the page
+# without warnings.  Fast, no root.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 J=$JSYM_BUILD/jsym
 man=$JSYM_ROOT/docs/jsym.1
@@ -15,25 +17,36 @@ cmp=$JSYM_ROOT/tests/docs/man_vs_help.py
 [ -x "$J" ] || t_skip "jsym not built (make)"
 [ -f "$man" ] || t_abort "no docs/jsym.1"
 
+commands="attach detach exec list map resolve"
 t_case help-texts
 t_run "$J" --help
 t_expect_rc 0
 cp "$KIT_DIR/t_run.out" "$KIT_DIR/help.txt"
-t_run "$J" resolve --help
+helps=()
+for c in $commands; do
+	t_run "$J" "$c" --help
+	t_expect_rc 0
+	t_expect_out "^Usage: jsym $c " '^Examples?:$'
+	cp "$KIT_DIR/t_run.out" "$KIT_DIR/help-$c.txt"
+	helps+=("$KIT_DIR/help-$c.txt")
+done
+t_check "jsym attach --help is attach's alone (no exec --protocol)" \
+	eval "! grep -q -- --protocol '$KIT_DIR/help-attach.txt'"
+t_run "$J" help exec
 t_expect_rc 0
-cp "$KIT_DIR/t_run.out" "$KIT_DIR/resolve.txt"
+t_check "jsym help exec is jsym exec --help" cmp -s "$KIT_DIR/t_run.out" "$KIT_DIR/help-exec.txt"
 
 t_case same-commands-and-options
-t_run python3 "$cmp" "$KIT_DIR/help.txt" "$KIT_DIR/resolve.txt" "$man"
+t_run python3 "$cmp" "$man" "$KIT_DIR/help.txt" "${helps[@]}"
 t_expect_rc 0
 t_eq "$T_OUT" "" "no command or long option differs"
-for c in attach detach exec list resolve; do
+for c in $commands; do
 	t_check "the man page has a section for $c" grep -qx "\.SS $c" "$man"
 done
 
 t_case the-comparison-catches-a-difference
 sed -e '/\\-\\-follow/d' -e '/^\.SS detach$/d' "$man" >"$KIT_DIR/broken.1"
-t_run python3 "$cmp" "$KIT_DIR/help.txt" "$KIT_DIR/resolve.txt" "$KIT_DIR/broken.1"
+t_run python3 "$cmp" "$KIT_DIR/broken.1" "$KIT_DIR/help.txt" "${helps[@]}"
 t_expect_rc 1
 t_expect_out 'option only in help: --follow' 'command only in help: detach'
 

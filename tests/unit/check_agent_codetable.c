@@ -23,7 +23,7 @@
 #include "unfold.h"
 #include <jvmticmlr.h>
 
-extern Suite *agent_codetable_suite(void);
+extern Suite *agent_codetable_suite(void); /* listed in the runner by tests/tests.mk */
 
 static void put(struct code_table *t, uint64_t start, uint64_t size, uint64_t id, const char *n)
 {

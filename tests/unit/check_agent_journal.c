@@ -11,7 +11,7 @@
 
 #include "journal.h"
 
-extern Suite *agent_journal_suite(void);
+extern Suite *agent_journal_suite(void); /* listed in the runner by tests/tests.mk */
 
 /* prefix timestamp, id 7, code_start 0x7f0000001000, code_size 0x120 */
 static const unsigned char load_fixed[] = {

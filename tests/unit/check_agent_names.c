@@ -9,7 +9,7 @@
 
 #include "names.h"
 
-extern Suite *agent_names_suite(void);
+extern Suite *agent_names_suite(void); /* listed in the runner by tests/tests.mk */
 
 static const struct {
 	const char *sig, *want;

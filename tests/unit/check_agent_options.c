@@ -8,7 +8,7 @@
 
 #include "options.h"
 
-extern Suite *agent_options_suite(void);
+extern Suite *agent_options_suite(void); /* listed in the runner by tests/tests.mk */
 
 START_TEST(test_defaults)
 {

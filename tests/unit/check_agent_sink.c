@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_tmp.h"
 #include "jitdump.h"
 #include "journal_format.h"
 #include "journal_read.h"
@@ -23,7 +24,7 @@
 #include "sink_flusher.h"
 #include "sink_state.h"
 
-extern Suite *agent_sink_suite(void);
+extern Suite *agent_sink_suite(void); /* listed in the runner by tests/tests.mk */
 
 static char dir[64];
 static void start_flusher(void)
@@ -38,28 +39,27 @@ static void stop_with_flusher(void)
 	sink_stop();
 	pthread_join(sink_flusher, NULL);
 }
-static char path_map[128], path_journal[128];
+static char path_map[128], path_journal[128], path_dump[192];
 
-static void setup_dir(void)
+/* The sink started with the agent options opts, writing into a new dir. */
+static void start_in_new_dir(const char *opts)
 {
 	struct agent_opts o;
 	char why[256];
 
-	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tmp_dir(dir, sizeof(dir), "sink");
 	snprintf(path_map, sizeof(path_map), "%s/perf-%d.map", dir, (int)getpid());
 	snprintf(path_journal, sizeof(path_journal), "%s/jsym-%d.journal", dir, (int)getpid());
-	ck_assert_int_eq(options_parse("flush_ms=5", &o, why, sizeof(why)), 0);
+	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
+		 (int)getpid());
+	ck_assert_int_eq(options_parse(opts, &o, why, sizeof(why)), 0);
 	strcpy(o.dir, dir);
 	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
 }
 
-static void remove_dir(void)
+static void setup_dir(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	start_in_new_dir("flush_ms=5");
 }
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -122,7 +122,6 @@ START_TEST(test_unload_never_ends_newer_entry)
 	/* one UNLOAD for id 1 during the run, one for id 2 at stop */
 	ck_assert_int_eq(unloads, 2);
 	ck_assert_uint_eq(ended, (1ull << 1) | (1ull << 2));
-	remove_dir();
 }
 END_TEST
 
@@ -171,7 +170,6 @@ START_TEST(test_threads_map_equals_live_set)
 	/* stop leaves the map as it was and adds nothing more */
 	sink_record_load(1, 0x42, 1, "X", "x", "()V", "void X.x()");
 	ck_assert_int_eq(count_lines((char *)slurp(path_map, &n)), live);
-	remove_dir();
 }
 END_TEST
 
@@ -189,7 +187,6 @@ START_TEST(test_removed_map_comes_back)
 		usleep(10 * 1000);
 	ck_assert_str_eq((char *)slurp(path_map, &n), "1000 40 void A.m()\n");
 	stop_with_flusher();
-	remove_dir();
 }
 END_TEST
 
@@ -218,7 +215,6 @@ START_TEST(test_full_buffer_drops_journal_not_map)
 	text = slurp(logpath, &n);
 	ck_assert_ptr_nonnull(strstr((char *)text, "dropped"));
 	ck_assert_ptr_nonnull(strstr((char *)text, "the perf map stays complete"));
-	remove_dir();
 }
 END_TEST
 
@@ -298,7 +294,6 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 	ck_assert_int_eq(sink_flusher_running(), 1);
 	stop_with_flusher();
 	ck_assert_int_eq(open_fds(), fds);
-	remove_dir();
 }
 END_TEST
 
@@ -311,28 +306,13 @@ static unsigned char fake_code[0x40 * 200];
  * live loads included, nothing twice); the jitdump has one CODE_LOAD per
  * load; stop rewrites the map at once, rate limit or not.
  */
-START_TEST(test_bounded_journal_and_jitdump)
+/* 120 rounds of 30 loads (each with an inline) or unloads over 200 slots;
+ * the journal never passes journal_max=64k.  live[i] is slot i's id or 0. */
+static void churn_bounded(uint64_t base, uint64_t live[200])
 {
-	struct agent_opts o;
-	struct sink_stats st;
-	char why[512], path_dump[192];
 	struct stat sb;
-	uint64_t base = (uint64_t)(uintptr_t)fake_code, max_seen = 0;
-	static uint64_t live[200];
 
-	for (size_t i = 0; i < sizeof(fake_code); i++)
-		fake_code[i] = (unsigned char)i;
-	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path_map, sizeof(path_map), "%s/perf-%d.map", dir, (int)getpid());
-	snprintf(path_journal, sizeof(path_journal), "%s/jsym-%d.journal", dir, (int)getpid());
-	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
-		 (int)getpid());
-	ck_assert_int_eq(options_parse("flush_ms=5,journal_max=64k,jitdump", &o, why,
-				       sizeof(why)), 0);
-	strcpy(o.dir, dir);
-	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
-	memset(live, 0, sizeof(live));
+	memset(live, 0, 200 * sizeof(live[0]));
 	for (int round = 0; round < 120; round++) {
 		for (int k = 0; k < 30; k++) {
 			int i = (round * 37 + k * 11) % 200;
@@ -352,57 +332,61 @@ START_TEST(test_bounded_journal_and_jitdump)
 		sink_sync();
 		ck_assert_int_eq(stat(path_journal, &sb), 0);
 		ck_assert_int_le(sb.st_size, 64 << 10);
-		if ((uint64_t)sb.st_size > max_seen)
-			max_seen = (uint64_t)sb.st_size;
 	}
-	sink_get_stats(&st);
-	ck_assert_uint_ge(st.rotations, 2);
-	ck_assert_uint_eq(st.jit_records, st.loads);
+}
 
-	/* The journal alone: EPOCH(LIVE_SET) first, then exactly the live set. */
-	{
-		struct jr_reader jr;
-		struct jr_record rec;
-		static uint64_t seen[200], inl[200];
-		int n = 0, first = 1;
+/* The journal alone: EPOCH(LIVE_SET) first, then exactly the live set,
+ * each live load with its one inline, nothing twice. */
+static void check_journal_is_live_set(uint64_t base, const uint64_t live[200])
+{
+	struct jr_reader jr;
+	struct jr_record rec;
+	static uint64_t seen[200], inl[200];
+	int n = 0, first = 1;
 
-		memset(seen, 0, sizeof(seen));
-		memset(inl, 0, sizeof(inl));
-		jr_open_fd(&jr, open(path_journal, O_RDONLY));
-		while (jr_next(&jr, &rec, NULL, 0) == 1) {
-			int i = (int)((rec.code_start - base) / 0x40);
+	memset(seen, 0, sizeof(seen));
+	memset(inl, 0, sizeof(inl));
+	jr_open_fd(&jr, open(path_journal, O_RDONLY));
+	while (jr_next(&jr, &rec, NULL, 0) == 1) {
+		int i = (int)((rec.code_start - base) / 0x40);
 
-			if (first) {
-				ck_assert_uint_eq(rec.type, JF_EPOCH);
-				ck_assert_uint_eq(rec.reason, JF_EPOCH_LIVE_SET);
-				first = 0;
-				continue;
-			}
-			if (rec.type == JF_LOAD) {
-				ck_assert_uint_eq(seen[i], 0);   /* never twice */
-				seen[i] = rec.id;
-			} else if (rec.type == JF_UNLOAD) {
-				ck_assert_uint_eq(seen[i], rec.id);
-				seen[i] = 0;
-				inl[i] = 0;
-			} else if (rec.type == JF_INLINE) {
-				ck_assert_uint_eq(seen[i], rec.id);
-				inl[i]++;
-			}
+		if (first) {
+			ck_assert_uint_eq(rec.type, JF_EPOCH);
+			ck_assert_uint_eq(rec.reason, JF_EPOCH_LIVE_SET);
+			first = 0;
+			continue;
 		}
-		jr_close(&jr);
-		for (int i = 0; i < 200; i++) {
-			ck_assert_uint_eq(seen[i], live[i]);
-			if (live[i]) {
-				ck_assert_uint_eq(inl[i], 1);
-				n++;
-			}
+		if (rec.type == JF_LOAD) {
+			ck_assert_uint_eq(seen[i], 0);   /* never twice */
+			seen[i] = rec.id;
+		} else if (rec.type == JF_UNLOAD) {
+			ck_assert_uint_eq(seen[i], rec.id);
+			seen[i] = 0;
+			inl[i] = 0;
+		} else if (rec.type == JF_INLINE) {
+			ck_assert_uint_eq(seen[i], rec.id);
+			inl[i]++;
 		}
-		ck_assert_int_gt(n, 0);
 	}
+	jr_close(&jr);
+	for (int i = 0; i < 200; i++) {
+		ck_assert_uint_eq(seen[i], live[i]);
+		if (live[i]) {
+			ck_assert_uint_eq(inl[i], 1);
+			n++;
+		}
+	}
+	ck_assert_int_gt(n, 0);
+}
 
-	/* Unloads just before stop leave the map at once: the rewrite after
-	 * the sync started the rate limit, stop ignores it. */
+/* Unloads just before stop leave the map at once: the rewrite after the
+ * sync started the rate limit, stop ignores it. */
+static void unload_three_then_stop(uint64_t base, uint64_t live[200])
+{
+	size_t len;
+	const char *map;
+	int n = 0;
+
 	sink_sync();
 	for (int i = 0, k = 0; i < 200 && k < 3; i++)
 		if (live[i]) {
@@ -411,53 +395,66 @@ START_TEST(test_bounded_journal_and_jitdump)
 			k++;
 		}
 	sink_stop();
-	sink_get_stats(&st);
-	{
-		size_t len;
-		const char *map = (const char *)slurp(path_map, &len);
-		int n = 0;
+	map = (const char *)slurp(path_map, &len);
+	for (int i = 0; i < 200; i++)
+		n += live[i] != 0;
+	ck_assert_int_eq(count_lines(map), n);
+}
 
-		for (int i = 0; i < 200; i++)
-			n += live[i] != 0;
-		ck_assert_int_eq(count_lines(map), n);
-	}
+/* The jitdump: header, then CODE_LOADs carrying the code, then CLOSE. */
+static void check_jitdump_loads(uint64_t jit_records)
+{
+	size_t len, off = JITDUMP_HEADER_SIZE, loads = 0;
+	const unsigned char *d = slurp(path_dump, &len);
+	uint32_t v;
 
-	/* The jitdump: header, then CODE_LOADs carrying the code, then CLOSE. */
-	{
-		size_t len, off = JITDUMP_HEADER_SIZE, loads = 0;
-		const unsigned char *d = slurp(path_dump, &len);
-		uint32_t v;
+	memcpy(&v, d, 4);
+	ck_assert_uint_eq(v, JITDUMP_MAGIC);
+	memcpy(&v, d + 20, 4);
+	ck_assert_uint_eq(v, (uint32_t)getpid());
+	while (off + 16 <= len) {
+		uint32_t id, total;
+		uint64_t addr, size;
 
-		memcpy(&v, d, 4);
-		ck_assert_uint_eq(v, JITDUMP_MAGIC);
-		memcpy(&v, d + 20, 4);
-		ck_assert_uint_eq(v, (uint32_t)getpid());
-		while (off + 16 <= len) {
-			uint32_t id, total;
-			uint64_t addr, size;
+		memcpy(&id, d + off, 4);
+		memcpy(&total, d + off + 4, 4);
+		ck_assert_uint_ge(total, 16);
+		if (id == JITDUMP_CODE_LOAD) {
+			const char *name = (const char *)d + off + JITDUMP_LOAD_FIXED;
 
-			memcpy(&id, d + off, 4);
-			memcpy(&total, d + off + 4, 4);
-			ck_assert_uint_ge(total, 16);
-			if (id == JITDUMP_CODE_LOAD) {
-				const char *name = (const char *)d + off + JITDUMP_LOAD_FIXED;
-
-				memcpy(&addr, d + off + 24, 8);
-				memcpy(&size, d + off + 40, 8);
-				ck_assert_uint_eq(size, 0x40);
-				ck_assert_int_eq(memcmp(name + strlen(name) + 1,
-							(const void *)(uintptr_t)addr, 0x40), 0);
-				loads++;
-			} else {
-				ck_assert_uint_eq(id, JITDUMP_CODE_CLOSE);
-				ck_assert_uint_eq(off + total, len);
-			}
-			off += total;
+			memcpy(&addr, d + off + 24, 8);
+			memcpy(&size, d + off + 40, 8);
+			ck_assert_uint_eq(size, 0x40);
+			ck_assert_int_eq(memcmp(name + strlen(name) + 1,
+						(const void *)(uintptr_t)addr, 0x40), 0);
+			loads++;
+		} else {
+			ck_assert_uint_eq(id, JITDUMP_CODE_CLOSE);
+			ck_assert_uint_eq(off + total, len);
 		}
-		ck_assert_uint_eq(off, len);
-		ck_assert_uint_eq(loads, st.jit_records);
+		off += total;
 	}
-	remove_dir();
+	ck_assert_uint_eq(off, len);
+	ck_assert_uint_eq(loads, jit_records);
+}
+
+START_TEST(test_bounded_journal_and_jitdump)
+{
+	struct sink_stats st;
+	uint64_t base = (uint64_t)(uintptr_t)fake_code;
+	static uint64_t live[200];
+
+	for (size_t i = 0; i < sizeof(fake_code); i++)
+		fake_code[i] = (unsigned char)i;
+	start_in_new_dir("flush_ms=5,journal_max=64k,jitdump");
+	churn_bounded(base, live);
+	sink_get_stats(&st);
+	ck_assert_uint_ge(st.rotations, 2);
+	ck_assert_uint_eq(st.jit_records, st.loads);
+	check_journal_is_live_set(base, live);
+	unload_three_then_stop(base, live);
+	sink_get_stats(&st);
+	check_jitdump_loads(st.jit_records);
 }
 END_TEST
 
@@ -468,23 +465,14 @@ END_TEST
  */
 START_TEST(test_jitdump_max_and_debug_info)
 {
-	struct agent_opts o;
 	struct sink_stats st;
-	char why[512], path_dump[192];
 	uint64_t base = (uint64_t)(uintptr_t)fake_code;
 	struct jitdump_line line = { 0, 42, "T.java" };
 	size_t len, off = JITDUMP_HEADER_SIZE;
 	const unsigned char *d;
 	int loads = 0, infos = 0;
 
-	strcpy(dir, "/tmp/jsym-check-sink-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
-		 (int)getpid());
-	ck_assert_int_eq(options_parse("flush_ms=5,jitdump,jitdump_max=64k", &o, why,
-				       sizeof(why)), 0);
-	strcpy(o.dir, dir);
-	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	start_in_new_dir("flush_ms=5,jitdump,jitdump_max=64k");
 	for (int i = 0; i < 200; i++) {
 		struct bbuf dbg = { 0 };
 		char name[64];
@@ -538,7 +526,6 @@ START_TEST(test_jitdump_max_and_debug_info)
 	ck_assert_uint_eq((uint64_t)loads, st.jit_records);
 	ck_assert_uint_eq((uint64_t)infos, st.jit_lines);
 	ck_assert_int_gt(infos, 0);
-	remove_dir();
 }
 END_TEST
 
@@ -547,6 +534,7 @@ Suite *agent_sink_suite(void)
 	Suite *s = suite_create("agent_sink");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_unload_never_ends_newer_entry);
 	tcase_add_test(tc, test_threads_map_equals_live_set);

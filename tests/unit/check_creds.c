@@ -8,7 +8,7 @@
 
 #include "creds.h"
 
-extern Suite *creds_suite(void);
+extern Suite *creds_suite(void); /* listed in the runner by tests/tests.mk */
 
 START_TEST(same_ids_is_a_no_op)
 {

@@ -13,11 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_tmp.h"
 #include "deploy.h"
 #include "jsym_arch.h"
 #include "target.h"
 
-Suite *deploy_suite(void); /* the runner finds the definition below */
+extern Suite *deploy_suite(void); /* listed in the runner by tests/tests.mk */
 
 static char builds[64], root[64];
 
@@ -33,21 +34,12 @@ static void put(const char *dir, const char *rel, const char *text)
 	fclose(f);
 }
 
-static void rm_rf(const char *dir)
-{
-	char cmd[160];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
 /* Fake builds: DIR/{glibc,musl}/{libjsym-agent.so,jsym-probe}. */
 static void make_builds(void)
 {
 	char p[128];
 
-	strcpy(builds, "/tmp/jsym-check-deploy-b.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(builds));
+	tmp_dir(builds, sizeof(builds), "deploy-b");
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
 		snprintf(p, sizeof(p), "%s/%s", builds, deploy_libc_name(l));
 		ck_assert_int_eq(mkdir(p, 0755), 0);
@@ -64,8 +56,7 @@ static void make_target(struct target *t)
 	char p[128];
 
 	memset(t, 0, sizeof(*t));
-	strcpy(root, "/tmp/jsym-check-deploy-r.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	tmp_dir(root, sizeof(root), "deploy-r");
 	snprintf(p, sizeof(p), "%s/tmp", root);
 	ck_assert_int_eq(mkdir(p, 0755), 0);
 	ck_assert_int_eq(chmod(p, 01777), 0);
@@ -115,7 +106,6 @@ START_TEST(find_builds_and_hash)
 	ck_assert_ptr_nonnull(strstr(e.msg, "{glibc-build" JSYM_TREE_SUFFIX
 					 ",musl-build" JSYM_TREE_SUFFIX "}/"));
 	ck_assert_ptr_nonnull(strstr(e.msg, "--agent-dir"));
-	rm_rf(builds);
 }
 END_TEST
 
@@ -154,8 +144,6 @@ START_TEST(place_copies_then_reuses)
 	ck_assert_uint_eq(st.st_ino, st2.st_ino);
 	deploy_builds_free(&b);
 	close(t.root_fd);
-	rm_rf(builds);
-	rm_rf(root);
 }
 END_TEST
 
@@ -195,8 +183,6 @@ static void refused_with(int kind, const char *words)
 	ck_assert_int_eq(st.st_size, (off_t)strlen("do not touch"));
 	deploy_builds_free(&b);
 	close(t.root_fd);
-	rm_rf(builds);
-	rm_rf(root);
 }
 
 START_TEST(place_refuses_fifo) { refused_with(0, "is a FIFO"); }
@@ -230,8 +216,6 @@ START_TEST(place_refuses_symlinked_tmpdir)
 	ck_assert_str_eq(deploy_tmpdir(&t), "/tmp");
 	deploy_builds_free(&b);
 	close(t.root_fd);
-	rm_rf(builds);
-	rm_rf(root);
 }
 END_TEST
 
@@ -240,6 +224,7 @@ Suite *deploy_suite(void)
 	Suite *s = suite_create("deploy");
 	TCase *tc = tcase_create("deploy");
 
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, find_builds_and_hash);
 	tcase_add_test(tc, place_copies_then_reuses);
 	tcase_add_test(tc, place_refuses_fifo);

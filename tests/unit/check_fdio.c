@@ -16,7 +16,7 @@
 #include "clock.h"
 #include "fdio.h"
 
-extern Suite *fdio_suite(void);
+extern Suite *fdio_suite(void); /* listed in the runner by tests/tests.mk */
 
 static char tmpdir[] = "/tmp/check_fdio.XXXXXX";
 

@@ -23,7 +23,7 @@
 #include "hotspot.h"
 #include "target.h"
 
-extern Suite *hotspot_suite(void);
+extern Suite *hotspot_suite(void); /* listed in the runner by tests/tests.mk */
 
 START_TEST(sockaddr_length_checked)
 {

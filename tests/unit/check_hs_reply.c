@@ -7,7 +7,7 @@
 
 #include "hs_reply.h"
 
-extern Suite *hs_reply_suite(void);
+extern Suite *hs_reply_suite(void); /* listed in the runner by tests/tests.mk */
 
 #define S(lit) lit, sizeof(lit) - 1
 

@@ -15,7 +15,7 @@
 #include "journal.h"
 #include "journal_read.h"
 
-extern Suite *journal_read_suite(void); /* the runner finds the definition below */
+extern Suite *journal_read_suite(void); /* listed in the runner by tests/tests.mk */
 
 static const struct journal_method m_busy = {
 	.code_start = 0x7f0000001000ULL,

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "journal.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "lookup_int.h"
 
-extern Suite *lookup_suite(void); /* the runner finds the definition below */
+extern Suite *lookup_suite(void); /* listed in the runner by tests/tests.mk */
 
 static struct lookup_text txt(const char *s)
 {

@@ -16,9 +16,9 @@
 #include "frames.h"
 #include "journal.h"
 #include "jsym/lookup.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 
-extern Suite *lookup_api_suite(void);
+extern Suite *lookup_api_suite(void); /* listed in the runner by tests/tests.mk */
 
 static char path[64];
 
@@ -139,6 +139,75 @@ START_TEST(frames_stack_and_time)
 }
 END_TEST
 
+/* A method's first INLINE or FRAMES record read after the index was built:
+ * the segments' copy of the method (struct lk_seg) must not hide it. */
+START_TEST(inlines_after_index)
+{
+	struct journal_writer w;
+	struct journal_method in = { 0x5010, 0x20, "Inner", "step", "(I)I", "int Inner.step(int)" };
+	struct jsym_frame f[4];
+	jsym_lookup *lk;
+	uint64_t a, b;
+
+	jopen(&w);
+	a = load(&w, 100, 0x1000, 0x100, "Outer", "void Outer.run()");
+	b = load(&w, 100, 0x5000, 0x100, "Plain", "void Plain.go()");
+	ck_assert_int_eq(journal_append_inline(&w, 200, b, &in), 0);
+	put_frames(&w, 300, a, 1);
+	ck_assert_int_eq(journal_close(&w), 0);
+	ck_assert_int_eq(jsym_lookup_open_files(&lk, path, NULL), 0);
+	unlink(path);
+	/* at 150 both methods are alone; the index is built by these lookups */
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x5018, 150, f, 4), 1);
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x1018, 150, f, 4), 1);
+	/* forward in time: the records are applied to the index already built */
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x5018, 250, f, 4), 2);
+	ck_assert_str_eq(f[0].name, "int Inner.step(int)");
+	ck_assert_str_eq(f[1].name, "void Plain.go()");
+	ck_assert_int_eq(jsym_lookup_resolve_at(lk, 0x1018, 350, f, 4), 2);
+	ck_assert_str_eq(f[0].name, "int Inner.step(int)");
+	ck_assert_int_eq(f[0].line, 12);
+	jsym_lookup_close(lk);
+}
+END_TEST
+
+/* A range of 4 GiB and more: the segment's 32-bit copy of the size cannot
+ * hold it, so the answer must come from the entry, whole. */
+START_TEST(huge_range_keeps_its_size)
+{
+	struct journal_writer w;
+	struct jsym_frame f[2];
+	struct lookup_hit hit;
+	struct lookup *lk;
+	jsym_lookup *h;
+	uint64_t big = 0x100000010ULL, start = 0x10000000000ULL;
+
+	jopen(&w);
+	load(&w, 1, start, big, "Huge", "void Huge.run()");
+	load(&w, 1, start + big, 0x100, "Small", "void Small.run()");
+	ck_assert_int_eq(journal_close(&w), 0);
+	ck_assert_int_eq(jsym_lookup_open_files(&h, path, NULL), 0);
+	ck_assert_ptr_nonnull(lk = lookup_new());
+	lookup_follow_journal(lk, open(path, O_RDONLY | O_CLOEXEC));
+	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	unlink(path);
+	ck_assert_int_eq(jsym_lookup_resolve(h, start + big - 1, f, 2), 1);
+	ck_assert_str_eq(f[0].name, "void Huge.run()");
+	ck_assert_uint_eq(f[0].size, big);
+	ck_assert_int_eq(lookup_find(lk, start + big - 1, &hit), 1);
+	ck_assert_uint_eq(hit.sym.size, big);
+	ck_assert_uint_eq(hit.offset, big - 1);
+	ck_assert_int_eq(jsym_lookup_resolve(h, start + big, f, 2), 1);
+	ck_assert_str_eq(f[0].name, "void Small.run()");
+	ck_assert_uint_eq(f[0].size, 0x100);
+	ck_assert_int_eq(lookup_find(lk, start + big + 1, &hit), 1);
+	ck_assert_uint_eq(hit.sym.size, 0x100);
+	ck_assert_uint_eq(hit.sym.id, 2);
+	lookup_free(lk);
+	jsym_lookup_close(h);
+}
+END_TEST
+
 /* Hostile FRAMES: every byte of the tables flipped must never crash, and the
  * method itself always resolves. */
 START_TEST(frames_hostile)
@@ -250,6 +319,8 @@ Suite *lookup_api_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, old_journal_inline);
 	tcase_add_test(tc, frames_stack_and_time);
+	tcase_add_test(tc, inlines_after_index);
+	tcase_add_test(tc, huge_range_keeps_its_size);
 	tcase_add_test(tc, frames_hostile);
 	tcase_add_test(tc, api_oracle);
 	tcase_add_test(tc, open_errors);

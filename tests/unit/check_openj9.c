@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "check_tmp.h"
 #include "inroot.h"
 #include "openj9.h"
 
-Suite *openj9_suite(void); /* the runner finds the definition below */
+extern Suite *openj9_suite(void); /* listed in the runner by tests/tests.mk */
 
 #define PARSE(p, lit) ck_assert_int_eq(openj9_props_parse((p), (lit), sizeof(lit) - 1), 0)
 
@@ -283,8 +284,7 @@ START_TEST(find_vm_in_root)
 	char vmid[64], link[256];
 	struct err_text err;
 
-	strcpy(root, "/tmp/jsym-check-openj9.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	tmp_dir(root, sizeof(root), "openj9");
 	mk("tmp");
 	mk("tmp/.com_ibm_tools_attach");
 	mk("tmp/.com_ibm_tools_attach/4711");
@@ -323,8 +323,6 @@ START_TEST(find_vm_in_root)
 	/* a symlink to "/etc" stays inside the root: no /etc/passwd there */
 	ck_assert_int_lt(inroot_open(t.root_fd, "/escape/passwd", O_RDONLY, 0, NULL), 0);
 	close(t.root_fd);
-	snprintf(link, sizeof(link), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(link), 0);
 }
 END_TEST
 
@@ -341,11 +339,9 @@ START_TEST(replyinfo_short_write_names_no_stale_errno)
 	struct rlimit old, tiny = { 4, RLIM_INFINITY };
 	struct attach_reply rep;
 	struct err_text err = { "" };
-	char cmd[128];
 	int rc;
 
-	strcpy(root, "/tmp/jsym-check-openj9.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	tmp_dir(root, sizeof(root), "openj9");
 	mk("tmp");
 	mk("tmp/.com_ibm_tools_attach");
 	mk("tmp/.com_ibm_tools_attach/4711");
@@ -365,18 +361,16 @@ START_TEST(replyinfo_short_write_names_no_stale_errno)
 	ck_assert_ptr_nonnull(strstr(err.msg, "replyInfo"));
 	ck_assert_ptr_null(strstr(err.msg, strerror(ENOENT)));
 	close(t.root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
 START_TEST(notifier_key_is_ftok)
 {
-	char dir[] = "/tmp/jsym-check-ftok.XXXXXX", path[64];
+	char dir[64], path[96];
 	key_t key = 0;
 	int fd, d;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tmp_dir(dir, sizeof(dir), "ftok");
 	snprintf(path, sizeof(path), "%s/_notifier", dir);
 	fd = open(path, O_CREAT | O_WRONLY, 0666);
 	ck_assert_int_ge(fd, 0);
@@ -385,8 +379,6 @@ START_TEST(notifier_key_is_ftok)
 	ck_assert_int_eq(openj9_notifier_key(d, &key), 0);
 	ck_assert_int_eq(key, ftok(path, 0xa1));
 	close(d);
-	unlink(path);
-	rmdir(dir);
 }
 END_TEST
 
@@ -454,6 +446,7 @@ Suite *openj9_suite(void)
 	Suite *s = suite_create("openj9");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, props_basic);
 	tcase_add_test(tc, props_escapes);
 	tcase_add_test(tc, props_lines);

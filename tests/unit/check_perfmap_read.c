@@ -14,7 +14,7 @@
 
 #include "perfmap_read.h"
 
-extern Suite *perfmap_read_suite(void); /* the runner finds the definition below */
+extern Suite *perfmap_read_suite(void); /* listed in the runner by tests/tests.mk */
 
 static int parse(const char *s, struct pm_line *l)
 {

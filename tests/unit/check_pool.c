@@ -10,7 +10,7 @@
 
 #include "pool.h"
 
-Suite *pool_suite(void); /* the runner finds the definition below */
+extern Suite *pool_suite(void); /* listed in the runner by tests/tests.mk */
 
 struct res {
 	int idx;

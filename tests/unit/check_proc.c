@@ -9,7 +9,7 @@
 
 #include "proc.h"
 
-extern Suite *proc_suite(void);
+extern Suite *proc_suite(void); /* listed in the runner by tests/tests.mk */
 
 #define S(lit) lit, sizeof(lit) - 1
 

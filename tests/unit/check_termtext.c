@@ -5,7 +5,7 @@
 
 #include "termtext.h"
 
-extern Suite *termtext_suite(void);
+extern Suite *termtext_suite(void); /* listed in the runner by tests/tests.mk */
 
 static const char *esc(const char *s, size_t n, unsigned flags)
 {

@@ -8,7 +8,7 @@
 
 #include "text.h"
 
-extern Suite *text_suite(void);
+extern Suite *text_suite(void); /* listed in the runner by tests/tests.mk */
 
 START_TEST(pids_strict)
 {
@@ -54,6 +54,25 @@ static char *json_of(const char *s, size_t n)
 	return buf;
 }
 
+START_TEST(ranged_ints_strict)
+{
+	int v = 7;
+
+	ck_assert_int_eq(text_parse_int("1", 1, 64, &v), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(text_parse_int("64", 1, 64, &v), 0);
+	ck_assert_int_eq(v, 64);
+	ck_assert_int_eq(text_parse_int("0", 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int("65", 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int("4x", 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int("-4", 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int("", 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int(NULL, 1, 64, &v), -EINVAL);
+	ck_assert_int_eq(text_parse_int("99999999999999999999", 0, 2147483647, &v), -EINVAL);
+	ck_assert_int_eq(v, 64); /* unchanged by the refusals */
+}
+END_TEST
+
 START_TEST(json_escapes)
 {
 	char *j = json_of("a\"b\\c\nd\te\x01\x7f", 11);
@@ -98,6 +117,7 @@ Suite *text_suite(void)
 
 	tcase_add_test(tc, pids_strict);
 	tcase_add_test(tc, milliseconds_strict);
+	tcase_add_test(tc, ranged_ints_strict);
 	tcase_add_test(tc, json_escapes);
 	tcase_add_test(tc, json_invalid_utf8_replaced);
 	tcase_add_test(tc, json_utf8_edges);

@@ -29,7 +29,7 @@
 #include "vm_scan.h"
 #include "vm_write.h"
 
-extern Suite *vmstructs_suite(void);
+extern Suite *vmstructs_suite(void); /* listed in the runner by tests/tests.mk */
 
 static int display(const char *k, const char *n, const char *s, char *out, size_t cap)
 {

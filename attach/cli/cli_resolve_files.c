@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * resolve_files.c - where `jsym resolve` finds a JVM's symbol files, opened
+ * cli_resolve_files.c - where `jsym resolve` finds a JVM's symbol files, opened
  * so that nothing planted in the target's filesystem can redirect or stall us
- * (contract in resolve_files.h).
+ * (contract in cli_resolve_files.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +14,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli_resolve_files.h"
 #include "inroot.h"
-#include "resolve_files.h"
 #include "target.h"
 
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
@@ -44,7 +45,7 @@ static int check_regular(struct resolve_source *src)
 		src->ino = st.st_ino;
 		return 0;
 	}
-	fprintf(stderr, "jsym: %s is not a regular file, refusing to read it\n", src->path);
+	cli_err("%s is not a regular file, refusing to read it", src->path);
 	close(src->fd);
 	src->fd = -1;
 	return -1;
@@ -64,19 +65,19 @@ static int open_target_root(long pid, const char *root, int verbose, long *nspid
 	int fd;
 
 	if (target_open((pid_t)pid, 0, &t, &e) != 0) {
-		fprintf(stderr, "jsym: %s\n", e.msg);
+		cli_err("%s", e.msg);
 		return -1;
 	}
 	*nspid = t.st.nspid;
 	fd = t.root_fd;
 	t.root_fd = -1;         /* taken over: target_close leaves it open */
 	if (fd < 0)
-		fprintf(stderr, "jsym: cannot open %s: %s (run as the JVM's user or as root "
-				"with CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)\n",
+		cli_err("cannot open %s: %s (run as the JVM's user or as root "
+				"with CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)",
 			root, strerror(-t.root_err));
 	else if (t.opened_as_owner && verbose)
-		fprintf(stderr, "jsym: %s refused to root without CAP_SYS_PTRACE; opened it "
-				"as the JVM's uid %lu\n", root, (unsigned long)t.st.uid[1]);
+		cli_err("%s refused to root without CAP_SYS_PTRACE; opened it "
+				"as the JVM's uid %lu", root, (unsigned long)t.st.uid[1]);
 	target_close(&t);
 	return fd;
 }
@@ -105,27 +106,26 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 		if (errno != ENOENT) {
 			err = errno;
 			if (err == EINVAL)      /* inroot_open_regular: a FIFO, device... */
-				fprintf(stderr, "jsym: %s is not a regular file, refusing to "
-					"read it\n", src->path);
+				cli_err("%s is not a regular file, refusing to read it",
+					src->path);
 			else
-				fprintf(stderr, "jsym: cannot open %s: %s\n", src->path,
-					strerror(err));
+				cli_err("cannot open %s: %s", src->path, strerror(err));
 		} else if (j && verbose) {
-			fprintf(stderr, "jsym: no journal %s, trying the perf map\n", src->path);
+			cli_err("no journal %s, trying the perf map", src->path);
 		}
 	}
 	if (src->fd < 0) {
 		if (!err)
-			fprintf(stderr,
-				"jsym: no symbol files for JVM %ld in %s/%s (looked for jsym-%ld.journal "
+			cli_err(
+				"no symbol files for JVM %ld in %s/%s (looked for jsym-%ld.journal "
 				"and perf-%ld.map): attach the agent first (jsym exec %ld load ...), "
-				"or give --dir if it writes elsewhere\n",
+				"or give --dir if it writes elsewhere",
 				pid, root, dir, nspid, nspid, pid);
 		return -1;
 	}
 	if (verbose && !src->is_journal)
-		fprintf(stderr, "jsym: no journal, using the perf map %s (it has no unloads: "
-				"addresses of unloaded code may be named wrongly)\n", src->path);
+		cli_err("no journal, using the perf map %s (it has no unloads: "
+				"addresses of unloaded code may be named wrongly)", src->path);
 	return check_regular(src);
 }
 
@@ -137,7 +137,7 @@ int resolve_open_file(const char *file, int is_journal, struct resolve_source *s
 	snprintf(src->path, sizeof(src->path), "%s", file);
 	src->fd = open_rel(src);
 	if (src->fd < 0) {
-		fprintf(stderr, "jsym: cannot open %s: %m\n", file);
+		cli_err("cannot open %s: %s", file, strerror(errno));
 		return -1;
 	}
 	return check_regular(src);

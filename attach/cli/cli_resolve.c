@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * resolve_cli.c - `jsym resolve`: JIT addresses of a JVM -> Java method names.
+ * cli_resolve.c - `jsym resolve`: JIT addresses of a JVM -> Java method names.
  *
  *   jsym resolve --pid PID [--dir DIR] [--json] [--follow] [-v] [ADDR...]
  *   jsym resolve --journal FILE | --map FILE [--json] [--follow] [--at SECONDS] [ADDR...]
@@ -12,9 +12,10 @@
  * map is the fallback.  Everything in those files is hostile: paths are
  * resolved inside the container root (openat2 RESOLVE_IN_ROOT, or a walk with
  * O_NOFOLLOW on every component on old kernels), only regular files are read,
- * names are escaped on output.
+ * and every name is escaped for the terminal (cli_put_text) in text output.
  *
- * Exit status: 0 it ran (resolved or not), 1 usage, 2 our own failure.
+ * Exit status: JSYM_EXIT_OK it ran (resolved or not), JSYM_EXIT_USAGE,
+ * JSYM_EXIT_FAIL our own failure (files missing or unreadable, no memory).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,14 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli_resolve_files.h"
+#include "clock.h"
 #include "journal_read.h"
-#include "lookup.h"
+#include "lookup_lib.h"
 #include "perfmap_read.h"
-#include "resolve_cli.h"
-#include "resolve_files.h"
 #include "text.h"
 
 struct resolve_env {
@@ -41,45 +42,12 @@ struct resolve_env {
 };
 
 
-static void usage(FILE *f)
-{
-	fputs("usage: jsym resolve --pid PID [--dir DIR] [options] [ADDR...]\n"
-	      "       jsym resolve --journal FILE | --map FILE [options] [ADDR...]\n"
-	      "\n"
-	      "Name the Java methods at JIT code addresses of a running JVM, from the\n"
-	      "journal or perf map the jsym agent writes.  ADDR is hex, with or without\n"
-	      "0x; without ADDR, addresses are read from stdin (whitespace-separated) and\n"
-	      "each line is answered at once, so jsym works as a pipe filter.\n"
-	      "\n"
-	      "  -p, --pid PID       JVM as seen from here; files are read through\n"
-	      "                      /proc/PID/root/DIR/ with the JVM's own pid\n"
-	      "  -d, --dir DIR       directory inside the JVM's filesystem (default /tmp)\n"
-	      "  -j, --journal FILE  read this journal (offline)\n"
-	      "  -m, --map FILE      read this perf map (offline)\n"
-	      "  -f, --follow        re-read the file before each lookup (live JVM)\n"
-	      "  -t, --at SECONDS    the code as it was at this CLOCK_MONOTONIC time (as\n"
-	      "                      `perf script` prints sample times with perf record -k 1);\n"
-	      "                      needed once the agent stopped: it closes every range\n"
-	      "      --json          one JSON object per address\n"
-	      "  -v, --verbose       say which file was used and what it contained\n"
-	      "  -h, --help          this text\n"
-	      "\n"
-	      "Output: ADDR  NAME+OFFSET  [class C, method M, sig S, START+SIZE]\n"
-	      "            CLASS.METHOD (FILE:LINE) [inlined]   the inline stack, innermost\n"
-	      "            ...                                  first, when the agent ran\n"
-	      "            CLASS.METHOD (FILE:LINE)             with unfold (lines: FILE:LINE)\n"
-	      "        ADDR  ??            when no live code range holds ADDR\n"
-	      "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n",
-	      f);
-}
-
 /* ---- output -------------------------------------------------------------- */
 
-/* Text output: control bytes from the JVM's names never reach the terminal. */
+/* Text output: names are the target's text, escaped (termtext.h). */
 static void put_text(const char *s)
 {
-	for (; *s; s++)
-		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	cli_put_text(stdout, s);
 }
 
 /* "key":"value", the value escaped by text_json_str. */
@@ -103,6 +71,16 @@ static const char *kind_name(int kind)
 	}
 }
 
+/* "class":...,"method":...,"sig":... of a Java method. */
+static void json_method(const struct lookup_frame *f)
+{
+	put_json_str("class", f->class_name);
+	putchar(',');
+	put_json_str("method", f->method);
+	putchar(',');
+	put_json_str("sig", f->signature);
+}
+
 static void json_frame(const struct lookup_frame *f)
 {
 	put_json_str("name", f->name);
@@ -110,11 +88,7 @@ static void json_frame(const struct lookup_frame *f)
 	       kind_name(f->kind), f->start, f->size);
 	if (f->kind == LOOKUP_LOAD || f->kind == LOOKUP_INLINE) {
 		putchar(',');
-		put_json_str("class", f->class_name);
-		putchar(',');
-		put_json_str("method", f->method);
-		putchar(',');
-		put_json_str("sig", f->signature);
+		json_method(f);
 	}
 }
 
@@ -126,11 +100,7 @@ static void json_chain(const struct lookup_hit *h)
 		const struct lookup_frame *f = &h->chain[i];
 
 		fputs(i ? ",{" : "{", stdout);
-		put_json_str("class", f->class_name);
-		putchar(',');
-		put_json_str("method", f->method);
-		putchar(',');
-		put_json_str("sig", f->signature);
+		json_method(f);
 		putchar(',');
 		put_json_str("name", f->name);
 		if (f->file[0]) {
@@ -256,10 +226,10 @@ struct resolver {
 	struct resolve_source *src;
 	struct lookup *lk;
 	int warned;
-	struct timespec last_reopen;
+	long last_reopen_ms;
 };
 
-#define REOPEN_CHECK_NS 200000000LL /* a followed map is looked up by path 5 times/s */
+#define REOPEN_CHECK_MS 200 /* a followed map is looked up by path 5 times/s */
 
 /*
  * A perf map is rewritten by rename (the jsym agent) or in place (the JDK,
@@ -272,14 +242,12 @@ struct resolver {
  */
 static void follow_renamed(struct resolver *r)
 {
-	struct timespec now;
+	long now = clock_ms();
 	int fd;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((now.tv_sec - r->last_reopen.tv_sec) * 1000000000LL +
-		    (now.tv_nsec - r->last_reopen.tv_nsec) < REOPEN_CHECK_NS)
+	if (now - r->last_reopen_ms < REOPEN_CHECK_MS)
 		return;
-	r->last_reopen = now;
+	r->last_reopen_ms = now;
 	fd = resolve_reopen_if_replaced(r->src);
 	if (fd < 0)
 		return;
@@ -302,11 +270,10 @@ static int refresh(struct resolver *r)
 		return 0;
 	if (n == -EBADMSG || n == -EIO) {
 		if (!r->warned++)
-			fprintf(stderr, "jsym: %s: %s (using what came before it)\n",
-				r->src->path, err);
+			cli_err("%s: %s (using what came before it)", r->src->path, err);
 		return 0;
 	}
-	fprintf(stderr, "jsym: %s: %s\n", r->src->path, err[0] ? err : strerror((int)-n));
+	cli_err("%s: %s", r->src->path, err[0] ? err : strerror((int)-n));
 	return -1;
 }
 
@@ -331,7 +298,7 @@ static int resolve_one(struct resolver *r, const char *token)
 		return -1;
 	found = lookup_find(r->lk, addr, &hit);
 	if (found < 0) {
-		fprintf(stderr, "jsym: out of memory building the address index\n");
+		cli_err("out of memory building the address index");
 		return -1;
 	}
 	(r->env->json ? print_json : print_text)(&hit, found);
@@ -344,23 +311,22 @@ static void report_source(const struct resolver *r)
 	struct lookup_stats st;
 
 	lookup_get_stats(r->lk, &st);
-	fprintf(stderr, "jsym: %s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges, "
-			"%zu inline-chain ranges\n",
+	cli_err("%s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges, %zu inline-chain ranges",
 		r->src->path, st.records, r->src->is_journal ? "records" : "lines", st.live,
 		st.inlines, st.chains);
 	if (h)
-		fprintf(stderr, "jsym: journal of pid %" PRIu32 " (its namespace), agent %s\n",
-			h->pid, h->agent_version);
+		cli_err("journal of pid %" PRIu32 " (its namespace), agent %s", h->pid,
+			h->agent_version);
 	if (st.bad_records || st.unknown_records || st.orphan_unloads || st.orphan_inlines ||
 	    st.superseded)
-		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed and %" PRIu64 " unknown records; "
-				"%" PRIu64 " unloads and %" PRIu64 " inlines without their method; "
-				"%" PRIu64 " ranges replaced at the same address\n",
+		cli_err("skipped %" PRIu64 " malformed and %" PRIu64 " unknown records; "
+			"%" PRIu64 " unloads and %" PRIu64 " inlines without their method; "
+			"%" PRIu64 " ranges replaced at the same address",
 			st.bad_records, st.unknown_records, st.orphan_unloads, st.orphan_inlines,
 			st.superseded);
 	if (st.malformed_lines || st.pending_bytes)
-		fprintf(stderr, "jsym: skipped %" PRIu64 " malformed lines; %zu bytes of an "
-				"unfinished last line held back\n",
+		cli_err("skipped %" PRIu64 " malformed lines; %zu bytes of an "
+			"unfinished last line held back",
 			st.malformed_lines, st.pending_bytes);
 }
 
@@ -397,10 +363,10 @@ static int check_at_covered(const struct resolver *r)
 	from = journal_covers_from(r->src->fd);
 	if (!from || r->env->at_ns >= from)
 		return 0;
-	fprintf(stderr, "jsym: --at %" PRIu64 ".%06" PRIu64 " is before the earliest time %s "
-			"covers, %" PRIu64 ".%06" PRIu64 ": the agent started the journal over "
-			"then with the code live at that time (agent option journal_max); give a "
-			"later --at, or a larger journal_max for a longer history\n",
+	cli_err("--at %" PRIu64 ".%06" PRIu64 " is before the earliest time %s "
+		"covers, %" PRIu64 ".%06" PRIu64 ": the agent started the journal over "
+		"then with the code live at that time (agent option journal_max); give a "
+		"later --at, or a larger journal_max for a longer history",
 		r->env->at_ns / UINT64_C(1000000000), r->env->at_ns % UINT64_C(1000000000) / 1000,
 		r->src->path, from / UINT64_C(1000000000), from % UINT64_C(1000000000) / 1000);
 	return -1;
@@ -414,9 +380,9 @@ static void warn_if_stopped(const struct resolver *r)
 	lookup_get_stats(r->lk, &st);
 	if (st.source == LOOKUP_SOURCE_JOURNAL && st.last_epoch == JF_EPOCH_STOPPED &&
 	    st.live == 0 && !r->env->at_ns)
-		fprintf(stderr, "jsym: the agent stopped at %" PRIu64 ".%06" PRIu64
-				" (JVM exit or `stop`) and closed every range in %s: give --at SECONDS "
-				"to resolve as of an earlier time\n",
+		cli_err("the agent stopped at %" PRIu64 ".%06" PRIu64
+			" (JVM exit or `stop`) and closed every range in %s: give --at SECONDS "
+			"to resolve as of an earlier time",
 			st.last_epoch_ts / UINT64_C(1000000000), st.last_epoch_ts % UINT64_C(1000000000) / 1000,
 			r->src->path);
 }
@@ -433,31 +399,30 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 	if ((file ? resolve_open_file(file, env->journal != NULL, &src)
 		  : resolve_open_pid(env->pid, env->dir, env->verbose, &src)) < 0) {
 		resolve_close(&src);
-		return 2;
+		return JSYM_EXIT_FAIL;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &r.last_reopen);
+	r.last_reopen_ms = clock_ms();
 	r.lk = lookup_new();
 	if (!r.lk) {
 		close(src.fd);
 		resolve_close(&src);
-		fprintf(stderr, "jsym: out of memory\n");
-		return 2;
+		cli_err("out of memory");
+		return JSYM_EXIT_FAIL;
 	}
 	if (check_at_covered(&r) < 0) {
 		close(src.fd);
 		lookup_free(r.lk);
 		resolve_close(&src);
-		return 2;
+		return JSYM_EXIT_FAIL;
 	}
 	(src.is_journal ? lookup_follow_journal : lookup_follow_map)(r.lk, src.fd);
 	lookup_set_until(r.lk, env->at_ns);
 	if (env->at_ns && !src.is_journal)
-		fprintf(stderr, "jsym: --at ignored: %s is a perf map, which has no times\n",
-			src.path);
+		cli_err("--at ignored: %s is a perf map, which has no times", src.path);
 	if (refresh(&r) < 0) {
 		lookup_free(r.lk);
 		resolve_close(&src);
-		return 2;
+		return JSYM_EXIT_FAIL;
 	}
 	warn_if_stopped(&r);
 	if (env->verbose)
@@ -477,80 +442,76 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 	lookup_free(r.lk);
 	resolve_close(&src);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc < 0 ? 2 : 0; /* pipe closed early, like head(1) after us */
-		fprintf(stderr, "jsym: cannot write output: %m\n");
-		return 2;
+		if (errno == EPIPE) /* pipe closed early, like head(1) after us */
+			return rc < 0 ? JSYM_EXIT_FAIL : JSYM_EXIT_OK;
+		cli_err("cannot write output: %s", strerror(errno));
+		return JSYM_EXIT_FAIL;
 	}
-	return rc < 0 ? 2 : 0;
+	return rc < 0 ? JSYM_EXIT_FAIL : JSYM_EXIT_OK;
 }
 
-int jsym_resolve_main(int argc, char **argv)
+/* One option of resolve into env.  0, or -EINVAL with the reason printed. */
+static int set_opt(struct resolve_env *env, int c, const char *arg)
+{
+	pid_t pid;
+
+	switch (c) {
+	case 'p':
+		if (text_parse_pid(arg, &pid) != 0) {
+			cli_err("resolve: bad pid '%s' (a positive number)", arg);
+			return -EINVAL;
+		}
+		env->pid = pid;
+		return 0;
+	case 'd': env->dir = arg; return 0;
+	case OPT_JOURNAL: env->journal = arg; return 0;
+	case 'm': env->map = arg; return 0;
+	case 'f': env->follow = 1; return 0;
+	case 't':
+		if (parse_seconds(arg, &env->at_ns) < 0) {
+			cli_err("resolve: bad --at '%s' (seconds, e.g. 12345.678901)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_JSON: env->json = 1; return 0;
+	case 'v': env->verbose = 1; return 0;
+	default:
+		cli_err("usage: jsym resolve --pid PID | --journal FILE | --map FILE "
+			"[options] [ADDR...] (see jsym resolve --help)");
+		return -EINVAL;
+	}
+}
+
+int cli_resolve_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "dir", required_argument, NULL, 'd' },
-		{ "journal", required_argument, NULL, 'j' },
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
 		{ "map", required_argument, NULL, 'm' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "at", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct resolve_env env = { .pid = 0, .dir = "/tmp" };
-	pid_t pid;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:d:j:m:ft:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (text_parse_pid(optarg, &pid) != 0) {
-				fprintf(stderr, "jsym resolve: bad pid '%s' (a positive number)\n",
-					optarg);
-				return 1;
-			}
-			env.pid = pid;
-			break;
-		case 'd':
-			env.dir = optarg;
-			break;
-		case 'j':
-			env.journal = optarg;
-			break;
-		case 'm':
-			env.map = optarg;
-			break;
-		case 'f':
-			env.follow = 1;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &env.at_ns) < 0) {
-				fprintf(stderr, "jsym resolve: bad --at '%s' (seconds, e.g. 12345.678901)\n",
-					optarg);
-				return 1;
-			}
-			break;
-		case 'J':
-			env.json = 1;
-			break;
-		case 'v':
-			env.verbose = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 1;
+	while ((c = getopt_long(argc, argv, "p:d:m:ft:vh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			cli_help(stdout, "resolve");
+			return JSYM_EXIT_OK;
 		}
+		if (set_opt(&env, c, optarg) < 0)
+			return JSYM_EXIT_USAGE;
 	}
 	if ((env.pid != 0) + (env.journal != NULL) + (env.map != NULL) != 1) {
-		fprintf(stderr, "jsym resolve: give exactly one of --pid, --journal, --map "
-				"(see jsym resolve --help)\n");
-		return 1;
+		cli_err("resolve: give exactly one of --pid, --journal, --map "
+			"(see jsym resolve --help)");
+		return JSYM_EXIT_USAGE;
 	}
 	return run(&env, argv + optind, argc - optind);
 }

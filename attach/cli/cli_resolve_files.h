@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * resolve_files.h - find and open the symbol files of a JVM for `jsym
- * resolve` (CLI layer: these functions print their errors to stderr, in the
+ * cli_resolve_files.h - find and open the symbol files of a JVM for `jsym
+ * resolve` (CLI layer: these functions print their errors with cli_err, in the
  * house form "jsym: what failed: why (what to do)").
  *
  * For a host pid the files live in the JVM's own mount namespace, under DIR,
@@ -11,8 +11,8 @@
  * symlink and ".."); the file itself is opened O_NOFOLLOW|O_NONBLOCK and must
  * be a regular file.
  */
-#ifndef JSYM_RESOLVE_FILES_H
-#define JSYM_RESOLVE_FILES_H
+#ifndef JSYM_CLI_RESOLVE_FILES_H
+#define JSYM_CLI_RESOLVE_FILES_H
 
 #include <limits.h>
 #include <sys/types.h>

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lookup.h - address -> Java symbol, in O(log n), following a live journal.
+ * lookup_lib.h - address -> Java symbol, following a live journal: the
+ * internal API of libjsym-lookup.a (jsym resolve, the tests); programs
+ * outside jsym use the public include/jsym/lookup.h.
  *
  * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
  * stubs (STUB), perf-map lines (MAP), and the inlined-method ranges (INLINE)
@@ -17,9 +19,10 @@
  * so a longer old method leaves no stale tail behind.
  *
  * Cost: updates are O(1) amortized and only mark the index dirty; the next
- * lookup_find rebuilds a sorted array of non-overlapping segments in
- * O(n log n), after which each lookup_find is a binary search.  So batch
- * updates (lookup_refresh does) and query in between.
+ * lookup_find rebuilds a sorted array of non-overlapping segments (O(n) plus
+ * sorting what was added since), after which a lookup is a radix step and a
+ * search over a few segments (lookup_radix.c).  So batch updates
+ * (lookup_refresh does) and query in between.
  *
  * Memory: the lookup copies every string it is given and owns all it hands
  * out.  Pointers in a struct lookup_hit stay valid until the next call that
@@ -27,8 +30,8 @@
  * lookup_apply_record, lookup_refresh, lookup_free) or the next lookup_find.
  * Not thread-safe: one thread at a time per struct lookup.
  */
-#ifndef JSYM_LOOKUP_H
-#define JSYM_LOOKUP_H
+#ifndef JSYM_LOOKUP_LIB_H
+#define JSYM_LOOKUP_LIB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -162,7 +165,7 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * file that was started over in place (a journal with a new header, a map
  * truncated below what was read) is read again from its start after a
  * lookup_clear (counted in stats.resets).  A map replaced by rename is not
- * noticed here: the caller reopens the path (resolve_cli.c does).
+ * noticed here: the caller reopens the path (cli_resolve.c does).
  * Returns the number of records/lines applied (>= 0), or a -errno with a
  * reason in err: -EAGAIN (journal header not written yet: try later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# 25-resolve-offline.sh - `jsym resolve` on files alone, as a regular
+# command: names from a hostile perf map reach the terminal escaped (ESC,
+# the UTF-8 C1 control U+009B that some terminals take as CSI, DEL), the JSON
+# output stays valid JSON with the bytes intact, and the exit codes are the
+# CLI's (1 usage, 2 files missing).  Fast: no JVM, no root.
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+J=$JSYM_BUILD/jsym
+[ -x "$J" ] || t_skip "jsym not built (make)"
+map=$KIT_DIR/perf-4242.map
+# one name with ESC [31m, one with U+009B (\302\233) then 2J, one with DEL
+printf '7f0000001000 100 a\033[31mred\n7f0000002000 100 b\302\2332Jclear\n7f0000003000 100 c\177del\n7f0000004000 100 void Plain.run()\n' >"$map"
+
+t_case text-output-escapes-target-bytes
+t_run "$J" resolve --map "$map" 7f0000001010 7f0000002010 7f0000003010 7f0000004010 7f0000009000
+t_expect_rc 0
+t_expect_out '^0x7f0000001010  a\\x1b\[31mred\+0x10 ' '^0x7f0000002010  b\\xc2\\x9b2Jclear\+0x10 ' \
+	'^0x7f0000003010  c\\x7fdel\+0x10 ' '^0x7f0000004010  void Plain\.run\(\)\+0x10 ' \
+	'^0x7f0000009000  \?\?$'
+t_check "no ESC, DEL or C1 byte on stdout" \
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(any(c in d for c in (b"\x1b", b"\x7f", b"\xc2\x9b")))' \
+	"$KIT_DIR/t_run.out"
+
+t_case json-output-keeps-the-bytes
+t_run "$J" resolve --json --map "$map" 7f0000001010 7f0000002010
+t_expect_rc 0
+t_check "each line is JSON and names the map's bytes exactly" python3 -c '
+import json, sys
+names = [json.loads(l)["name"] for l in open(sys.argv[1], encoding="utf-8")]
+sys.exit(names != ["a\x1b[31mred", "b\u009b2Jclear"])' "$KIT_DIR/t_run.out"
+
+t_case exit-codes
+t_run "$J" resolve --pid 0
+t_expect_rc 1
+t_expect_err '^jsym: resolve: bad pid'
+t_run "$J" resolve --map "$map" --journal "$map" 7f0000001010
+t_expect_rc 1
+t_run "$J" resolve --map "$KIT_DIR/none.map" 7f0000001010
+t_expect_rc 2
+t_expect_err '^jsym: cannot open .*none\.map'
+t_finish

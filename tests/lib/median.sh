@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
+# tests/lib/median.sh - the one median of the benchmarks (tests/bench/*.sh).
+# Sourced.
+#   median N...   the median of the numbers: the lower middle one of an even
+#                 count, so it is always a measured value (whole or not); 0
+#                 when there is none
+#   median -      the same of the numbers on stdin, one a line
+median() {
+	if [ "${1:-}" = - ]; then
+		cat
+	elif [ $# -gt 0 ]; then
+		printf '%s\n' "$@"
+	fi | sort -g | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : 0}'
+}
