@@ -9,6 +9,8 @@
 #                methods; `jsym list` names the container by podman's 12-hex
 #                id and its UTS hostname, text and JSON, a terminal escape in
 #                the host name escaped
+#  musl          the Alpine-like root (musl only) with the musl emulator as
+#                PID 1, uid 1000: the musl build, probed under musl's loader
 #  perf          perf record -p PID names Java frames from that map (where
 #                perf can sample)
 #  sidecar       a container sharing the JVM's PID namespace (--pid
@@ -64,6 +66,23 @@ t_expect_out "^$ct2 .* ev\\\\x1b\\[2Jil\$"
 t_check "no raw ESC in jsym list's output" eval '! grep -q $'"'"'\033'"'"' <<<"$T_OUT"'
 t_run "$J" list --json
 t_check "list --json escapes it as \\u001b" grep -qF '"hostname":"ev\u001b[2Jil"' <<<"$T_OUT"
+
+t_case musl
+# the Alpine-like root (musl the only libc) with the musl emulator as PID 1
+emu=$(pod_start emu alpine --user 1000:1000 -v "$JSYM_MUSL_BUILD/tests/emu:/opt/emu:ro" -- \
+	/opt/emu/hs_emu --truth /tmp/truth --log /tmp/hs_emu.log --events 400 --rate 1000) ||
+	t_abort "the musl emulator did not start in runc"
+for _ in $(seq 100); do
+	grep -q 'started:' "/proc/$emu/root/tmp/hs_emu.log" 2>/dev/null && break
+	sleep 0.1
+done
+t_run "$J" attach -v "$emu"
+t_expect_rc 0
+t_expect_out 'agent loaded \(HotSpot 17\.0\.99, musl build, copied to /tmp/jsym-[0-9a-f]{12}-1-[0-9]+/musl/libjsym-agent\.so\)'
+t_expect_err 'probe musl build under /lib/ld-musl-x86_64\.so\.1: loads'
+t_check "its map names the emulator's methods" eval \
+	'for _ in $(seq 50); do [ -s "/proc/$emu/root/tmp/perf-1.map" ] && break; sleep 0.1; done
+	grep -qF "$(head -n 1 "/proc/$emu/root/tmp/truth" | cut -d" " -f3-)" "/proc/$emu/root/tmp/perf-1.map"'
 
 t_case perf
 if timeout 30 perf record -q -e cpu-clock -g -p "$ct" -o "$KIT_DIR/perf.data" -- sleep 2 \

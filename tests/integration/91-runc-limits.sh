@@ -6,8 +6,10 @@
 #  read-only   --read-only root, --tmpfs /tmp:noexec,size=64m: nothing can
 #              be copied where it could be loaded, so the agent comes from
 #              a memfd and nothing of jsym's is written in the container
-#  memory      --memory 256m (and a 32 MiB tmpfs /tmp, whose files count
-#              against it): the agent loads, the copies fit and are there
+#  memory      --memory 256m (and a 32 MiB tmpfs /tmp): the agent loads,
+#              the copies fit and are there (the log shows what the
+#              container's memory cgroup was charged: tmpfs pages count
+#              against the writer's cgroup, jsym's for the copies)
 #  userns      --uidmap/--gidmap 0:200000:65536: container uid 1000 is host
 #              uid 201000; the copies and the map belong to 201000
 # Skipped, with the reason, where podman cannot run a runc container.
@@ -37,12 +39,23 @@ t_check "the JVM maps the memfd" grep -q 'memfd:jsym-agent-glibc' "/proc/$ro/map
 
 t_case memory
 mem=$(jvm mem --memory 256m --tmpfs /tmp:rw,exec,size=32m) || exit 1
-t_log "memory limit: $(cat "/sys/fs/cgroup/memory/libpod_parent/libpod-$(podman inspect -f '{{.Id}}' "$(pod_name mem)")/memory.limit_in_bytes" 2>/dev/null || echo '?')"
+memcg=/sys/fs/cgroup/memory/libpod_parent/libpod-$(podman inspect -f '{{.Id}}' "$(pod_name mem)")
+t_log "memory limit: $(cat "$memcg/memory.limit_in_bytes" 2>/dev/null || echo '?')"
+# the copies land in a tmpfs: their pages are the container's (shmem)
+shmem() { awk '$1 == "shmem" {print $2}' "$memcg/memory.stat" 2>/dev/null; }
+before=$(shmem)
 t_run "$J" attach -v "$mem"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
 t_check "the map is written" pod_map_named "$mem"
 t_check "the JVM still runs" kill -0 "$mem"
+# recorded, not asserted: tmpfs pages are charged to the memory cgroup of
+# the process that wrote them, so jsym's copies (written from the host)
+# count against jsym's cgroup, and the agent's map and journal against
+# the container's
+after=$(shmem)
+t_log "the container's shmem: $before -> $after bytes; the copies are $(du -sb \
+"/proc/$mem/root/tmp"/jsym-*-* 2>/dev/null | awk '{print $1}') bytes"
 
 t_case userns
 pod_userns_root un debian 200000 || t_abort "cannot make a root for a user namespace"
