@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/bench/node_scale.sh - `jsym attach --all` at node scale: N emulated
 # HotSpot JVMs (tests/emu/hs_emu, cheap enough for hundreds), -j 1, 4, 16.
 #
