@@ -65,10 +65,10 @@ ROOT := $(CURDIR)
 include mk/arch.mk
 
 # OpenJDK headers: $JAVA_HOME if it has them, else Debian's JDK 17.
-JAVA_INC := $(firstword $(foreach h,$(JAVA_HOME) /usr/lib/jvm/java-17-openjdk-amd64,\
+JAVA_INC := $(firstword $(foreach h,$(JAVA_HOME) /usr/lib/jvm/java-17-openjdk-$(HOST_DEBARCH),\
 	$(if $(wildcard $(h)/include/jvmti.h),$(h)/include)))
 ifeq ($(JAVA_INC),)
-JAVA_INC := /usr/lib/jvm/java-17-openjdk-amd64/include
+JAVA_INC := /usr/lib/jvm/java-17-openjdk-$(HOST_DEBARCH)/include
 endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -4,7 +4,8 @@
 #   make                   x86_64: glibc-build/, musl-build/ (gcc, musl-gcc)
 #   make ARCH=aarch64      arm64:  glibc-build-aarch64/, musl-build-aarch64/
 #
-# Sets ARCH (the machine's own unless given), B_glibc and B_musl (the two output trees:
+# Sets ARCH (the machine's own unless given), HOST_DEBARCH (the machine's
+# Debian architecture: amd64, arm64), B_glibc and B_musl (the two output trees:
 # every rule names its outputs through them), CC_glibc and CC_musl, and
 # MUSL_SPECS (a prerequisite of every musl object; empty when the host's own
 # musl-gcc is used).  ARCH is also what jsym calls the architecture in its
@@ -22,6 +23,7 @@
 # __getauxval, which musl does not have.
 
 HOST_ARCH := $(shell uname -m)
+HOST_DEBARCH := $(shell dpkg --print-architecture)
 ARCH ?= $(HOST_ARCH)
 KNOWN_ARCHS := x86_64 aarch64
 ifeq ($(filter $(ARCH),$(KNOWN_ARCHS)),)

@@ -25,6 +25,10 @@ set -euo pipefail
 
 level=${1:-build}
 arch=${2:-$(uname -m)}
+# The build machine's own multiarch names (x86_64-linux-gnu and amd64 here;
+# aarch64-linux-gnu and arm64 on an arm64 machine, where nothing is crossed).
+host_triplet=$(uname -m)-linux-gnu
+host_debarch=$(dpkg --print-architecture)
 
 # probe|package  (probe: an absolute path, or a command name looked up in PATH)
 build_reqs=(
@@ -33,9 +37,9 @@ build_reqs=(
 	"make|make"
 	"pkg-config|pkg-config"
 	"musl-gcc|musl-tools"
-	"/usr/lib/x86_64-linux-gnu/pkgconfig/check.pc|check"
+	"/usr/lib/$host_triplet/pkgconfig/check.pc|check"
 	"/usr/include/sys/capability.h|libcap-dev"
-	"/usr/lib/jvm/java-17-openjdk-amd64/include/jvmti.h|openjdk-17-jdk-headless"
+	"/usr/lib/jvm/java-17-openjdk-$host_debarch/include/jvmti.h|openjdk-17-jdk-headless"
 )
 # mk/demo.sh compiles the sample JVM, runs it in a kit container whose Debian
 # root filesystem debootstrap builds (once; tests/kit/rootfs.sh), and samples
@@ -43,7 +47,7 @@ build_reqs=(
 # grep, ...) is in every Debian, minbase included.  bpftrace is not required:
 # the demo shows its stacks when it is installed and says how otherwise.
 demo_reqs=(
-	"/usr/lib/jvm/java-17-openjdk-amd64/bin/javac|openjdk-17-jdk-headless"
+	"/usr/lib/jvm/java-17-openjdk-$host_debarch/bin/javac|openjdk-17-jdk-headless"
 	"perf|linux-perf"
 	"debootstrap|debootstrap"
 )

@@ -10,7 +10,8 @@
 #   map      `jsym map` writes the container's /tmp/perf-1.map, owned by
 #            1000, >= 99% of the methods of the arm64 JDK's own jcmd
 #            Compiler.perfmap (taken just before and after) with the same
-#            start, size and name
+#            start, size and name; qemu answers process_vm_readv with
+#            ENOSYS, and jsym reads the JVM through /proc/PID/mem instead
 #   attach   `jsym attach`: both aarch64 builds copied into the container's
 #            /tmp owned by 1000, the glibc one picked by the probe under the
 #            JVM's own loader and loaded (with dir=/tmp/jsym-out: the JDK's
@@ -81,6 +82,14 @@ jdk_perfmap "$KIT_DIR/jdk.b" || t_fail "jcmd Compiler.perfmap (after)"
 t_check "$(python3 "$CHECK" coverage "$KIT_DIR/jdk.a" "$KIT_DIR/jsym.map" 99 "$KIT_DIR/jdk.b" 2>&1 | head -n 3)" \
 	python3 "$CHECK" coverage "$KIT_DIR/jdk.a" "$KIT_DIR/jsym.map" 99 "$KIT_DIR/jdk.b"
 t_check "$(python3 "$CHECK" format "$KIT_DIR/jsym.map" 2>&1)" python3 "$CHECK" format "$KIT_DIR/jsym.map"
+rm -f "$root/tmp/perf-1.map"
+
+t_case map-reads-proc-mem
+# qemu-user answers process_vm_readv with ENOSYS: the emulated jsym must
+# read the JVM through /proc/PID/mem (qemu's own strace shows both calls)
+t_run env QEMU_STRACE=1 "$JA" map "$ct"
+t_expect_rc 0
+t_expect_err 'process_vm_readv\(.*errno=38' 'openat\([0-9]+,"mem",O_RDONLY'
 rm -f "$root/tmp/perf-1.map"
 
 t_case x86-64-jsym
