@@ -48,7 +48,7 @@ share() {
 
 while read -r home major <&3; do
 	t_case "host-jdk$major"
-	ag_start busy$major "$home" -- -cp "$classes" AgentBusy 30
+	ag_start busy$major "$home" -- -cp "$classes" AgentBusy 300
 	pid=$AG_PID
 	ag_wait_out busy$major 'agent-busy: started' 30 || continue
 	mkdir -p "$AG_TMP/h$major"
@@ -78,7 +78,7 @@ javap=$(t_jdks | head -n 1 | cut -d' ' -f1)/bin/javap
 lines_of "$classes" AgentBusy heavyCompute >"$AG_TMP/heavy.lines"
 while read -r home major <&3; do
 	t_case "host-jdk$major-lines"
-	ag_start lines$major "$home" -- -cp "$classes" AgentBusy 30
+	ag_start lines$major "$home" -- -cp "$classes" AgentBusy 300
 	pid=$AG_PID
 	ag_wait_out lines$major 'agent-busy: started' 30 || continue
 	d=$AG_TMP/l$major

@@ -197,7 +197,7 @@ d=$AG_TMP/agentdir
 mkdir -p "$d"
 
 ag_start busy "$home" "-agentpath:$AG_LIB=dir=$d,unfold" -XX:+UnlockDiagnosticVMOptions \
-	-XX:+DebugNonSafepoints -cp "$cls" -- AgentBusy 40
+	-XX:+DebugNonSafepoints -cp "$cls" -- AgentBusy 300
 p=$AG_PID
 ag_wait_out busy "agent-busy: started" 60 || exit 1
 sleep 2
