@@ -35,7 +35,9 @@ t_check "it runs make install into a DESTDIR" grep -q 'make install PREFIX=/usr/
 t_check "the ARCH build argument (x86_64 by default) reaches make" \
 	bash -c "grep -q '^ARG ARCH=x86_64\$' '$df' && grep -q 'DESTDIR=/out ARCH=\\\$ARCH\$' '$df'"
 t_check "the build stage runs on the build platform (cross builds)" \
-	grep -q '^FROM --platform=\$BUILDPLATFORM debian:12 AS build' "$df"
+	grep -q '^FROM --platform=\$BUILDPLATFORM \${DEBIAN} AS build' "$df"
+t_check "Debian 12 by default (a local image where no registry is reachable)" \
+	grep -q '^ARG DEBIAN=debian:12$' "$df"
 t_check "it copies that tree into the image's root" grep -q 'COPY --from=build /out/ /' "$df"
 t_check "the image carries the licence" grep -q '^COPY LICENSE /usr/local/share/doc/jsym/LICENSE$' "$df"
 t_check "the image's PATH has /usr/local/bin" grep -q '^ENV PATH=.*/usr/local/bin' "$df"
