@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """matrix_check.py - the JDK matrix's comparisons (74-map-jdk-matrix.sh).
 
-  matrix_check.py same A B MIN_PCT
-      the Java methods of map A are in map B with the same start, size and
-      name (MethodHandle intrinsics: same start and size; the agent names
-      them all alike, docs/perf-map.md)
+  matrix_check.py same A B MIN_PCT [B0]
+      the Java methods of map A are in map B (or in B0, a snapshot of the
+      same map taken before A: what was unloaded between A and B) with the
+      same start, size and name (MethodHandle intrinsics: same start and
+      size; the agent names them all alike, docs/perf-map.md)
   matrix_check.py codelist CODELIST MAP MIN_PCT
       every live method of `jcmd Compiler.codelist` (JDK 9+) is in MAP with
       its start and size (code_begin..code_end)
@@ -49,8 +50,11 @@ def verdict(what, hit, total, min_pct, bad):
         sys.exit(1)
 
 
-def same(a, b, min_pct):
+def same(a, b, min_pct, b0=None):
     ma, mb = read_map(a), read_map(b)
+    if b0:
+        for k, v in read_map(b0).items():
+            mb.setdefault(k, v)
     total = hit = 0
     bad = []
     for s, (z, n) in ma.items():
@@ -111,7 +115,9 @@ def logcomp(path, mapfile, min_pct):
 
 
 def main(a):
-    if len(a) == 4 and a[0] in ('same', 'codelist', 'logcomp'):
+    if len(a) == 5 and a[0] == 'same':
+        same(a[1], a[2], float(a[3]), a[4])
+    elif len(a) == 4 and a[0] in ('same', 'codelist', 'logcomp'):
         {'same': same, 'codelist': codelist, 'logcomp': logcomp}[a[0]](a[1], a[2], float(a[3]))
     else:
         print(__doc__, file=sys.stderr)
