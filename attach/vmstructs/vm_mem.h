@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #define VM_PAGE 4096u
-#define VM_CACHE_LINES 512u     /* 2 MiB of cached pages */
+#define VM_CACHE_LINES 4096u    /* 16 MiB of cached pages, each allocated when touched */
 
 /*
  * Read n bytes at addr into buf: 0 when all of them were read, -EFAULT when
