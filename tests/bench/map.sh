@@ -15,7 +15,9 @@
 #   jcmd-nop  jcmd VM.version of JVM B: the same minus the map; jcmd -
 #             jcmd-nop estimates the JVM's own part (its walk and write)
 # Prints per JDK: both times, the ratios, entries, reads and MiB read.
-# JSYM_BENCH_JDKS="17 25" limits the JDKs.  No times are asserted.
+# JSYM_BENCH_JDKS="17 25" limits the JDKs; JSYM_MAP_BEFORE=/path/to/jsym
+# times another build of jsym map too, in the same rounds (before/after a
+# change).  No times are asserted.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 trap 'kit_cleanup' EXIT
 jsym=$JSYM_BUILD/jsym
@@ -34,8 +36,13 @@ bench() {
 	local label=$1 a=$2 b=$3 dcmd=Compiler.perfmap o=$KIT_DIR/bench-$1 t0
 	shift 3
 	[ "$label" = 11 ] && dcmd=Compiler.codelist
-	: >"$o.jsym" && : >"$o.jcmd" && : >"$o.nop"
+	: >"$o.jsym" && : >"$o.jcmd" && : >"$o.nop" && : >"$o.before"
 	for _ in $(seq 1 "$reps"); do
+		if [ -n "${JSYM_MAP_BEFORE:-}" ]; then
+			t0=$(date +%s%N)
+			"$JSYM_MAP_BEFORE" map --json "$a" >"$o.bjson" || { echo "map: JDK $label: the other jsym map failed"; return 1; }
+			ms "$t0" >>"$o.before"
+		fi
 		t0=$(date +%s%N)
 		"$jsym" map --json "$a" >"$o.json" || { echo "map: JDK $label: jsym map failed: $(cat "$o.json")"; return 1; }
 		ms "$t0" >>"$o.jsym"
@@ -55,6 +62,12 @@ bench() {
 		printf "  JDK %-3s jsym %4d ms  jcmd %4d ms  ratio %.2f  | jcmd-nop %4d ms, JVM side ~%4d ms, jsym/side %s  | %5d entries %6d reads %6.1f MiB%s\n",
 			l, js, jc, js / jc, nop, side, vs, e, r, by / 1048576, note
 	}'
+	[ -s "$o.before" ] && awk -v l="$label" -v bs="$(med <"$o.before")" -v jc="$(med <"$o.jcmd")" \
+		-v r="$(json reads "$o.bjson")" -v by="$(json bytes "$o.bjson")" 'BEGIN {
+		printf "  JDK %-3s before: jsym %4d ms  ratio %.2f  | %6d reads %6.1f MiB (JSYM_MAP_BEFORE)\n",
+			l, bs, bs / jc, r, by / 1048576
+	}'
+	return 0
 }
 
 # ready FILE...: wait (up to 5 min) until each has "agent-javac: ready".
