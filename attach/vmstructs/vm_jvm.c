@@ -127,6 +127,7 @@ int vm_jvm_open(const struct target *t, struct vm_jvm *j, struct err_text *e)
 	rc = vm_mem_init(&j->mem, vm_read_process, &j->proc, true);
 	if (rc)
 		return err_set(e, rc, "out of memory");
+	j->mem.readv = vm_readv_process;
 	rc = find_lib(t, &span, e);
 	if (rc == 0)
 		rc = lookup_symbols(t, &span, sym, e);

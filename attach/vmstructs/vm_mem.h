@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 #define VM_PAGE 4096u
-#define VM_CACHE_LINES 512u     /* 2 MiB of cached pages */
+#define VM_CACHE_LINES 4096u    /* 16 MiB of cached pages, each allocated when touched */
 
 /*
  * Read n bytes at addr into buf: 0 when all of them were read, -EFAULT when
@@ -25,6 +25,33 @@
  * -EPERM: no ptrace access).
  */
 typedef int (*vm_read_fn)(void *ctx, uint64_t addr, void *buf, size_t n);
+
+/*
+ * Read n ranges at once into buf, back to back (one syscall where the
+ * reader can): the bytes read from the start, which end inside the first
+ * range that is not readable (every range before it is whole), or -errno
+ * as vm_read_fn when none was read (-EFAULT: the first range is unreadable).
+ */
+struct vm_range {
+	uint64_t addr;
+	size_t len;
+};
+typedef ssize_t (*vm_readv_fn)(void *ctx, const struct vm_range *r, size_t n, void *buf);
+
+#define VM_AHEAD_RANGES 1024u   /* process_vm_readv's IOV_MAX */
+#define VM_AHEAD_BYTES (1u << 20)
+#define VM_AHEAD_RANGE 4096u    /* the longest range prefetched */
+
+/* Ranges read ahead in a batch, valid for the generation that read them. */
+struct vm_ahead {
+	uint32_t gen;
+	size_t n;               /* ranges held, sorted by address */
+	struct vm_ahead_range {
+		uint64_t addr;
+		uint32_t len, off;      /* its bytes: data[off .. off + len) */
+	} r[VM_AHEAD_RANGES];
+	unsigned char data[VM_AHEAD_BYTES];
+};
 
 struct vm_cache_line {
 	uint64_t page;          /* page address + 1 (0: empty) */
@@ -37,6 +64,8 @@ struct vm_mem {
 	void *ctx;
 	uint32_t gen;           /* cache lines of older generations are stale */
 	struct vm_cache_line *cache;    /* VM_CACHE_LINES, or NULL: no cache */
+	vm_readv_fn readv;      /* batched reads, or NULL: one by one */
+	struct vm_ahead *ahead; /* with the cache: the last vm_prefetch */
 	uint64_t syscalls;      /* reads passed to `read` */
 	uint64_t bytes;
 	int fatal;              /* first error that is not -EFAULT (sticky) */
@@ -56,16 +85,31 @@ struct vm_proc {
 int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached);
 void vm_mem_free(struct vm_mem *m);
 
-/* Forget every cached page: the next reads see the target as it is now. */
+/* Forget every cached page and prefetched range: the next reads see the
+ * target as it is now. */
 void vm_mem_refresh(struct vm_mem *m);
 
-/* vm_read_fn for a live process (ctx: struct vm_proc). */
+/* vm_read_fn and vm_readv_fn for a live process (ctx: struct vm_proc);
+ * vm_readv_process is -ENOSYS when the reader is /proc/<pid>/mem. */
 int vm_read_process(void *ctx, uint64_t addr, void *buf, size_t n);
+ssize_t vm_readv_process(void *ctx, const struct vm_range *r, size_t n, void *buf);
+
+/*
+ * Read the n ranges r[] now, in as few reads as the reader allows, in place
+ * of the ranges prefetched before; vm_read and vm_read_fresh then answer a
+ * read that lies inside one of them from that copy, until the next
+ * vm_mem_refresh.  At most VM_AHEAD_RANGES ranges and VM_AHEAD_BYTES bytes;
+ * a range longer than VM_AHEAD_RANGE, empty, or not readable is left out
+ * (reading it later fails or succeeds as it would have).  Returns how many
+ * of r[] were taken (the caller prefetches the rest in another call).
+ */
+size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n);
 
 /* Read through the cache (whole pages).  0 or -errno as vm_read_fn. */
 int vm_read(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
 
-/* Read past the cache: what the target holds at this moment. */
+/* Read past the cache: what the target holds at this moment (or held at
+ * a vm_prefetch since the last vm_mem_refresh). */
 int vm_read_fresh(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
 
 /* An unsigned little-endian integer of width 1, 2, 4 or 8 (-EINVAL else). */

@@ -159,6 +159,28 @@ static int read_block(struct vm_mem *m, const struct vm_layout *l, const struct 
 	return 0;
 }
 
+/* Read the headers (block and blob) of the next blocks the segment map
+ * shows from segment i, in a batch: the segment after the last one read. */
+static size_t read_ahead(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+			 size_t i)
+{
+	struct vm_range r[VM_AHEAD_RANGES];
+	size_t seg[VM_AHEAD_RANGES], n = 0, taken;
+
+	for (; i < hp->nsegs && n < VM_AHEAD_RANGES; i++) {
+		uint64_t at = hp->low + ((uint64_t)i << hp->log2seg);
+
+		if (hp->map[i] != 0)
+			continue;
+		seg[n] = i;
+		r[n].addr = at;
+		r[n++].len = hp->high - at < l->hb_size + l->nm_span ? (size_t)(hp->high - at) :
+			     l->hb_size + l->nm_span;
+	}
+	taken = n ? vm_prefetch(m, r, n) : 0;
+	return taken < n ? seg[taken] : i;
+}
+
 /* The blob of a used block of nseg segments at segment i. */
 static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
 		     size_t i, uint64_t nseg, bool fresh, struct vm_blob *b, char *name,
@@ -243,7 +265,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
 {
 	char blobname[256], name[4 * VM_MAX_NAME];
-	size_t i = 0;
+	size_t i = 0, ahead = 0;
 
 	while (i < hp->nsegs) {
 		struct vm_entry en = { 0 };
@@ -263,6 +285,8 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 				i++;
 			continue;
 		}
+		if (i >= ahead)
+			ahead = read_ahead(&j->mem, l, hp, i);
 		rc = read_block(&j->mem, l, hp, i, false, &nseg, &used);
 		if (rc == 0 && (nseg == 0 || nseg > hp->nsegs - i))
 			rc = -EINVAL;
@@ -339,15 +363,39 @@ static int still_there(struct vm_jvm *j, const struct vm_layout *l,
 	return rc;
 }
 
+/* Read the blocks of the new entries from s->e[k] on again, in a batch:
+ * the entry after the last one read. */
+static size_t reread_ahead(struct vm_mem *m, const struct vm_layout *l,
+			   const struct vm_snapshot *s, size_t k)
+{
+	struct vm_range r[VM_AHEAD_RANGES];
+	size_t at[VM_AHEAD_RANGES], n = 0, taken;
+
+	for (; k < s->n && n < VM_AHEAD_RANGES; k++) {
+		const struct vm_entry *en = &s->e[k];
+		uint64_t room = (en->block_len << en->log2seg) - l->hb_size;
+
+		if (en->known)
+			continue;
+		at[n] = k;
+		r[n].addr = en->blob - l->hb_size;
+		r[n++].len = l->hb_size + (room < l->nm_span ? (size_t)room : l->nm_span);
+	}
+	taken = n ? vm_prefetch(m, r, n) : 0;
+	return taken < n ? at[taken] : k;
+}
+
 /* Read every new entry again, past the cache: keep it only when its block
  * and blob still say the same.  Known ones were checked when they were
  * new, and the walk just found them unchanged. */
 static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s)
 {
-	size_t out = 0;
+	size_t out = 0, ahead = 0;
 
 	vm_mem_refresh(&j->mem);
 	for (size_t k = 0; k < s->n; k++) {
+		if (k >= ahead)
+			ahead = reread_ahead(&j->mem, l, s, k);
 		if (s->e[k].known) {
 			s->known++;
 		} else if (still_there(j, l, s, &s->e[k])) {

@@ -2,65 +2,138 @@
 # SPDX-License-Identifier: Apache-2.0
 # map.sh - `jsym map` (symbols read from outside) against the JDK's own
 # `jcmd Compiler.perfmap`, on twin JVMs that each ran javac in-process 30
-# times (AgentJavacHost: about 5,000 compiled methods) and then idle.
-# REPS times each, medians: jsym map of JVM A (its map written, every
-# entry re-read before) and jcmd Compiler.perfmap of JVM B (attach, the
-# JVM writes its map at a safepoint-free walk under CodeCache_lock).
-# Prints both times, the entries and the ratio jsym / jcmd.
-set -u
-: "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
-source "$JSYM_ROOT/tests/lib/median.sh"
+# times (AgentJavacHost: about 5,000 compiled methods) and then idle, per
+# JDK: the host's JDK 17, and JDK 11, 21 and 25 of the JDK matrix's root
+# (tests/kit: each JVM in a container as PID 1, uid 1000; that root's glibc
+# is newer than the host's).  JDK 11 has no Compiler.perfmap: there the
+# baseline is `jcmd Compiler.codelist`, the nearest (one line a method).
+#
+# REPS times each, alternating, medians (the machine is shared: single runs
+# are noisy, the ratios of medians taken in the same run much less):
+#   jsym      jsym map of JVM A (the map written into its /tmp)
+#   jcmd      jcmd Compiler.perfmap of JVM B, as a user runs it (a new JVM
+#             for jcmd, attach, the map written at a safepoint)
+#   jcmd-nop  jcmd VM.version of JVM B: the same minus the map; jcmd -
+#             jcmd-nop estimates the JVM's own part (its walk and write)
+# Prints per JDK: both times, the ratios, entries, reads and MiB read.
+# JSYM_BENCH_JDKS="17 25" limits the JDKs; JSYM_MAP_BEFORE=/path/to/jsym
+# times another build of jsym map too, in the same rounds (before/after a
+# change).  No times are asserted.
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+trap 'kit_cleanup' EXIT
 jsym=$JSYM_BUILD/jsym
-jdk=/usr/lib/jvm/java-17-openjdk-amd64
 reps=${REPS:-5}
+jdks=${JSYM_BENCH_JDKS:-17 11 21 25}
 [ -x "$jsym" ] || { echo "map: skipped, jsym not built (make)"; exit 0; }
-[ -x "$jdk/bin/javac" ] || { echo "map: skipped, needs JDK 17"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "map: skipped, needs root (reads another process's memory)"; exit 0; }
-tmp=$(mktemp -d /tmp/jsym-bench-map.XXXXXX)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-		rm -f "/tmp/perf-$p.map"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-"$jdk/bin/javac" --release 17 -d "$tmp/cls" "$JSYM_ROOT"/tests/java/AgentJavacHost.java || exit 1
-for n in a b; do
-	mkdir -p "$tmp/jout-$n"
-	"$jdk/bin/java" -Xmx256m -cp "$tmp/cls" AgentJavacHost 30 300 "$tmp/jout-$n" \
-		"$JSYM_ROOT"/tests/java/*.java >"$tmp/out-$n" 2>&1 &
-	pids+=($!)
-done
-for n in a b; do
-	for _ in $(seq 1 1800); do
-		grep -q 'agent-javac: ready' "$tmp/out-$n" && break
-		sleep 0.1
-	done
-done
-sleep 2
-a=${pids[0]} b=${pids[1]}
+
 ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
-: >"$tmp/jsym" && : >"$tmp/jcmd"
-for _ in $(seq 1 "$reps"); do
-	t0=$(date +%s%N)
-	"$jsym" map --json "$a" >"$tmp/json" || { echo "map: jsym map failed"; cat "$tmp/json"; exit 1; }
-	ms "$t0" >>"$tmp/jsym"
-	t0=$(date +%s%N)
-	"$jdk/bin/jcmd" "$b" Compiler.perfmap >/dev/null || { echo "map: jcmd failed"; exit 1; }
-	ms "$t0" >>"$tmp/jcmd"
+source "$JSYM_ROOT/tests/lib/median.sh"
+json() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" "$2"; }
+
+# bench LABEL A B JCMD...: REPS rounds of jsym map A, JCMD B Compiler.perfmap
+# (or codelist) and JCMD B VM.version; one line of medians.
+bench() {
+	local label=$1 a=$2 b=$3 dcmd=Compiler.perfmap o=$KIT_DIR/bench-$1 t0
+	shift 3
+	[ "$label" = 11 ] && dcmd=Compiler.codelist
+	: >"$o.jsym" && : >"$o.jcmd" && : >"$o.nop" && : >"$o.before"
+	for _ in $(seq 1 "$reps"); do
+		if [ -n "${JSYM_MAP_BEFORE:-}" ]; then
+			t0=$(date +%s%N)
+			"$JSYM_MAP_BEFORE" map --json "$a" >"$o.bjson" || { echo "map: JDK $label: the other jsym map failed"; return 1; }
+			ms "$t0" >>"$o.before"
+		fi
+		t0=$(date +%s%N)
+		"$jsym" map --json "$a" >"$o.json" || { echo "map: JDK $label: jsym map failed: $(cat "$o.json")"; return 1; }
+		ms "$t0" >>"$o.jsym"
+		t0=$(date +%s%N)
+		"$@" "$b" "$dcmd" >/dev/null || { echo "map: JDK $label: jcmd $dcmd failed"; return 1; }
+		ms "$t0" >>"$o.jcmd"
+		t0=$(date +%s%N)
+		"$@" "$b" VM.version >/dev/null || { echo "map: JDK $label: jcmd VM.version failed"; return 1; }
+		ms "$t0" >>"$o.nop"
+	done
+	awk -v l="$label" -v d="$dcmd" -v js="$(median - <"$o.jsym")" -v jc="$(median - <"$o.jcmd")" \
+		-v nop="$(median - <"$o.nop")" -v e="$(json entries "$o.json")" -v r="$(json reads "$o.json")" \
+		-v by="$(json bytes "$o.json")" 'BEGIN {
+		side = jc - nop
+		vs = side > 0 ? sprintf("%.2f", js / side) : "n/a"
+		note = d == "Compiler.codelist" ? "  (no perfmap: codelist)" : ""
+		printf "  JDK %-3s jsym %4d ms  jcmd %4d ms  ratio %.2f  | jcmd-nop %4d ms, JVM side ~%4d ms, jsym/side %s  | %5d entries %6d reads %6.1f MiB%s\n",
+			l, js, jc, js / jc, nop, side, vs, e, r, by / 1048576, note
+	}'
+	[ -s "$o.before" ] && awk -v l="$label" -v bs="$(median - <"$o.before")" -v jc="$(median - <"$o.jcmd")" \
+		-v r="$(json reads "$o.bjson")" -v by="$(json bytes "$o.bjson")" 'BEGIN {
+		printf "  JDK %-3s before: jsym %4d ms  ratio %.2f  | %6d reads %6.1f MiB (JSYM_MAP_BEFORE)\n",
+			l, bs, bs / jc, r, by / 1048576
+	}'
+	return 0
+}
+
+# ready FILE...: wait (up to 5 min) until each has "agent-javac: ready".
+ready() {
+	local f
+	for f in "$@"; do
+		for _ in $(seq 1 3000); do
+			grep -q 'agent-javac: ready' "$f" 2>/dev/null && break
+			sleep 0.1
+		done
+		grep -q 'agent-javac: ready' "$f" 2>/dev/null || return 1
+	done
+}
+
+host_jdk() {
+	local jdk=/usr/lib/jvm/java-17-openjdk-amd64 n pids=()
+	[ -x "$jdk/bin/javac" ] || { echo "  JDK 17  skipped: needs the host's JDK 17"; return 0; }
+	"$jdk/bin/javac" --release 17 -d "$KIT_DIR/cls" "$JSYM_ROOT"/tests/java/AgentJavacHost.java || return 1
+	for n in a b; do
+		mkdir -p "$KIT_DIR/jout-$n"
+		"$jdk/bin/java" -Xmx256m -cp "$KIT_DIR/cls" AgentJavacHost 30 900 "$KIT_DIR/jout-$n" \
+			"$JSYM_ROOT"/tests/java/*.java >"$KIT_DIR/out-$n" 2>&1 &
+		pids+=($!)
+		kit_on_exit "kill ${pids[-1]} 2>/dev/null; rm -f /tmp/perf-${pids[-1]}.map"
+	done
+	ready "$KIT_DIR/out-a" "$KIT_DIR/out-b" || { echo "  JDK 17  the JVMs did not get ready"; return 1; }
+	sleep 2
+	bench 17 "${pids[0]}" "${pids[1]}" "$jdk/bin/jcmd"
+	kill "${pids[@]}" 2>/dev/null
+}
+
+# The matrix's JDK MAJOR at HOME: twins in containers, jcmd inside B.
+matrix_jdk() {
+	local major=$1 home=$2 rootfs=$3 n ct cts=() classes
+	classes=$(kit_java_build 8)
+	for n in a b; do
+		ct=$(kit_start "bench$major$n" "$rootfs" --uid 1000 --gid 1000 \
+			--bind "$classes:/opt/jsym-java:ro" --bind "$JSYM_ROOT/tests/java:/opt/jsym-src:ro" \
+			-- /bin/sh -c "mkdir -p /tmp/jout && exec $home/bin/java -Xmx256m -cp /opt/jsym-java \
+				AgentJavacHost 30 900 /tmp/jout /opt/jsym-src/*.java") || return 1
+		cts+=("$ct")
+	done
+	ready "$KIT_DIR/bench${major}a.log" "$KIT_DIR/bench${major}b.log" ||
+		{ echo "  JDK $major  the JVMs did not get ready: $(tail -n 3 "$KIT_DIR/bench${major}a.log")"; return 1; }
+	sleep 2
+	bench "$major" "${cts[0]}" 1 kit_exec "${cts[1]}" --uid 1000 --gid 1000 -- "$home/bin/jcmd"
+	kit_stop "bench${major}a"
+	kit_stop "bench${major}b"
+}
+
+echo "twin JVMs after 30 in-process javac runs, $reps runs each, medians (a shared machine: noisy);"
+echo "jcmd = jcmd Compiler.perfmap as run (its own JVM, attach, the map); jcmd-nop = jcmd VM.version:"
+status=0
+rootfs=""
+for major in $jdks; do
+	if [ "$major" = 17 ]; then
+		host_jdk || status=1
+		continue
+	fi
+	[ -n "$rootfs" ] || rootfs=$(kit_rootfs jdks) || { echo "map: no JDK matrix root"; exit 0; }
+	home=$(awk -v m="$major" '$1 == m {print $2}' "$rootfs/.jsym-jdks")
+	if [ -z "$home" ]; then
+		echo "  JDK $major  skipped: not in $rootfs/.jsym-jdks"
+		continue
+	fi
+	matrix_jdk "$major" "$home" "$rootfs" || status=1
 done
-js=$(median - <"$tmp/jsym")
-jc=$(median - <"$tmp/jcmd")
-java=$(sed -n 's/.*"java":\([0-9]*\).*/\1/p' "$tmp/json")
-entries=$(sed -n 's/.*"entries":\([0-9]*\).*/\1/p' "$tmp/json")
-reads=$(sed -n 's/.*"reads":\([0-9]*\).*/\1/p' "$tmp/json")
-mb=$(sed -n 's/.*"bytes":\([0-9]*\).*/\1/p' "$tmp/json" | awk '{printf "%.1f", $1 / 1048576}')
-jl=$(grep -c . "/tmp/perf-$b.map")
-echo "twin JVMs after 30 in-process javac runs: jsym map $entries entries ($java Java methods), jcmd $jl lines; $reps runs, medians:"
-echo "  jsym map (read from outside, written):  $js ms ($reads reads, $mb MiB)"
-echo "  jcmd Compiler.perfmap (attach + write): $jc ms"
-awk -v a="$js" -v b="$jc" 'BEGIN {printf "  jsym map / jcmd Compiler.perfmap = %.2f\n", a / b}'
+exit $status

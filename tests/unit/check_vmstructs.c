@@ -398,6 +398,48 @@ START_TEST(walk_drops_what_changed)
 }
 END_TEST
 
+/* fake_read's batched twin: the ranges in order up to the first hole,
+ * as process_vm_readv does. */
+static ssize_t fake_readv(void *ctx, const struct vm_range *r, size_t n, void *buf)
+{
+	size_t got = 0;
+
+	for (size_t i = 0; i < n; got += r[i++].len)
+		if (fake_read(ctx, r[i].addr, (unsigned char *)buf + got, r[i].len))
+			return got ? (ssize_t)got : -EFAULT;
+	return (ssize_t)got;
+}
+
+/* Ranges read ahead in batches answer later reads until the next refresh;
+ * an invalid or unreadable range is left out and fails when it is read. */
+START_TEST(prefetch_batches_and_leaves_out_holes)
+{
+	const struct vm_range r[] = {
+		{ HEAP, 16 }, { 0x10, 8 }, { HEAP + 0x100000, 16 }, { META, 32 },
+	};
+	unsigned char b[32];
+	struct vm_mem m;
+
+	fake_jvm(&(struct vm_layout){ 0 });
+	ck_assert_int_eq(vm_mem_init(&m, fake_read, NULL, true), 0);
+	m.readv = fake_readv;
+	ck_assert_int_eq((int)vm_prefetch(&m, r, 4), 4);
+	ck_assert_int_eq((int)m.syscalls, 3);   /* HEAP; the hole and META; META */
+	ck_assert_int_eq(vm_read(&m, HEAP + 4, b, 12), 0);
+	ck_assert(!memcmp(b, heap + 4, 12));
+	ck_assert_int_eq(vm_read_fresh(&m, META, b, 32), 0);
+	ck_assert(!memcmp(b, meta, 32));
+	ck_assert_int_eq((int)m.syscalls, 3);
+	ck_assert_int_eq(vm_read_fresh(&m, HEAP + 8, b, 16), 0);
+	ck_assert_int_eq((int)m.syscalls, 4);   /* past the prefetched 16 bytes */
+	ck_assert_int_eq(vm_read_fresh(&m, HEAP + 0x100000, b, 16), -EFAULT);
+	vm_mem_refresh(&m);
+	ck_assert_int_eq(vm_read(&m, HEAP, b, 16), 0);
+	ck_assert_int_eq((int)m.syscalls, 6);   /* a whole page again */
+	vm_mem_free(&m);
+}
+END_TEST
+
 /* A corrupt heap: a block length that runs into the next block. */
 START_TEST(walk_resyncs_on_a_lying_length)
 {
@@ -632,6 +674,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, walk_stops_at_caps);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
+	tcase_add_test(tc, prefetch_batches_and_leaves_out_holes);
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
