@@ -10,7 +10,7 @@ import glob
 import re
 import sys
 
-LINE = re.compile(r'^matrix: JDK=(\S+) feature=(\S+) result=(pass|fail|skip)$')
+LINE = re.compile(r'^matrix: JDK=(\S+) feature=(\S+) result=(pass|fail|skip)(?: reason=.*)?$')
 RANK = {'fail': 3, 'pass': 2, 'skip': 1}
 
 

@@ -248,9 +248,17 @@ while read -r major home version <&3; do
 		m_end
 	else
 		m_skip alttempdir "JDK $major has no -XX:AltTempDir (28 added it)"
+		m_skip alttempdir-missing "JDK $major has no -XX:AltTempDir (28 added it)"
+		m_skip alttempdir-optionsfile "JDK $major has no -XX:AltTempDir (28 added it)"
 	fi
 	kit_stop "$name"
 done 3<"$rootfs/.jsym-jdks"
+# The host's Temurin 25 runs 74-map-jdk-matrix, 20-agent-host and
+# 26-inline-lines; this scenario's JVMs come from the jdks root only.
+if [ -n "$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/')" ]; then
+	M_JDK=25-temurin
+	for f in $FEATURES; do m_skip "$f" "the jdks root's JDKs only (Temurin 25: 20, 26, 74)"; done
+fi
 
 # JDK 28's AltTempDir that the JVM cannot use: named at once, no wait.
 M_JDK=28

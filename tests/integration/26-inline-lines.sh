@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # 26-inline-lines: whole inline stacks with source lines, on JDK 17 and 25
-# of the host and JDK 11 and 21 of the JDK matrix (in containers).
+# of the host (Debian's 17, Temurin 25) and the JDK matrix's others (8,
+# 11, 21, 25, 26, 27, 28, in containers).
 #
 # InlineWork (tests/java) runs with its inlining forced by CompileCommand and
 # the JVM's own view printed (PrintInlining), and jsym's agent with `lines`.
@@ -221,14 +222,16 @@ found=0
 while read -r home major <&3; do
 	case $major in 17 | 25) ;; *) continue ;; esac
 	found=$((found + 1))
-	one_jdk "$major" 17 host "$home"
+	label=$major
+	[[ $home == *temurin* ]] && label=$major-temurin
+	one_jdk "$label" 17 host "$home"
 done 3< <(t_jdks)
-# The matrix's JDK 11 and 21 (Debian's, in containers: their glibc is newer
-# than the host's)
+# The matrix's other JDKs (Debian's, in containers: their glibc is newer
+# than the host's); 17 ran on the host above, the host's 25 is Temurin
 if [ "$(id -u)" = 0 ]; then
 	rootfs=$(kit_rootfs jdks)
 	while read -r major home _ <&3; do
-		case $major in 11 | 21) ;; *) continue ;; esac
+		case $major in 17) continue ;; esac
 		found=$((found + 1))
 		one_jdk "$major" "$((major < 17 ? major : 17))" ct "$rootfs" "$home"
 	done 3<"$rootfs/.jsym-jdks"
