@@ -264,6 +264,7 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 		return err_set(e, rc, "cannot create a pipe: %s", strerror(-rc));
 	}
 	fflush(NULL);
+	(void)deploy_adopt_orphans();   /* deploy.h: a killed reaper's orphans */
 	child = fork();
 	if (child == 0) {
 		close(info[0]);
@@ -298,6 +299,7 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 	if (rc) {
 		close(ctl[1]);
 		reap(child, 1000);
+		deploy_sweep_orphans();
 		return rc;
 	}
 	h->pid = child;
@@ -324,6 +326,7 @@ int deploy_finish(struct deploy_result *r)
 	if (h->ctl >= 0)
 		close(h->ctl);
 	rc = reap(h->pid, 2000);
+	deploy_sweep_orphans();
 	h->pid = 0;
 	h->ctl = -1;
 	return rc;
