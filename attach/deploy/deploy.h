@@ -268,6 +268,8 @@ extern const size_t deploy_holder_len;
  * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's
  * (MFD_CLOEXEC or 0); with vm.memfd_noexec=2 retried with MFD_NOEXEC_SEAL
  * (mapping code from it is still allowed: only the exec bits are sealed).
+ * With MFD_EXEC (a program to exec) never sealed: on a kernel without that
+ * flag (before 6.3) retried without it, else the error stands.
  * Returns the fd or -errno.
  */
 int deploy_memfd_of(const char *name, const struct deploy_file *f,
