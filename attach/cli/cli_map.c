@@ -26,25 +26,34 @@ struct map_env {
 	pid_t pid;
 };
 
+/* --tables: the names are C strings read from the JVM's memory (its
+ * vmStructs tables), target text like any other: escaped (termtext.h). */
 static void dump_tables(const struct vm_tables *t)
 {
+	char a[256], b[256], c[256];
+
 	for (int i = 0; i < t->nfields; i++) {
 		const struct vm_field *f = &t->fields[i];
 
+		term_str(a, sizeof(a), f->type);
+		term_str(b, sizeof(b), f->name);
+		term_str(c, sizeof(c), f->type_string);
 		if (f->is_static)
-			printf("field %s::%s %s static @0x%llx\n", f->type, f->name,
-			       f->type_string, (unsigned long long)f->address);
+			printf("field %s::%s %s static @0x%llx\n", a, b, c,
+			       (unsigned long long)f->address);
 		else
-			printf("field %s::%s %s +%llu\n", f->type, f->name, f->type_string,
-			       (unsigned long long)f->offset);
+			printf("field %s::%s %s +%llu\n", a, b, c, (unsigned long long)f->offset);
 	}
 	for (int i = 0; i < t->ntypes; i++)
-		printf("type %s : %s size %llu\n", t->types[i].name, t->types[i].super,
+		printf("type %s : %s size %llu\n", term_str(a, sizeof(a), t->types[i].name),
+		       term_str(b, sizeof(b), t->types[i].super),
 		       (unsigned long long)t->types[i].size);
 	for (int i = 0; i < t->nints; i++)
-		printf("int %s = %lld\n", t->ints[i].name, (long long)t->ints[i].value);
+		printf("int %s = %lld\n", term_str(a, sizeof(a), t->ints[i].name),
+		       (long long)t->ints[i].value);
 	for (int i = 0; i < t->nlongs; i++)
-		printf("long %s = %lld\n", t->longs[i].name, (long long)t->longs[i].value);
+		printf("long %s = %lld\n", term_str(a, sizeof(a), t->longs[i].name),
+		       (long long)t->longs[i].value);
 }
 
 static void usage_err(void)

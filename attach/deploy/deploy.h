@@ -244,6 +244,20 @@ int deploy_become(const struct target *t, struct err_text *e);
 int deploy_end_child(pid_t pid, int grace_ms);
 
 /*
+ * The process between jsym and the container's code (reap_all_and_exit in
+ * enter.c) has a real and saved uid of its own, so the probe cannot signal
+ * it; but in a shared-PID pod a container's root can start a process of
+ * that uid, which can kill it, and the orphans it was to kill would then
+ * go to the host's init.  So the caller of deploy_enter's fork adopts
+ * orphans too (deploy_adopt_orphans, before the fork: 0 or -errno), and
+ * once its child is reaped kills and reaps every child left to it
+ * (deploy_sweep_orphans).  Only for a process whose other children are
+ * all gone by then (jsym's attach worker).
+ */
+int deploy_adopt_orphans(void);
+void deploy_sweep_orphans(void);
+
+/*
  * Move the calling process into the cgroups /proc/<t->pid>/cgroup names
  * (cgroup.c), in every hierarchy mounted at jsym's /sys/fs/cgroup but the
  * freezer.  The file is the container's to shape (cgroup names), so it is
@@ -263,6 +277,8 @@ extern const size_t deploy_holder_len;
  * A memfd named `name` holding f's bytes (memfd.c): flags as memfd_create's
  * (MFD_CLOEXEC or 0); with vm.memfd_noexec=2 retried with MFD_NOEXEC_SEAL
  * (mapping code from it is still allowed: only the exec bits are sealed).
+ * With MFD_EXEC (a program to exec) never sealed: on a kernel without that
+ * flag (before 6.3) retried without it, else the error stands.
  * Returns the fd or -errno.
  */
 int deploy_memfd_of(const char *name, const struct deploy_file *f,

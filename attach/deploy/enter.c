@@ -176,6 +176,27 @@ static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t jvm_uid)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+int deploy_adopt_orphans(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
+}
+
+void deploy_sweep_orphans(void)
+{
+	char path[64];
+	int fd, ignored;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (;;) {
+		kill_children(fd);
+		if (waitpid(-1, &ignored, 0) < 0 && errno == ECHILD)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 {
 	struct ns_result nr;

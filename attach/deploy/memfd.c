@@ -52,6 +52,9 @@
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008u
 #endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010u
+#endif
 
 /* What the helper tells jsym, once. */
 struct helper_report {
@@ -67,8 +70,12 @@ int deploy_memfd_of(const char *name, const struct deploy_file *f,
 	int fd = memfd_create(name, flags);
 	int rc;
 
-	/* vm.memfd_noexec=2 refuses a memfd that could get exec bits */
-	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EINVAL))
+	if (fd < 0 && errno == EINVAL && (flags & MFD_EXEC))
+		/* before Linux 6.3: no such flag, and every memfd may be exec'd */
+		fd = memfd_create(name, flags & ~MFD_EXEC);
+	else if (fd < 0 && !(flags & MFD_EXEC) &&
+		 (errno == EACCES || errno == EPERM || errno == EINVAL))
+		/* vm.memfd_noexec=2 refuses a memfd that could get exec bits */
 		fd = memfd_create(name, flags | MFD_NOEXEC_SEAL);
 	if (fd < 0)
 		return -errno;
@@ -129,7 +136,9 @@ static int helper_setup(const struct target *t, const struct deploy_builds *b,
 	int fd, rc;
 
 	/* made before the ids change: its bytes are jsym's own, public */
-	*holder = deploy_memfd_of("jsym-memfd", &prog, MFD_CLOEXEC);
+	/* MFD_EXEC: with vm.memfd_noexec=1 a memfd is sealed noexec unless
+	 * asked; with 2 this fails, and the error names --delivery copy */
+	*holder = deploy_memfd_of("jsym-memfd", &prog, MFD_CLOEXEC | MFD_EXEC);
 	if (*holder < 0)
 		return err_set(e, *holder, "cannot create a memfd for the memfd holder: %s",
 			       strerror(-*holder));
@@ -264,6 +273,7 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 		return err_set(e, rc, "cannot create a pipe: %s", strerror(-rc));
 	}
 	fflush(NULL);
+	(void)deploy_adopt_orphans();   /* deploy.h: a killed reaper's orphans */
 	child = fork();
 	if (child == 0) {
 		close(info[0]);
@@ -298,6 +308,7 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 	if (rc) {
 		close(ctl[1]);
 		reap(child, 1000);
+		deploy_sweep_orphans();
 		return rc;
 	}
 	h->pid = child;
@@ -324,6 +335,7 @@ int deploy_finish(struct deploy_result *r)
 	if (h->ctl >= 0)
 		close(h->ctl);
 	rc = reap(h->pid, 2000);
+	deploy_sweep_orphans();
 	h->pid = 0;
 	h->ctl = -1;
 	return rc;

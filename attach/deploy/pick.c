@@ -183,6 +183,7 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 		return err_set(e, -errno, "cannot create a pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
+	(void)deploy_adopt_orphans();   /* see deploy.h: a killed reaper */
 	child = fork();
 	if (child == 0)
 		probe_child(t, which, f, out[1], err[1]);
@@ -202,6 +203,7 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	else
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
+	deploy_sweep_orphans();         /* what a killed reaper left to us */
 	if (!done)
 		return err_set(e, -ETIMEDOUT, "the libc probe under the container's "
 			       "loader %s gave no answer within %d ms", t->maps.loader,

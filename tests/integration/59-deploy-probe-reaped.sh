@@ -25,6 +25,7 @@ J=$JSYM_BUILD/jsym
 [ -x "$J" ] || t_skip "jsym not built (make)"
 command -v gcc >/dev/null || t_skip "no gcc to build the daemonizing library"
 command -v setpriv >/dev/null || t_skip "no setpriv (util-linux) to drop CAP_SYS_ADMIN"
+command -v pgrep >/dev/null || t_skip "no pgrep (procps)"
 declare -F kit_sidecar >/dev/null || t_skip "container kit has no kit_sidecar"
 classes=$(kit_java_build)
 rootfs=$(kit_rootfs debian)
@@ -104,7 +105,7 @@ cg_remove() {
 }
 cleanup() {
 	local d
-	kit_stop rp1; kit_stop rp2; kit_stop rp3; kit_stop rp4; kit_stop rp5; kit_stop rp6
+	kit_stop rp1; kit_stop rp2; kit_stop rp3; kit_stop rp4; kit_stop rp5; kit_stop rp6; kit_stop rp7
 	# what a failing jsym left on the host: ours, by the name of this run
 	for d in $(daemons); do
 		kill -KILL "$d"
@@ -194,6 +195,35 @@ nosysadmin attach -v --timeout 4000 --delivery copy "$ct"
 t_check "the hanging probe was given up" test "$T_RC" -ne 0
 none_left "from the host without CAP_SYS_ADMIN, probe timed out"
 kit_stop rp4
+
+# Issue 17 row 8: the process between jsym and the probe has a real and
+# saved uid of its own (65534 for this root JVM), so the probe cannot
+# signal it, but in a shared-PID pod a container's root can start a
+# process of that uid, which can.  Killed mid-probe, it cannot kill what
+# the probe left: jsym's attach worker adopts those orphans and does.
+t_case host-no-sys-admin-reaper-killed
+ct=$(start rp7)
+touch "/proc/$ct/root/tmp/reap-hang"
+setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- \
+	"$J" attach -v --timeout 8000 --delivery copy "$ct" >"$KIT_DIR/rk.out" 2>"$KIT_DIR/rk.err" &
+jpid=$!
+d=
+for i in $(seq 150); do    # pgrep: daemons() reads every comm, too slow here
+	d=$(pgrep -x "$marker" | head -n 1)
+	[ -n "$d" ] && break
+	sleep 0.05
+done
+ps -o pid,ppid,uid,ruid,comm -p "$d" 2>/dev/null | sed 's/^/  ps| /'
+t_check "the probe left a daemon (${d:-none})" test -n "$d"
+reaper=$(awk '/^PPid:/ {print $2}' "/proc/$d/status" 2>/dev/null)
+ruid=$(awk '/^Uid:/ {print $2}' "/proc/$reaper/status" 2>/dev/null)
+t_log "the daemon's parent: ${reaper:-?}, real uid ${ruid:-?}"
+t_check "a process of the reaper's uid ($ruid) may kill it" \
+	setpriv --reuid "${ruid:-65534}" --regid "${ruid:-65534}" --clear-groups kill -KILL "${reaper:-0}"
+wait "$jpid"
+t_log "jsym attach: exit $?, $(tail -n 1 "$KIT_DIR/rk.err")"
+none_left "the reaper killed by a process of its uid"
+kit_stop rp7
 
 t_case sidecar
 ct=$(start rp5)

@@ -526,6 +526,13 @@ START_TEST(test_jitdump_max_and_debug_info)
 	ck_assert_uint_eq((uint64_t)loads, st.jit_records);
 	ck_assert_uint_eq((uint64_t)infos, st.jit_lines);
 	ck_assert_int_gt(infos, 0);
+	/* the cap is said once (flush_once decides it under the lock) */
+	snprintf(path_dump, sizeof(path_dump), "%s/jsym-%d.log", dir, (int)getpid());
+	d = slurp(path_dump, &len);             /* NUL-terminated */
+	const char *said = strstr((const char *)d, "jitdump reached jitdump_max=65536");
+
+	ck_assert_ptr_nonnull(said);
+	ck_assert_ptr_null(strstr(said + 1, "jitdump reached jitdump_max"));
 }
 END_TEST
 
