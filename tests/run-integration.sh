@@ -39,7 +39,9 @@ for t in tests/integration/*.sh; do
 	wait $child
 	rc=$?
 	# Anything still in the scenario's session is a leak: report, then end it.
-	leftover=$(ps -eo pid=,sid= | awk -v s="$child" '$2 == s {print $1}')
+	# (A zombie is not counted: it runs nothing, and once its parent is
+	# gone it waits for PID 1, which may reap it late: seen under qemu.)
+	leftover=$(ps -eo pid=,sid=,stat= | awk -v s="$child" '$2 == s && $3 !~ /^Z/ {print $1}')
 	if [ -n "$leftover" ]; then
 		echo "leak: processes left in the scenario's session: $leftover" >>"$log"
 		kill -KILL $leftover 2>/dev/null
