@@ -257,7 +257,9 @@ done 3<"$rootfs/.jsym-jdks"
 # 26-inline-lines; this scenario's JVMs come from the jdks root only.
 if [ -n "$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/')" ]; then
 	M_JDK=25-temurin
-	for f in $FEATURES; do m_skip "$f" "the jdks root's JDKs only (Temurin 25: 20, 26, 74)"; done
+	for f in $FEATURES alttempdir-missing alttempdir-optionsfile; do
+		m_skip "$f" "the jdks root's JDKs only (Temurin 25: 20, 26, 74)"
+	done
 fi
 
 # JDK 28's AltTempDir that the JVM cannot use: named at once, no wait.
