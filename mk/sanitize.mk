@@ -27,7 +27,7 @@ $(foreach t,asan tsan,$(eval $(call san_tree,$(t))))
 
 ASAN_UNIT := glibc-build/asan/check_jsym
 ASAN_UNIT_OBJS := $(patsubst %.c,glibc-build/asan/obj/%.o,tests/unit/check_main.c \
-	$(UNIT_TEST_SRCS) $(TEST_LIB_SRCS) $(UNIT_SRCS))
+	$(UNIT_TEST_SRCS) $(TEST_LIB_SRCS) $(UNIT_HELPER_SRCS) $(UNIT_SRCS))
 glibc-build/asan/obj/tests/unit/check_main.o: $(UNIT_SUITES_H)
 
 $(ASAN_UNIT): $(ASAN_UNIT_OBJS)
