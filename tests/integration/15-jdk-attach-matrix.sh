@@ -61,13 +61,11 @@ m_begin() {
 }
 # m_end: print the matrix line of the current feature from its checks.
 m_end() {
-	local r=pass
-	grep -qF "FAIL	$T_CASE	" "$T_CHECKS_FILE" && r=fail
-	echo "matrix: JDK=$M_JDK feature=$M_FEATURE result=$r"
+	t_matrix "$M_JDK" "$M_FEATURE" "$(t_case_result)"
 }
 # m_skip FEATURE REASON: a feature this JDK cannot have, said as such.
 m_skip() {
-	echo "matrix: JDK=$M_JDK feature=$1 result=skip reason=$2"
+	t_matrix "$M_JDK" "$1" skip "$2"
 }
 agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 # list_entry PID: jsym list --json's object for PID, one line.
@@ -117,7 +115,7 @@ while read -r major home version <&3; do
 	if ! kit_wait_jvm "$ct" 60; then
 		t_case "JDK $major start"
 		t_fail "JDK $major did not start: $(tail -n 5 "$KIT_DIR/$name.log")"
-		for f in $FEATURES; do echo "matrix: JDK=$major feature=$f result=fail reason=no-jvm"; done
+		for f in $FEATURES; do t_matrix "$major" "$f" fail no-jvm; done
 		continue
 	fi
 	root=/proc/$ct/root

@@ -214,8 +214,7 @@ PY
 	t_check "libjsym-lookup.so (docs/examples) gives the same stacks" \
 		diff -u "$AG_TMP/expect$major" "$AG_TMP/exf$major"
 	if [ "$where" = host ]; then kill "$p" 2>/dev/null; else kit_stop "w$major"; fi
-	echo "matrix: JDK=$major feature=inline result=$(awk -F'\t' -v c="jdk$major" \
-		'$1 == "FAIL" && $2 == c {f = 1} END {print f ? "fail" : "pass"}' "$T_CHECKS_FILE")"
+	t_matrix "$major" inline "$(t_case_result)"
 }
 
 found=0

@@ -39,7 +39,7 @@ JAVA_RE=' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\('
 
 # m_result JDK FEATURE pass|fail|skip DESC: one matrix line and the check.
 m_result() {
-	echo "matrix: JDK=$1 feature=$2 result=$3"
+	t_matrix "$1" "$2" "$3"
 	case $3 in
 	pass) t_pass "$1 $2: $4" ;;
 	fail) t_fail "$1 $2: $4" ;;
@@ -167,7 +167,7 @@ if [ -n "${JSYM_JDKS:-}" ]; then
 elif [ -n "$temurin" ]; then
 	one_jdk 25-temurin 25 "$temurin" --bind "$temurin:$temurin:ro"
 else
-	echo "matrix: JDK=25-temurin feature=all result=skip"
+	t_matrix 25-temurin all skip
 	t_log "no Temurin 25 under /usr/lib/jvm: Debian's JDKs only"
 fi
 t_finish

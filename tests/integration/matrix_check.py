@@ -18,8 +18,12 @@
 Prints one line of figures; exit 0 = ok, 1 = below MIN_PCT (why on stderr).
 """
 import html
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import map_check  # noqa: E402  (the one perf-map line reader)
 
 JAVA = re.compile(r'^\S+ \S+\.[^ .(]+\(.*\)$')
 INTRINSIC = 'java.lang.invoke.MethodHandle.<linkTo*/invokeBasic intrinsic>'
@@ -29,15 +33,8 @@ DATA = ('oops_offset', 'metadata_offset', 'scopes_data_offset', 'scopes_pcs_offs
 
 
 def read_map(path):
-    out = {}
-    for line in open(path, encoding='utf-8', errors='replace'):
-        f = line.rstrip('\n').split(' ', 2)
-        try:
-            out[int(f[0], 16)] = (int(f[1], 16), f[2])
-        except (ValueError, IndexError):
-            print('%s: not a perf-map line: %r' % (path, line[:120]), file=sys.stderr)
-            sys.exit(1)
-    return out
+    """MAP as {start: (size, name)}, parsed by map_check.py's reader."""
+    return {s: (z, n) for s, z, n, _ in map_check.read(path)}
 
 
 def verdict(what, hit, total, min_pct, bad):

@@ -98,6 +98,19 @@ t_skip_case() {
 	echo "skip [${T_CASE:-setup}]: $*" >&2
 }
 
+# t_matrix JDK FEATURE pass|fail|skip [REASON]: one cell of the JDK
+# coverage table on stdout (docs/testing.md "The JDK matrix";
+# tests/docs/matrix_table.py reads these lines from a run's logs).
+t_matrix() {
+	echo "matrix: JDK=$1 feature=$2 result=$3${4:+ reason=$4}"
+}
+
+# t_case_result: fail if a check of the current case failed, else pass.
+t_case_result() {
+	awk -F'\t' -v c="${T_CASE:-setup}" '$1 == "FAIL" && $2 == c {f = 1}
+		END {print f ? "fail" : "pass"}' "$T_CHECKS_FILE"
+}
+
 # t_log MSG...: a progress line on stderr.
 t_log() {
 	echo "--- $*" >&2

@@ -5,6 +5,7 @@
 #
 # One vocabulary for all scenarios (docs/testing.md has a template):
 #   check.sh  t_check t_eq t_contains t_pass t_fail t_abort t_case t_known_bug
+#             t_matrix t_case_result
 #             t_finish t_skip t_skip_case t_need_root t_log
 #   watch.sh  t_watch_open t_watch_result (was a planted file opened?)
 #   run.sh    t_run t_collect t_expect_rc t_expect_out t_expect_err t_expect_not_err
