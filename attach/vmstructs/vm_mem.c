@@ -16,12 +16,8 @@ int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached)
 	m->gen = 1;
 	if (cached) {
 		m->cache = calloc(VM_CACHE_LINES, sizeof(*m->cache));
-		m->ahead = malloc(sizeof(*m->ahead));
-		if (!m->cache || !m->ahead) {
-			vm_mem_free(m);
+		if (!m->cache)
 			return -ENOMEM;
-		}
-		m->ahead->n = 0;
 	}
 	return 0;
 }
@@ -176,10 +172,15 @@ static int by_addr(const void *x, const void *y)
 
 size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 {
-	struct vm_ahead *a = m->ahead;
 	struct vm_range batch[VM_AHEAD_RANGES];
 	size_t taken = 0, used = 0;
+	struct vm_ahead *a;
 
+	/* the prefetch buffer (1 MiB) comes with the first prefetch; without
+	 * it, or without a cache, every read goes to the reader */
+	if (m->cache && !m->ahead)
+		m->ahead = malloc(sizeof(*m->ahead));
+	a = m->ahead;
 	if (!a)
 		return n;
 	a->gen = m->gen;

@@ -54,9 +54,12 @@ FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/b
 # JVM memory (attach/vmstructs)
 VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_tables.c vm_layout.c vm_blob.c \
 	vm_names.c vm_method.c vm_scan.c vm_maps.c) attach/base/errtext.c agent/format/javaname.c
+VM_FUZZ_FLAGS := -DVM_CACHE_LINES=64u
 FUZZ_TARGETS += vm_tables
+FUZZ_LIBS_vm_tables := $(VM_FUZZ_FLAGS)
 FUZZ_SRCS_vm_tables := tests/fuzz/fuzz_vm_tables.c $(VM_FUZZ_SRCS)
 FUZZ_TARGETS += vm_blob
+FUZZ_LIBS_vm_blob := $(VM_FUZZ_FLAGS)
 FUZZ_SRCS_vm_blob := tests/fuzz/fuzz_vm_blob.c $(VM_FUZZ_SRCS)
 # ---- end of harnesses ----
 
