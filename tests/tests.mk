@@ -67,6 +67,17 @@ $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 
 ALL_glibc += $(TEST_AGENT)
 
+# An LD_PRELOAD library that stalls jsym's connect to an attach socket
+# (tests/integration/hang_shim.c, for 33-attach-faults).
+HANG_SHIM := $(B_glibc)/tests/integration/libjsymhang.so
+
+$(HANG_SHIM): $(call obj_of,glibc,tests/integration/hang_shim.c)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC_glibc) -shared -o $@ $^
+
+ALL_glibc += $(HANG_SHIM)
+
 # Test sources that include jvmti.h (one old-style function pointer type).
 $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c,\
 	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))

@@ -5,7 +5,8 @@
 # PID, -XX:+DisableAttachMechanism (command line, JAVA_TOOL_OPTIONS,
 # JDK_JAVA_OPTIONS, @argfile), -Xrs (eager listener: works; listener gone:
 # refused before any SIGQUIT, which would kill it), a SIGSTOPped JVM
-# (--timeout honoured, trigger removed, JVM fine after SIGCONT), jsym itself
+# (--timeout honoured, trigger removed, JVM fine after SIGCONT), a worker
+# stalled where jsym has no deadline (ended at its hard limit), jsym itself
 # interrupted (no trigger left), a JVM killed during the attach (no hang, the
 # right diagnosis), a v1 argument over 1024 bytes, JVM-side failures, missing
 # arguments, a thread id given as pid, four concurrent cold attaches,
@@ -188,6 +189,32 @@ la_jvm_start stopped "$home" && {
 	t_expect_out -i 'java\.version='
 	la_jvm_stop "$pid"
 }
+
+# ---------------------------------------------------------------- worker limit
+t_case attach-one-jvm-worker-limit
+# A step with no deadline of its own (hang_shim.c: connect() to the attach
+# socket never returns) must still end at the worker's hard limit,
+# 4 x --timeout + --read-timeout + 10 s, for `jsym attach PID` with one JVM
+# as for --all (issue 17 row 2: one JVM ran outside the pool and hung).
+shim=$JSYM_BUILD/tests/integration/libjsymhang.so
+if [ ! -f "$shim" ]; then
+	t_skip_case "$shim not built: run make"
+else
+	la_jvm_start limit "$home" && {
+		pid=$LA_PID
+		LA_LIMIT=60
+		t_run --as "jsym attach (connect stalled)" timeout -k 3 "$LA_LIMIT" \
+			env LD_PRELOAD="$shim" "$JSYM_BUILD/jsym" attach --timeout 500 --read-timeout 500 "$pid"
+		la_hung
+		unset LA_LIMIT
+		t_expect_rc 2
+		t_expect_err 'ended without a result: it was stopped after 12500 ms'
+		t_check "the JVM is alive" la_alive "$pid"
+		la_jsym exec "$pid" properties
+		t_expect_rc 0
+		la_jvm_stop "$pid"
+	}
+fi
 
 # ---------------------------------------------------------------- interrupted
 t_case interrupted-attach

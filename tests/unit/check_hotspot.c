@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "hotspot.h"
+#include "hs_io.h"
 #include "target.h"
 
 extern Suite *hotspot_suite(void); /* listed in the runner by tests/tests.mk */
@@ -92,6 +93,8 @@ struct shared {
 	pid_t server;           /* the listening process */
 	int drip_ms;            /* > 0: after the reply, one more byte every
 	                           drip_ms for 10 s (a hostile JVM) */
+	size_t flood;           /* > 0: after the reply, that many more bytes
+	                           as fast as the client takes them */
 	size_t req_len;
 	char req[4096];
 };
@@ -121,6 +124,13 @@ static void serve(pid_t owner, const char *reply, size_t rlen, int n,
 			nuls += sh->req[sh->req_len++] == '\0';
 		if (rlen && write(c, reply, rlen) != (ssize_t)rlen)
 			_exit(1);
+		for (size_t sent = 0, part; sent < sh->flood; sent += part) {
+			static const char chunk[65536];
+
+			part = sh->flood - sent < sizeof(chunk) ? sh->flood - sent : sizeof(chunk);
+			if (write(c, chunk, part) != (ssize_t)part)
+				break;
+		}
 		for (int t = 0; sh->drip_ms > 0 && t < 10000; t += sh->drip_ms) {
 			if (write(c, "x", 1) != 1)
 				break;
@@ -423,6 +433,28 @@ START_TEST(dripping_reply_has_a_deadline)
 }
 END_TEST
 
+/* Issue 17 row 2: a JVM that answers without end is cut off at
+ * HS_REPLY_MAX, however fast it sends; the output so far stays written. */
+START_TEST(endless_reply_is_capped)
+{
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	struct hs_opts o = { 2000, 60000, out, -1, NULL, NULL };
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct fake f;
+	int rc;
+
+	ck_assert_int_ge(out, 0);
+	fake_start(&f, "0\n", 2, 1, false);
+	f.sh->flood = (size_t)HS_REPLY_MAX + (16u << 20);
+	rc = run_with(&f, "threaddump", NULL, 0, &o, &r, &e);
+	ck_assert_msg(rc == -EMSGSIZE, "got %d: %s", rc, e.msg);
+	ck_assert_ptr_nonnull(strstr(e.msg, "passed 256 MiB"));
+	close(out);
+	fake_stop(&f);
+}
+END_TEST
+
 /* Issue 17 row 7: the text of a refused command goes to stderr escaped,
  * C0 and C1 controls alike, its lines kept. */
 START_TEST(refusal_text_escaped)
@@ -465,6 +497,7 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, v1_limit_checked_before_sending);
 	tcase_add_test(tc, non_jvm_never_signalled);
 	tcase_add_test(tc, dripping_reply_has_a_deadline);
+	tcase_add_test(tc, endless_reply_is_capped);
 	tcase_add_test(tc, refusal_text_escaped);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("alt_temp_dir");
