@@ -60,23 +60,18 @@ bench: all
 # built like every other object; lib-attach.bash's la_test_agent copies it.
 TEST_AGENT := $(B_glibc)/tests/integration/libjsymtestagent.so
 
-$(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
-	$(call msg,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC_glibc) -shared -o $@ $^
-
-ALL_glibc += $(TEST_AGENT)
-
 # An LD_PRELOAD library that stalls jsym's connect to an attach socket
 # (tests/integration/hang_shim.c, for 33-attach-faults).
 HANG_SHIM := $(B_glibc)/tests/integration/libjsymhang.so
 
+$(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 $(HANG_SHIM): $(call obj_of,glibc,tests/integration/hang_shim.c)
+$(TEST_AGENT) $(HANG_SHIM):
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -shared -o $@ $^
 
-ALL_glibc += $(HANG_SHIM)
+ALL_glibc += $(TEST_AGENT) $(HANG_SHIM)
 
 # Test sources that include jvmti.h (one old-style function pointer type).
 $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c,\
