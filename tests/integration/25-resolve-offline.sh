@@ -4,7 +4,9 @@
 # command: names from a hostile perf map reach the terminal escaped (ESC,
 # the UTF-8 C1 control U+009B that some terminals take as CSI, DEL), the JSON
 # output stays valid JSON with the bytes intact, and the exit codes are the
-# CLI's (1 usage, 2 files missing).  Fast: no JVM, no root.
+# CLI's (1 usage, 2 files missing); a device node or FIFO planted where
+# `resolve --pid` reads a target's map and journal is never opened.  Fast:
+# no JVM, no root (as root the planted map is a device node).
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 J=$JSYM_BUILD/jsym
 [ -x "$J" ] || t_skip "jsym not built (make)"
@@ -39,4 +41,28 @@ t_expect_rc 1
 t_run "$J" resolve --map "$KIT_DIR/none.map" 7f0000001010
 t_expect_rc 2
 t_expect_err '^jsym: cannot open .*none\.map'
+
+t_case planted-nodes-not-opened
+# What `resolve --pid` reads is the target's: a container can put a device
+# node (as root: one with /dev/null's numbers, harmless if opened) or a FIFO
+# where its map and journal belong.  Each is refused by its type and never
+# opened (issue 17 row 1; inotify sees every real open, none of O_PATH).
+sleep 300 </dev/null >/dev/null 2>&1 &
+spid=$!
+kit_on_exit "kill $spid 2>/dev/null; rm -f /tmp/perf-$spid.map /tmp/jsym-$spid.journal"
+if [ "$(id -u)" = 0 ]; then
+	mknod "/tmp/perf-$spid.map" c 1 3
+	kind=device
+else
+	mkfifo "/tmp/perf-$spid.map"
+	kind=FIFO
+fi
+mkfifo "/tmp/jsym-$spid.journal"
+for f in "perf-$spid.map" "jsym-$spid.journal"; do
+	t_watch_open "/tmp/$f"
+	t_run timeout 20 "$J" resolve --pid "$spid" 7f0000001000
+	t_eq "$(t_watch_result)" unopened "the planted $f ($([ "${f#perf}" != "$f" ] && echo "$kind" || echo FIFO)) was not opened"
+	t_expect_rc 2
+	t_expect_err "/tmp/$f is not a regular file, refusing to read it"
+done
 t_finish

@@ -2,8 +2,8 @@
 /*
  * check_openj9.c - unit tests of the OpenJ9 attach client's pure parts:
  * properties parser, command translation, reply mapping, replyInfo and
- * ATTACH_CONNECTED formats, framing, and the rooted VM lookup on a
- * scratch directory tree.
+ * ATTACH_CONNECTED formats, framing, the rooted VM lookup on a scratch
+ * directory tree, and nodes planted at the files it opens there.
  */
 #include <check.h>
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "check_planted.h"
 #include "check_tmp.h"
 #include "inroot.h"
 #include "openj9.h"
@@ -364,6 +365,67 @@ START_TEST(replyinfo_short_write_names_no_stale_errno)
 }
 END_TEST
 
+/* root/rel as a planted node and its open watch (check_planted.h). */
+static int plant_watched(const char *rel, bool device)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	ck_assert(planted_node(p, device));
+	return planted_watch(p);
+}
+
+/*
+ * Issue 17 row 1, OpenJ9 side: a container plants a node at each file the
+ * client opens in its common dir: attachInfo (read to find the VM),
+ * _attachlock (locked), attachNotificationSync (locked).  None is opened:
+ * a VM whose attachInfo is not a file is not found; with a real
+ * attachInfo, the lock is skipped with a step line and the sync file is
+ * refused with an error that names it.  As root the nodes are devices,
+ * else FIFOs.
+ */
+START_TEST(planted_nodes_not_opened)
+{
+	static const char *const files[] = {
+		"tmp/.com_ibm_tools_attach/4711/attachInfo",
+		"tmp/.com_ibm_tools_attach/_attachlock",
+		"tmp/.com_ibm_tools_attach/4711/attachNotificationSync",
+	};
+	struct openj9_target t = { .uid = getuid(), .gid = getgid(), .nspid = 4711,
+				   .timeout_ms = 500 };
+	const char *argv[] = { "properties" };
+	bool device = geteuid() == 0;
+	struct attach_reply rep;
+	struct err_text err = { "" };
+	char path[256];
+	int ifd[3], rc;
+
+	tmp_dir(root, sizeof(root), "openj9");
+	mk("tmp");
+	mk("tmp/.com_ibm_tools_attach");
+	mk("tmp/.com_ibm_tools_attach/4711");
+	for (int i = 0; i < 3; i++)
+		ifd[i] = plant_watched(files[i], device);
+	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(t.root_fd, 0);
+	memset(&rep, 0, sizeof(rep));
+	rc = openj9_exec(&t, 1, argv, -1, &rep, &err);
+	ck_assert_msg(rc == -ENOENT, "rc %d: %s", rc, err.msg);
+	ck_assert_msg(!planted_opened(ifd[0]), "the planted %s attachInfo was opened",
+		      device ? "device" : "FIFO");
+	snprintf(path, sizeof(path), "%s/%s", root, files[0]);
+	ck_assert_int_eq(unlink(path), 0);
+	put_file(files[0], "processId=4711\n", 0600);
+	rc = openj9_exec(&t, 1, argv, -1, &rep, &err);
+	ck_assert_msg(rc < 0 && strstr(err.msg, "attachNotificationSync"), "rc %d: %s", rc,
+		      err.msg);
+	for (int i = 1; i < 3; i++)
+		ck_assert_msg(!planted_opened(ifd[i]), "the planted %s %s was opened",
+			      device ? "device" : "FIFO", files[i]);
+	close(t.root_fd);
+}
+END_TEST
+
 START_TEST(notifier_key_is_ftok)
 {
 	char dir[64], path[96];
@@ -458,6 +520,7 @@ Suite *openj9_suite(void)
 	tcase_add_test(tc, wire_formats);
 	tcase_add_test(tc, find_vm_in_root);
 	tcase_add_test(tc, notifier_key_is_ftok);
+	tcase_add_test(tc, planted_nodes_not_opened);
 	tcase_add_test(tc, replyinfo_short_write_names_no_stale_errno);
 	tcase_add_test(tc, read_msg_has_a_deadline);
 	tcase_add_test(tc, cancel_ends_an_unbounded_read);

@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_planted.h"
+#include "check_tmp.h"
 #include "fdio.h"
 #include "inroot.h"
 #include "openj9.h"
@@ -31,58 +31,24 @@ static char dir[64];
 
 static void make_dir(void)
 {
-	strcpy(dir, "/tmp/jsym-check-regular.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tmp_dir(dir, sizeof(dir), "regular");
 }
 
-static void remove_dir(void)
+/* dir/name */
+static const char *at(const char *name)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* dir/name as a FIFO, or (as root) a character device with the numbers of
- * /dev/null, harmless if it were opened.  Returns false when it cannot be
- * made (a device needs CAP_MKNOD). */
-static bool plant(const char *name, bool device)
-{
-	char path[128];
+	static char path[128];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (device)
-		return mknod(path, S_IFCHR | 0666, makedev(1, 3)) == 0;
-	return mkfifo(path, 0666) == 0;
-}
-
-/* An inotify fd watching dir/name for IN_OPEN. */
-static int watch_open(const char *name)
-{
-	char path[128];
-	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-
-	ck_assert_int_ge(fd, 0);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	ck_assert_int_ge(inotify_add_watch(fd, path, IN_OPEN), 0);
-	return fd;
+	return path;
 }
 
 static int rename_to(const char *from, const char *to)
 {
-	char a[128], b[128];
+	char a[128];
 
-	snprintf(a, sizeof(a), "%s/%s", dir, from);
-	snprintf(b, sizeof(b), "%s/%s", dir, to);
-	return rename(a, b);
-}
-
-/* Was the watched file opened?  (An event is queued when it was.) */
-static bool was_opened(int ifd)
-{
-	char ev[256];
-
-	return read(ifd, ev, sizeof(ev)) > 0;
+	snprintf(a, sizeof(a), "%s", at(from));
+	return rename(a, at(to));
 }
 
 static void refused_unopened(bool device)
@@ -90,9 +56,9 @@ static void refused_unopened(bool device)
 	char *buf = NULL;
 	int ifd;
 
-	if (!plant("node", device))
+	if (!planted_node(at("node"), device))
 		return;         /* no CAP_MKNOD: the FIFO case still ran */
-	ifd = watch_open("node");
+	ifd = planted_watch(at("node"));
 	int d = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	ck_assert_int_eq(fdio_read_file_at(d, "node", O_NONBLOCK, 1, 4096, &buf), -EINVAL);
@@ -106,9 +72,8 @@ static void refused_unopened(bool device)
 	ck_assert_int_eq(rename_to("node", "_notifier"), 0);
 	key_t key;
 	ck_assert_int_eq(openj9_notifier_key(d, &key), -EINVAL);
-	ck_assert_msg(!was_opened(ifd), "the planted %s was opened", device ? "device" : "FIFO");
+	ck_assert_msg(!planted_opened(ifd), "the planted %s was opened", device ? "device" : "FIFO");
 	close(d);
-	close(ifd);
 }
 
 /* A FIFO (anyone can make one) and a device node (root) at a name read
@@ -118,7 +83,6 @@ START_TEST(planted_fifo_not_opened)
 {
 	make_dir();
 	refused_unopened(false);
-	remove_dir();
 }
 END_TEST
 
@@ -126,12 +90,10 @@ START_TEST(planted_device_not_opened)
 {
 	make_dir();
 	if (geteuid() != 0) {
-		remove_dir();
-		fprintf(stderr, "skip: planted_device_not_opened needs root (mknod)\n");
+			fprintf(stderr, "skip: planted_device_not_opened needs root (mknod)\n");
 		return;
 	}
 	refused_unopened(true);
-	remove_dir();
 }
 END_TEST
 
@@ -181,7 +143,6 @@ START_TEST(plain_file_read)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	close(d);
-	remove_dir();
 }
 END_TEST
 
@@ -197,8 +158,8 @@ START_TEST(non_jvm_argfile_not_opened)
 	int ifd, in[2];
 
 	make_dir();
-	ck_assert(plant("node", false));
-	ifd = watch_open("node");
+	ck_assert(planted_node(at("node"), false));
+	ifd = planted_watch(at("node"));
 	snprintf(arg, sizeof(arg), "@%s/node", dir);
 	/* `sh -s @DIR/node`: a shell waiting for commands on a pipe we hold,
 	 * with the @word where a JVM's launcher would take an argfile */
@@ -229,13 +190,11 @@ START_TEST(non_jvm_argfile_not_opened)
 	}
 	ck_assert_int_eq(target_open(pid, 0, &t, &e), 0);
 	ck_assert_int_eq(t.opts.n_argfiles, 1);
-	ck_assert_msg(!was_opened(ifd), "the argfile of a non-JVM was opened");
+	ck_assert_msg(!planted_opened(ifd), "the argfile of a non-JVM was opened");
 	target_close(&t);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	close(in[1]);
-	close(ifd);
-	remove_dir();
 }
 END_TEST
 
@@ -244,6 +203,7 @@ Suite *regular_suite(void)
 	Suite *s = suite_create("regular");
 	TCase *tc = tcase_create("planted");
 
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, planted_fifo_not_opened);
 	tcase_add_test(tc, planted_device_not_opened);
 	tcase_add_test(tc, procfs_file_refused);
