@@ -116,6 +116,10 @@ int cli_map_once(const struct target *t, char *where, size_t cap, size_t *java,
 struct vm_jvm;
 struct vm_layout;
 struct vm_name_cache;
+struct vm_tables;
+/* `jsym map --tables`: the JVM's vmStructs tables on stdout, a line an
+ * entry, every name escaped (they are the target's text; cli_map_print.c). */
+void cli_map_tables(const struct vm_tables *t);
 /* `jsym map --follow`: the loop after the JVM was opened (cli_map_follow.c).
  * Prints its progress; returns 0 when stopped by SIGINT/SIGTERM or when the
  * JVM exited, else -errno with e set (the journal is closed either way). */

@@ -9,7 +9,8 @@
 
 ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_usage.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_attach_gate.c attach/cli/cli_check.c attach/cli/cli_list.c attach/cli/cli_util.c \
-	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
+	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_print.c \
+	attach/cli/cli_map_follow.c
 INC_attach/cli := -Iattach/cli $(INC_attach/run) $(INC_agent/lookup) $(INC_attach/vmstructs)
 
 # Everything below the CLI: what the unit runner links too.
@@ -28,5 +29,6 @@ $(B_musl)/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 
 ALL_glibc += $(B_glibc)/jsym
 ALL_musl += $(B_musl)/jsym
-UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c
+UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c \
+	attach/cli/cli_map_print.c
 UNIT_LIBS += -lcap
