@@ -30,7 +30,8 @@
  * (-Xrs without a listener), or it refused dynamic loading. */
 static bool refuses_agents(const struct target *t, const struct attach_outcome *o)
 {
-	return t->maps.kind == PROC_HOTSPOT && (o->version_refused || t->opts.disable_attach ||
+	return t->maps.kind == PROC_HOTSPOT && (o->version_refused || o->memory_refused ||
+	       t->opts.disable_attach ||
 	       (t->opts.xrs && !t->opts.start_listener) ||
 	       (o->reply.failed && strstr(o->reply.message, "EnableDynamicAgentLoading")));
 }
@@ -114,6 +115,8 @@ static void attach_one(struct attach_env *env, pid_t pid,
 	}
 	if (rc == 0 && !env->stop)
 		rc = attach_version_gate(env, &t, out, &log, &e);
+	if (rc == 0 && !env->stop)
+		rc = attach_memory_gate(env, &t, out, &log, &e);
 	if (rc == 0 && !env->stop) {
 		rc = attach_agent_options(env, &t, out, optbuf, sizeof(optbuf),
 					  &opts, &log, &e);

@@ -52,6 +52,7 @@ struct attach_outcome {
 	int removed;
 	bool no_agents;         /* the JVM refuses agents (flags or its reply) */
 	bool version_refused;   /* jsym refused this JDK (jdk_agent_verdict) */
+	bool memory_refused;    /* ... or its container's memory was short */
 	char out_dir[128];      /* where the agent writes, as the JVM names it */
 	bool mapped;            /* ... so jsym map wrote its map instead */
 	char map_path[128];
@@ -69,6 +70,17 @@ struct target;
 int attach_version_gate(const struct attach_env *env, const struct target *t,
 			struct attach_outcome *out, const struct attach_log *log,
 			struct err_text *e);
+
+/*
+ * A JVM whose memory cgroup, or one above it, has less than
+ * DEPLOY_MEM_RESERVE left below its limit (and no agent yet): -EDQUOT with
+ * the room and the ways out in e, and out->memory_refused, unless --force
+ * (a warning on stderr).  0 when the attach may go on, also when the room
+ * cannot be read.
+ */
+int attach_memory_gate(const struct attach_env *env, const struct target *t,
+		       struct attach_outcome *out, const struct attach_log *log,
+		       struct err_text *e);
 
 /*
  * The agent's options for this JVM: the user's, with dir= added when the

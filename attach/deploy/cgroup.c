@@ -15,8 +15,10 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -48,11 +50,13 @@ static int open_mount(const char *path, long magic)
 	return fd;
 }
 
-/* Write "0" (the writer itself) to <mnt>/<rel>/cgroup.procs: 0 or -errno. */
-static int join_one(int mnt, char *rel)
+/* <mnt>/<rel> opened a component at a time, never through a symbolic
+ * link or "..": an O_RDONLY directory fd or -errno.  rel is cut up.  Each
+ * level below the mount is shown to each(dfd, ctx) when each is set. */
+static int open_cgroup(int mnt, char *rel, void (*each)(int dfd, void *ctx), void *ctx)
 {
 	char *save = NULL, *comp;
-	int dfd = dup(mnt), fd, rc = 0;
+	int dfd = dup(mnt);
 
 	if (dfd < 0)
 		return -errno;
@@ -68,7 +72,19 @@ static int join_one(int mnt, char *rel)
 		if (next < 0)
 			return -errno;
 		dfd = next;
+		if (each)
+			each(dfd, ctx);
 	}
+	return dfd;
+}
+
+/* Write "0" (the writer itself) to <mnt>/<rel>/cgroup.procs: 0 or -errno. */
+static int join_one(int mnt, char *rel)
+{
+	int dfd = open_cgroup(mnt, rel, NULL, NULL), fd, rc = 0;
+
+	if (dfd < 0)
+		return dfd;
 	fd = openat(dfd, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	close(dfd);
 	if (fd < 0)
@@ -123,19 +139,28 @@ static bool same_as_ours(const char *text, size_t len)
 	return n == len && memcmp(mine, text, len) == 0;
 }
 
-int deploy_cgroup_join(const struct target *t)
+/* /proc/<pid>/cgroup of t, checked: each line's controllers and path. */
+struct cg_lines {
+	char buf[CG_FILE_MAX];
+	char *ctrls[CG_MAX_LINES], *path[CG_MAX_LINES];
+	int n;
+	bool ours;              /* exactly jsym's own */
+};
+
+/* Read and check t's cgroup file into c: 0 or -errno (-EPROTO: forged). */
+static int read_lines(const struct target *t, struct cg_lines *c)
 {
-	char buf[CG_FILE_MAX], *lines[CG_MAX_LINES], *save = NULL, *line;
-	char seen[CG_MAX_LINES][72];
-	int n = 0, fd, joined = 0, rc = -ENOENT;
+	char seen[CG_MAX_LINES][72], *save = NULL, *line;
 	size_t len = 0;
 	ssize_t r;
+	int fd;
 
+	c->n = 0;
 	fd = openat(t->proc_fd, "cgroup", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (len < sizeof(buf) - 1 &&
-	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+	while (len < sizeof(c->buf) - 1 &&
+	       (r = read(fd, c->buf + len, sizeof(c->buf) - 1 - len)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -145,16 +170,14 @@ int deploy_cgroup_join(const struct target *t)
 		len += (size_t)r;
 	}
 	close(fd);
-	if (len == sizeof(buf) - 1)
+	if (len == sizeof(c->buf) - 1)
 		return -E2BIG;
-	buf[len] = '\0';
-	/* already there (a host JVM of our own session): moving costs a
-	 * cgroup migration, which waits for the kernel's global lock */
-	if (same_as_ours(buf, len))
-		return 0;
+	c->buf[len] = '\0';
+	c->ours = same_as_ours(c->buf, len);
 	/* "ID:CONTROLLERS:PATH" per line; check them all before acting */
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		int n = c->n;
 
 		if (!c2 || c2[1] != '/' || n == CG_MAX_LINES || c2 - line >= 72)
 			return -EPROTO;
@@ -164,17 +187,30 @@ int deploy_cgroup_join(const struct target *t)
 			    !strncmp(seen[i], line, (size_t)(c1 - line + 1)) ||
 			    !strcmp(strchr(seen[i], ':'), strchr(seen[n], ':')))
 				return -EPROTO;   /* a hierarchy twice: forged */
-		lines[n++] = line;
-	}
-	for (int i = 0; i < n; i++) {
-		char *c1 = strchr(lines[i], ':'), *c2 = strchr(c1 + 1, ':');
-		int mnt, one;
-
 		*c2 = '\0';
-		mnt = mount_of(c1 + 1);
+		c->ctrls[n] = c1 + 1;
+		c->path[n] = c2 + 1;
+		c->n++;
+	}
+	return 0;
+}
+
+int deploy_cgroup_join(const struct target *t)
+{
+	struct cg_lines c;
+	int joined = 0, rc = read_lines(t, &c);
+
+	/* already there (a host JVM of our own session): moving costs a
+	 * cgroup migration, which waits for the kernel's global lock */
+	if (rc || c.ours)
+		return rc;
+	rc = -ENOENT;
+	for (int i = 0; i < c.n; i++) {
+		int mnt = mount_of(c.ctrls[i]), one;
+
 		if (mnt < 0)
 			continue;
-		one = join_one(mnt, c2 + 1);
+		one = join_one(mnt, c.path[i]);
 		close(mnt);
 		if (one == 0)
 			joined++;
@@ -182,4 +218,124 @@ int deploy_cgroup_join(const struct target *t)
 			rc = one;
 	}
 	return joined ? 0 : rc;
+}
+
+/* Does the controller list ("cpu,cpuacct") name `memory`? */
+static bool has_memory(const char *ctrls)
+{
+	size_t n = strlen("memory");
+
+	for (const char *p = ctrls; (p = strstr(p, "memory")); p += n)
+		if ((p == ctrls || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The line of t's memory controller: v1's `memory` hierarchy, else the
+ * unified one (v2).  Its index in c, or -ENOENT. */
+static int memory_line(const struct cg_lines *c, bool *v2)
+{
+	for (int i = 0; i < c->n; i++)
+		if (has_memory(c->ctrls[i])) {
+			*v2 = false;
+			return i;
+		}
+	for (int i = 0; i < c->n; i++)
+		if (!c->ctrls[i][0]) {
+			*v2 = true;
+			return i;
+		}
+	return -ENOENT;
+}
+
+int deploy_cgroup_join_memory(const struct target *t)
+{
+	struct cg_lines c;
+	bool v2;
+	int rc = read_lines(t, &c), i, mnt;
+
+	if (rc || c.ours)
+		return rc;
+	i = memory_line(&c, &v2);
+	if (i < 0)
+		return i;
+	mnt = mount_of(c.ctrls[i]);
+	if (mnt < 0)
+		return -ENOENT;
+	rc = join_one(mnt, c.path[i]);
+	close(mnt);
+	return rc;
+}
+
+/* A cgroup file holding one number, or "max" (UINT64_MAX): 0 or -errno. */
+static int read_u64_at(int dfd, const char *name, uint64_t *v)
+{
+	char buf[32], *end;
+	ssize_t n;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EPROTO;
+	buf[n] = '\0';
+	if (!strncmp(buf, "max", 3)) {
+		*v = UINT64_MAX;
+		return 0;
+	}
+	if (buf[0] < '0' || buf[0] > '9')
+		return -EPROTO;
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	return errno || (*end != '\n' && *end) ? -EPROTO : 0;
+}
+
+/* The room below one level's own limit, kept when it is the least so far
+ * (ctx: struct room). */
+struct room {
+	bool v2;
+	uint64_t least;
+};
+
+static void level_room(int dfd, void *ctx)
+{
+	struct room *r = ctx;
+	uint64_t limit, usage;
+
+	if (read_u64_at(dfd, r->v2 ? "memory.max" : "memory.limit_in_bytes", &limit) ||
+	    read_u64_at(dfd, r->v2 ? "memory.current" : "memory.usage_in_bytes", &usage))
+		return;
+	/* v1 writes "no limit" as the largest page-aligned long */
+	if (limit >= (UINT64_MAX >> 2))
+		return;
+	if ((usage >= limit ? 0 : limit - usage) < r->least)
+		r->least = usage >= limit ? 0 : limit - usage;
+}
+
+int deploy_cgroup_memory_room(const struct target *t, uint64_t *room)
+{
+	struct cg_lines c;
+	struct room r = { .least = UINT64_MAX };
+	int rc = read_lines(t, &c), i, mnt, dfd;
+
+	*room = UINT64_MAX;
+	if (rc)
+		return rc;
+	i = memory_line(&c, &r.v2);
+	if (i < 0)
+		return i;
+	mnt = mount_of(c.ctrls[i]);
+	if (mnt < 0)
+		return -ENOENT;
+	/* every level down to the JVM's: a pod's limit sits above its
+	 * containers' */
+	dfd = open_cgroup(mnt, c.path[i], level_room, &r);
+	close(mnt);
+	if (dfd < 0)
+		return dfd;
+	close(dfd);
+	*room = r.least;
+	return 0;
 }

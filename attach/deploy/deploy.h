@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "attach_types.h"
@@ -267,6 +268,28 @@ void deploy_sweep_orphans(void);
  * effort.  Before the mount namespace changes.
  */
 int deploy_cgroup_join(const struct target *t);
+
+/*
+ * The same for the memory controller alone (v1's memory hierarchy, else
+ * the unified one): what the caller writes to a tmpfs afterwards is charged
+ * to the JVM's container, whose /tmp it is, not to jsym's cgroup (a
+ * DaemonSet's limit would otherwise pay for every JVM on the node).  0,
+ * also when t's cgroups are jsym's own, or -errno.
+ */
+int deploy_cgroup_join_memory(const struct target *t);
+
+/*
+ * Bytes t's memory cgroup and each one above it can still be charged
+ * before one reaches its limit (limit - usage, the least of them), in
+ * *room; UINT64_MAX when none has a limit.  0 or -errno (*room is then
+ * UINT64_MAX: unknown).
+ */
+int deploy_cgroup_memory_room(const struct target *t, uint64_t *room);
+
+/* What jsym leaves below a JVM's memory limit: it loads no agent into a
+ * JVM with less room (cli_attach_gate.c), and copies into a memory-backed
+ * /tmp only what leaves this much (place.c). */
+#define DEPLOY_MEM_RESERVE (16u << 20)
 
 /* jsym-memfd-holder's executable (memfd_holder.c), carried in jsym: the
  * generated glibc-build/gen/memfd_holder_bin.c. */

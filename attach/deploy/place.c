@@ -19,11 +19,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -35,6 +37,12 @@
 
 #define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */
 #define RESERVE_PCT 5           /* ... and 5% of the filesystem */
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+#ifndef RAMFS_MAGIC
+#define RAMFS_MAGIC 0x858458f6
+#endif
 
 struct place {
 	const struct target *t;
@@ -288,6 +296,53 @@ static int check_space(struct place *p, int tmpfd, const char *tmp, size_t need)
 	return 0;
 }
 
+/*
+ * A memory-backed /tmp (tmpfs, e.g. a pod's emptyDir of medium Memory)
+ * holds its files in pages charged to the memory cgroup of whoever writes
+ * them.  The copies are the JVM's container's, so they are charged to it:
+ * this process (one attach worker, which ends with this JVM) joins the
+ * JVM's memory cgroup first.  Unless the container, or a cgroup above it,
+ * would then have less than DEPLOY_MEM_RESERVE left below its limit: a container
+ * at its limit gets its JVM killed, so the copy is refused (-EDQUOT), and
+ * the caller delivers from a memfd, charged to jsym.  0 or -EDQUOT.
+ */
+static int charge_to_jvm(struct place *p, int tmpfd, const char *tmp, size_t need,
+			 const struct attach_log *log)
+{
+	struct statfs sf;
+	uint64_t room;
+	uid_t fsuid;
+	int rc;
+
+	if (fstatfs(tmpfd, &sf) != 0 ||
+	    ((unsigned long)sf.f_type != TMPFS_MAGIC && (unsigned long)sf.f_type != RAMFS_MAGIC))
+		return 0;
+	if (deploy_cgroup_memory_room(p->t, &room) == 0 && room != UINT64_MAX &&
+	    room < need + DEPLOY_MEM_RESERVE)
+		return err_set(p->e, -EDQUOT, "the JVM's container has %llu KiB left below "
+			       "its memory limit, and the copies (%zu KiB) in its "
+			       "memory-backed %s would count against it: jsym leaves at "
+			       "least %u MiB (a container at its limit gets its JVM "
+			       "killed); nothing was written", (unsigned long long)room >> 10,
+			       (need + 1023) >> 10, tmp, DEPLOY_MEM_RESERVE >> 20);
+	/* cgroup.procs is root's: joined with our own file-system ids */
+	fsuid = (uid_t)setfsuid((uid_t)-1);
+	setfsuid(geteuid());
+	rc = deploy_cgroup_join_memory(p->t);
+	setfsuid(fsuid);
+	if (rc)
+		attach_step(log, "%s is memory-backed; cannot join the JVM's memory cgroup "
+			    "(%s): the copies count against jsym's", tmp, strerror(-rc));
+	else if (room == UINT64_MAX)
+		attach_step(log, "%s is memory-backed: the copies count against the JVM's "
+			    "memory cgroup (no limit)", tmp);
+	else
+		attach_step(log, "%s is memory-backed: the copies count against the JVM's "
+			    "memory cgroup (%llu KiB left below its limit)", tmp,
+			    (unsigned long long)room >> 10);
+	return 0;
+}
+
 static int lock_dir(struct place *p, int fd, int timeout_ms)
 {
 	int rc = fdio_lock_until(fd, FDIO_FLOCK, clock_ms() + timeout_ms);
@@ -424,6 +479,8 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 	}
 	if (rc == 0)
 		rc = check_space(&p, tmpfd, tmp, need);
+	if (rc == 0)
+		rc = charge_to_jvm(&p, tmpfd, tmp, need, log);
 	if (rc == 0) {
 		dfd = open_dir(&p, tmpfd, name, p.where, &r->dir_created);
 		rc = dfd < 0 ? dfd : lock_dir(&p, dfd, o->timeout_ms);
