@@ -48,7 +48,8 @@ static const char attach_help[] =
 "      --fallback=map      a JVM that takes no agent gets jsym map instead\n"
 "                          (--json: \"source\" says agent or vmstructs)\n"
 "      --force             load the agent into a JDK jsym refuses for a known\n"
-"                          crash (JDK 8 before 8u382: JDK-8305165)\n"
+"                          crash (JDK 8 before 8u382: JDK-8305165), or into a\n"
+"                          JVM less than 16 MiB below its memory limit\n"
 "      --stop              stop the agent's output\n"
 "      --clean             with --stop: remove the copies the JVM does not map\n"
 EXEC_TIMEOUTS
