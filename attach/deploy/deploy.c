@@ -5,6 +5,7 @@
  * a memfd when the container's temp dir cannot take them; and which libc's
  * build, confirmed under the container's own loader.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -340,25 +341,17 @@ static int prepare(struct target *t, const struct deploy_builds *b,
 	return 0;
 }
 
-int deploy_clean(const struct target *t, const struct deploy_builds *b,
-		 char *kept, size_t keptlen, struct err_text *e)
+/* Remove tmp/name/{glibc,musl}/{agent,probe} but the file the JVM maps
+ * (its path in *kept), then the directories left empty.  Files removed. */
+static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const char *name,
+		     char *kept, size_t keptlen)
 {
-	const char *tmp = deploy_tmpdir(t);
-	char name[64], path[PATH_MAX + 128];
-	int tmpfd, dfd, removed = 0;
+	char path[PATH_MAX + 128];
+	int dfd, removed = 0;
 
-	if (kept && keptlen)
-		kept[0] = '\0';
-	deploy_dir_name(t, b, name, sizeof(name));
-	tmpfd = inroot_open(t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
-	if (tmpfd < 0)
-		return tmpfd == -ENOENT ? 0 : err_set(e, tmpfd, "cannot open the "
-			"container's %s: %s", tmp, strerror(-tmpfd));
 	dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		close(tmpfd);
+	if (dfd < 0)
 		return 0;       /* nothing of ours there */
-	}
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
 		const char *files[2] = { DEPLOY_AGENT_NAME, DEPLOY_PROBE_NAME };
 		int sfd = openat(dfd, deploy_libc_name(l), O_RDONLY | O_DIRECTORY |
@@ -382,6 +375,48 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b,
 	}
 	close(dfd);
 	unlinkat(tmpfd, name, AT_REMOVEDIR);
+	return removed;
+}
+
+/* Is entry a directory name jsym gives this JVM's copies, made by any
+ * version of jsym: "jsym-" 12 hex digits, then ours' "-<nspid>-<start>"? */
+static bool copies_of_this_jvm(const char *entry, const char *ours)
+{
+	size_t n = strlen(ours);
+
+	return strlen(entry) == n && n > 17 && !strncmp(entry, "jsym-", 5) &&
+	       strspn(entry + 5, "0123456789abcdef") == 12 && !strcmp(entry + 17, ours + 17);
+}
+
+int deploy_clean(const struct target *t, const struct deploy_builds *b,
+		 char *kept, size_t keptlen, struct err_text *e)
+{
+	const char *tmp = deploy_tmpdir(t);
+	char name[64];
+	int tmpfd, rfd, removed = 0, seen = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	if (kept && keptlen)
+		kept[0] = '\0';
+	deploy_dir_name(t, b, name, sizeof(name));
+	tmpfd = inroot_open(t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	if (tmpfd < 0)
+		return tmpfd == -ENOENT ? 0 : err_set(e, tmpfd, "cannot open the "
+			"container's %s: %s", tmp, strerror(-tmpfd));
+	removed = clean_dir(t, tmpfd, tmp, name, kept, keptlen);
+	/* and the copies another version of jsym made for this JVM (a
+	 * sidecar's image, an upgraded DaemonSet): same JVM, other hash;
+	 * the scan is bounded, as the directory is the container's */
+	rfd = openat(tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dir = rfd < 0 ? NULL : fdopendir(rfd);
+	if (!dir && rfd >= 0)
+		close(rfd);
+	while (dir && (d = readdir(dir)) && seen++ < DEPLOY_CLEAN_SCAN_MAX)
+		if (strcmp(d->d_name, name) && copies_of_this_jvm(d->d_name, name))
+			removed += clean_dir(t, tmpfd, tmp, d->d_name, kept, keptlen);
+	if (dir)
+		closedir(dir);
 	close(tmpfd);
 	return removed;
 }

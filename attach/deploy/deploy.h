@@ -168,10 +168,14 @@ int deploy_finish(struct deploy_result *r);
 
 /*
  * Remove what jsym copied for t that the JVM does not map (the other
- * build, the probes; the directory when it ends up empty).  *kept (may be
- * NULL) gets the path that had to stay because the JVM maps it.  Returns
- * the number of files removed, or -errno with e set.
+ * build, the probes; the directory when it ends up empty), by this jsym's
+ * builds and by any other version's (the directories named for this JVM's
+ * nspid and start time; the first DEPLOY_CLEAN_SCAN_MAX entries of the
+ * temp dir are looked at).  *kept (may be NULL) gets the path that had to
+ * stay because the JVM maps it.  Returns the number of files removed, or
+ * -errno with e set.
  */
+#define DEPLOY_CLEAN_SCAN_MAX 4096
 int deploy_clean(const struct target *t, const struct deploy_builds *b,
 		 char *kept, size_t keptlen, struct err_text *e);
 

@@ -13,12 +13,15 @@
 #                PID 1, uid 1000: the musl build, probed under musl's loader
 #  perf          perf record -p PID names Java frames from that map (where
 #                perf can sample)
-#  sidecar       a container sharing the JVM's PID namespace (--pid
-#                container:), podman's default capabilities (no SYS_PTRACE,
-#                no SYS_ADMIN), jsym bound in: `jsym attach 1` refreshes the
+#  sidecar       a container of the image of deploy/Dockerfile (built as
+#                users build it, pod_jsym_image) sharing the JVM's PID
+#                namespace (--pid container:), podman's default capabilities
+#                (no SYS_PTRACE, no SYS_ADMIN): `jsym attach 1` refreshes the
 #                running agent; the same with --cap-add SYS_PTRACE (kubectl
 #                debug's `general` profile) on a fresh JVM: loaded, copied
-#  detach        `jsym detach` leaves, of jsym's files, the build the JVM maps
+#  detach        `jsym detach` (the host's jsym, on the copies the image's jsym
+#                made: another build, so another directory) leaves, of
+#                jsym's files, the build the JVM maps
 #                (HotSpot never unloads a library), the map, the journal and
 #                the agent's log; the other build and the probes are gone
 # Skipped, with the reason, where podman cannot run a runc container.
@@ -95,12 +98,13 @@ else
 fi
 
 t_case sidecar
-t_run pod_sidecar app debian -v "$JSYM_ROOT:/opt/jsym:ro" -- /opt/jsym/musl-build/jsym attach 1
+pod_jsym_image || t_abort "cannot build the image of deploy/Dockerfile"
+t_log "the sidecar image: $POD_JSYM_IMAGE ($POD_IMAGE_BUILT)"
+t_run pod_sidecar app "image:$POD_JSYM_IMAGE" -- jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent refreshed \(HotSpot 17[^,]*, glibc build, already-loaded /tmp/jsym-'
 t_eq "$(agents "$ct" | wc -l)" 1 "one agent mapped after the sidecar's attach"
-t_run pod_sidecar app2 debian --cap-add SYS_PTRACE -v "$JSYM_ROOT:/opt/jsym:ro" -- \
-	/opt/jsym/musl-build/jsym attach 1
+t_run pod_sidecar app2 "image:$POD_JSYM_IMAGE" --cap-add SYS_PTRACE -- jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
 t_check "the sidecar's agent writes the map" pod_map_named "$ct2"

@@ -7,7 +7,8 @@
 #              local base images, as no registry is reachable: the kit's
 #              debian-build root (Debian 12 + what mk/deps.sh build installs)
 #              as DEBIAN, the host's static busybox as BUSYBOX; the image's
-#              jsym is static and prints its usage
+#              jsym is static and prints its usage (pod_jsym_image: built
+#              once per source tree, so 90's sidecars share it)
 #  sidecar     that image as the sidecar of a runc JVM container (--pid
 #              container:, podman's default capabilities): `jsym attach 1`
 #              loads the agent; with --cap-add SYS_PTRACE `jsym list` names
@@ -28,18 +29,12 @@ t_need_root "podman, runc"
 pod_usable || t_skip "$POD_WHY"
 command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
 	t_skip "needs python3-yaml"
-R=localhost/jsym-$POD_RUN_ID
-IMAGE=$R/jsym:test
 INTERVAL=4
 
 t_case build
-pod_import "$R/debian:12" debian-build || t_abort "cannot import the debian-build root"
-pod_busybox_image "$R/busybox:1.36" || t_abort "cannot make a busybox image"
-start=$SECONDS
-t_run pod_build "$IMAGE" --build-arg "DEBIAN=$R/debian:12" --build-arg "BUSYBOX=$R/busybox:1.36" \
-	-f "$JSYM_ROOT/deploy/Dockerfile" "$JSYM_ROOT"
-t_expect_rc 0
-t_log "podman build took $((SECONDS - start)) s"
+pod_jsym_image || t_abort "cannot build the image"
+IMAGE=$POD_JSYM_IMAGE
+t_log "podman build of deploy/Dockerfile: $POD_IMAGE_BUILT ($IMAGE)"
 t_run podman --runtime runc run --rm --network none "${POD_RUN_OPTS[@]}" "$IMAGE"
 t_expect_rc 0
 t_expect_out '^Usage: jsym COMMAND'

@@ -236,6 +236,51 @@ pod_build() {
 	return $rc
 }
 
+# pod_jsym_image : the image of deploy/Dockerfile for this source tree, as
+# users build it (from local base images: the kit's debian-build root as
+# DEBIAN, the host's static busybox as BUSYBOX), named in POD_JSYM_IMAGE
+# (call it directly, not in $(...): it records images to remove).  Built
+# once per tree and kept machine-wide in podman's storage as
+# localhost/jsym-cache/jsym:<hash of the tree> (one tag: older ones are
+# removed), so the scenarios that use it as their sidecar, and the next
+# runs of an unchanged tree, build it once.  POD_IMAGE_BUILT says what it
+# cost ("reused" or "built in N s").  1 with the reason when it cannot.
+pod_jsym_image() {
+	local hash image base start old lock
+	hash=$( { git -C "$JSYM_ROOT" ls-files -s && git -C "$JSYM_ROOT" diff HEAD --binary &&
+		git -C "$JSYM_ROOT" ls-files -o --exclude-standard; } 2>/dev/null | sha256sum | cut -c1-16)
+	image=localhost/jsym-cache/jsym:$hash
+	mkdir -p "$JSYM_CACHE"
+	exec {lock}>"$JSYM_CACHE/.jsym-image.lock"
+	flock "$lock"
+	if "${POD[@]}" image exists "$image"; then
+		POD_IMAGE_BUILT=reused
+	else
+		base=localhost/jsym-$POD_RUN_ID
+		pod_import "$base/debian:12" debian-build &&
+			pod_busybox_image "$base/busybox:1.36" || { exec {lock}>&-; return 1; }
+		for old in $("${POD[@]}" images --format '{{.Repository}}:{{.Tag}}' \
+			--filter reference=localhost/jsym-cache/jsym); do
+			"${POD[@]}" rmi -f "$old" >/dev/null 2>&1
+		done
+		start=$SECONDS
+		if ! pod_build "$image" --build-arg "DEBIAN=$base/debian:12" \
+			--build-arg "BUSYBOX=$base/busybox:1.36" -f "$JSYM_ROOT/deploy/Dockerfile" \
+			"$JSYM_ROOT" >"$KIT_DIR/image-build.log" 2>&1; then
+			echo "podman build of deploy/Dockerfile failed: $(tail -n 5 "$KIT_DIR/image-build.log")" >&2
+			exec {lock}>&-
+			return 1
+		fi
+		# the image is the cache's, not this run's: kept at exit
+		for old in "${!POD_IMAGES[@]}"; do
+			[ "${POD_IMAGES[$old]}" = "$image" ] && unset "POD_IMAGES[$old]"
+		done
+		POD_IMAGE_BUILT="built in $((SECONDS - start)) s"
+	fi
+	exec {lock}>&-
+	POD_JSYM_IMAGE=$image
+}
+
 # pod_cleanup : remove this run's containers and images (the kit's exit
 # trap runs it once pod_usable said yes).
 pod_cleanup() {
