@@ -9,8 +9,10 @@
 #     started by podman when both work here (tests/kit/podman.sh), else one of
 #     the test kit's (tests/kit); it says which;
 #  2. `jsym attach --options unfold` from the host, then the same from a
-#     kubectl-debug-like sidecar (Docker's default capabilities, the build
-#     tree bound at /opt/jsym): the second attach refreshes the running agent;
+#     kubectl-debug-like sidecar (the runtime's default capabilities): under
+#     runc a container of the image of deploy/Dockerfile (built once per
+#     source tree), else the build tree bound at /opt/jsym; the second
+#     attach refreshes the running agent;
 #  3. samples the JVM with `perf record -g -p HOSTPID` and prints the hottest
 #     Java methods and a call stack, named from the container's
 #     /tmp/perf-1.map; then the same stacks through bpftrace's ustack(perf)
@@ -185,19 +187,38 @@ grep -E ' [a-z]+ (Arith|Strs|Colls|Recur)\.' "$map" | head -n 5 | sed 's/^/    /
 
 agents() { awk '/libjsym-agent/ {print $6}' "/proc/$jvm/maps" | sort -u | grep -c . || true; }
 if [ "$mode" = container ]; then
-	step "3. the same from a sidecar: /opt/jsym/musl-build/jsym attach --options unfold 1"
+	# the sidecar: under runc, a container of the image users deploy
+	# (deploy/Dockerfile, built here from local base images, cached per
+	# source tree); else, and when it cannot be built, the build tree bound
+	# at /opt/jsym
+	sjsym=/opt/jsym/musl-build/jsym
+	if [ "$runtime" = runc ]; then
+		say "building the image of deploy/Dockerfile for the sidecar (once per source tree)..."
+		if pod_jsym_image 2>"$KIT_DIR/image.err"; then
+			sjsym=jsym
+			sidecar() { pod_sidecar app "image:$POD_JSYM_IMAGE" -- "$@"; }
+		else
+			say "(no image: $(tail -n 1 "$KIT_DIR/image.err"); the build tree is bound instead)"
+			sidecar() { pod_sidecar app debian -v "$PWD:/opt/jsym:ro" -- "$@"; }
+		fi
+	fi
+	step "3. the same from a sidecar: $sjsym attach --options unfold 1"
 	say "a kubectl-debug-like container in the JVM's PID namespace, root with"
 	if [ "$runtime" = runc ]; then
 		say "podman's default capabilities (no SYS_ADMIN, no SYS_PTRACE; podman run"
-		say "--pid container:$(pod_name app)), the build tree bound read-only at"
-		say "/opt/jsym; the JVM is PID 1 there"
-		sidecar() { pod_sidecar app debian -v "$PWD:/opt/jsym:ro" -- "$@"; }
+		if [ "$sjsym" = jsym ]; then
+			say "--pid container:$(pod_name app)), of the image $POD_JSYM_IMAGE"
+			say "($POD_IMAGE_BUILT); the JVM is PID 1 there"
+		else
+			say "--pid container:$(pod_name app)), the build tree bound read-only at"
+			say "/opt/jsym; the JVM is PID 1 there"
+		fi
 	else
 		say "Docker's default capabilities (no SYS_ADMIN, no SYS_PTRACE), the build"
 		say "tree bound read-only at /opt/jsym; the JVM is PID 1 there"
 		sidecar() { kit_sidecar "$ct" --bind "$PWD:/opt/jsym:ro" -- "$@"; }
 	fi
-	if sidecar /opt/jsym/musl-build/jsym attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
+	if sidecar "$sjsym" attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
 		indent "$KIT_DIR/sidecar.out"
 	else
 		indent "$KIT_DIR/sidecar.out"
