@@ -55,7 +55,7 @@ struct attach_outcome {
 	bool memory_refused;    /* ... or its container's memory was short */
 	char out_dir[128];      /* where the agent writes, as the JVM names it */
 	bool mapped;            /* ... so jsym map wrote its map instead */
-	char map_path[128];
+	char map_path[192];
 	size_t map_java;
 };
 
@@ -84,7 +84,7 @@ int attach_memory_gate(const struct attach_env *env, const struct target *t,
 
 /*
  * The agent's options for this JVM: the user's, with dir= added when the
- * user named none and deploy_out_dir() moves the outputs out of /tmp.
+ * user named none and target_out_dir() moves the outputs out of /tmp.
  * out->out_dir gets the directory, *opts env->options or buf (cap bytes).
  * 0, or -E2BIG with e set.
  */

@@ -85,7 +85,7 @@ int attach_memory_gate(const struct attach_env *env, const struct target *t,
 /*
  * The agent's options for this JVM: the user's, with dir= added when the
  * user named none and the agent's outputs must leave /tmp (JDK 28's
- * AltTempDir with an unusable /tmp: deploy_out_dir).  out->out_dir gets
+ * AltTempDir with an unusable /tmp: target_out_dir).  out->out_dir gets
  * the directory; *opts points at env's options or at buf.
  */
 int attach_agent_options(const struct attach_env *env, const struct target *t,
@@ -93,7 +93,7 @@ int attach_agent_options(const struct attach_env *env, const struct target *t,
 			 const char **opts, const struct attach_log *log,
 			 struct err_text *e)
 {
-	const char *dir = env->out_dir[0] ? env->out_dir : deploy_out_dir(t);
+	const char *dir = env->out_dir[0] ? env->out_dir : target_out_dir(t);
 	int n;
 
 	snprintf(out->out_dir, sizeof(out->out_dir), "%s", dir);

@@ -94,7 +94,7 @@ static int precheck(const struct target *t, bool writes, struct err_text *e)
 		return err_set(e, -ENOENT, "not a JVM (no libjvm.so mapped)");
 	if (writes && t->maps.agent[0])
 		return err_set(e, -EEXIST, "the jsym agent runs in this JVM and keeps "
-			       "/tmp/perf-%d.map itself: jsym map would fight it",
+			       "its perf-%d.map itself: jsym map would fight it",
 			       (int)t->st.nspid);
 	if (t->root_fd < 0)
 		return err_set(e, t->root_err ? t->root_err : -EBADF, "cannot open the "
@@ -105,7 +105,7 @@ static int precheck(const struct target *t, bool writes, struct err_text *e)
 
 struct map_result {
 	struct vm_snapshot s;
-	char where[128];
+	char where[192];
 	long ms;
 	uint64_t reads, bytes;
 	size_t java;
@@ -127,7 +127,7 @@ static void print_result(const struct map_env *env, const struct target *t,
 			 const struct map_result *r, bool container)
 {
 	size_t stubs = r->s.n - r->java;
-	char cap[48];
+	char cap[48], where[4 * sizeof(r->where)];
 
 	if (env->json) {
 		printf("{\"pid\":%d,\"nspid\":%d,\"source\":\"vmstructs\",\"ok\":true,"
@@ -154,9 +154,15 @@ static void print_result(const struct map_env *env, const struct target *t,
 			cap_value(r->s.capped, cap, sizeof(cap)), r->s.n);
 	if (env->to_stdout)
 		return;
-	printf("jsym: %d: %zu Java methods and %zu stubs in %s%s (read from outside "
-	       "in %ld ms)\n", (int)t->pid, r->java, stubs, r->where, container ?
-	       " inside the JVM's container (perf finds it)" : "", r->ms);
+	/* where: in the JVM's /tmp, or its AltTempDir (the target's text) */
+	bool in_tmp = !strncmp(r->where, "/tmp/", 5);
+
+	printf("jsym: %d: %zu Java methods and %zu stubs in %s%s%s (read from outside "
+	       "in %ld ms)\n", (int)t->pid, r->java, stubs,
+	       term_str(where, sizeof(where), r->where),
+	       container ? " inside the JVM's container" : "",
+	       !in_tmp ? " (perf looks in /tmp only: point it there, e.g. with a symlink)" :
+	       container ? " (perf finds it)" : "", r->ms);
 	if (r->s.partial)
 		cli_err("%d: partial: %u code blobs changed while jsym read them and "
 			"were left out (%u block chains resynchronised); run again for "

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "target.h"
+#include "termtext.h"
 #include "vm_follow.h"
 #include "vm_write.h"
 
@@ -111,7 +112,7 @@ int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_lay
 	struct vm_follow f;
 	sigset_t set, old;
 	enum end why = END_NONE;
-	char where[128];
+	char where[192];
 	int sfd, rc, failed = 0, signo = 0;
 
 	sigemptyset(&set);
@@ -133,9 +134,13 @@ int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_lay
 
 		for (size_t k = 0; k < f.cur.n; k++)
 			java += f.cur.e[k].java;
+		char w[4 * sizeof(where)], jn[4 * sizeof(f.journal)];
+
+		/* both in the JVM's /tmp or its AltTempDir: the target's text */
 		printf("jsym: %d: following: %zu Java methods and %zu stubs in %s, loads and "
 		       "unloads in %s%s (every %d ms; stop with Ctrl-C)\n", (int)t->pid, java,
-		       f.cur.n - java, where, f.journal, (t->ns[TNS_MNT].known &&
+		       f.cur.n - java, term_str(w, sizeof(w), where),
+		       term_str(jn, sizeof(jn), f.journal), (t->ns[TNS_MNT].known &&
 		       t->ns[TNS_MNT].differs) ? " inside the JVM's container" : "",
 		       interval_ms);
 		fflush(stdout);

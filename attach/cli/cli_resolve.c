@@ -496,7 +496,7 @@ int cli_resolve_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct resolve_env env = { .pid = 0, .dir = "/tmp" };
+	struct resolve_env env = { .pid = 0, .dir = NULL };
 	int c;
 
 	optind = 1;

@@ -58,7 +58,8 @@ static int check_regular(struct resolve_source *src)
  * target_open() opens as the JVM's own uid and gid when it must.  Returns
  * the dirfd (ours to close) or -1 after saying why.
  */
-static int open_target_root(long pid, const char *root, int verbose, long *nspid)
+static int open_target_root(long pid, const char *root, int verbose, long *nspid,
+			    char *out_dir, size_t cap)
 {
 	struct target t;
 	struct err_text e;
@@ -69,6 +70,7 @@ static int open_target_root(long pid, const char *root, int verbose, long *nspid
 		return -1;
 	}
 	*nspid = t.st.nspid;
+	snprintf(out_dir, cap, "%s", target_out_dir(&t));
 	fd = t.root_fd;
 	t.root_fd = -1;         /* taken over: target_close leaves it open */
 	if (fd < 0)
@@ -84,15 +86,17 @@ static int open_target_root(long pid, const char *root, int verbose, long *nspid
 
 int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src)
 {
-	char root[64];
+	char root[64], out_dir[128];
 	long nspid = 0;
 	int err = 0;
 
 	src->fd = -1;
 	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-	src->rootfd = open_target_root(pid, root, verbose, &nspid);
+	src->rootfd = open_target_root(pid, root, verbose, &nspid, out_dir, sizeof(out_dir));
 	if (src->rootfd < 0)
 		return -1;
+	if (!dir)
+		dir = out_dir;  /* where the agent writes by default */
 	while (*dir == '/')
 		dir++;
 	for (int j = 1; j >= 0 && src->fd < 0; j--) {

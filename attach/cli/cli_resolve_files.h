@@ -27,7 +27,8 @@ struct resolve_source {
 	ino_t ino;
 };
 
-/* Find the files of host pid `pid` under `dir`.  0, or -1 (message printed). */
+/* Find the files of host pid `pid` under `dir` (NULL: where its agent
+ * writes, target_out_dir).  0, or -1 (message printed). */
 int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_source *src);
 
 /* Open FILE given on the command line (--journal / --map).  0 or -1 (printed). */

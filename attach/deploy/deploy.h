@@ -179,13 +179,6 @@ int deploy_finish(struct deploy_result *r);
 int deploy_clean(const struct target *t, const struct deploy_builds *b,
 		 char *kept, size_t keptlen, struct err_text *e);
 
-/*
- * Where the agent should write when the user named no dir=, as the JVM
- * names it: "/tmp" (perf reads /tmp/perf-<pid>.map), unless the JVM runs
- * with JDK 28's -XX:AltTempDir and its /tmp is missing or read-only: then
- * that directory.  Points into t or at a literal.
- */
-const char *deploy_out_dir(const struct target *t);
 
 /* --- internals shared by builds.c, place.c, pick.c, deploy.c --- */
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
@@ -450,6 +451,33 @@ const char *target_hs_tmpdir(const struct target *t)
 	if (t->maps.perfdata_dir[0] == '/')
 		return t->maps.perfdata_dir;
 	return d[0] == '/' ? d : "/tmp";
+}
+
+bool target_plain_dir(const char *d)
+{
+	if (d[0] != '/' || strlen(d) >= 120 || strpbrk(d, ":,"))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)d; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f)
+			return false;   /* blanks, controls, anything not ASCII */
+	return true;
+}
+
+const char *target_out_dir(const struct target *t)
+{
+	const char *hs = target_hs_tmpdir(t);
+	struct statvfs v;
+	bool tmp_ok;
+	int fd;
+
+	if (!strcmp(hs, "/tmp") || !target_plain_dir(hs) || t->root_fd < 0)
+		return "/tmp";
+	/* perf looks for /tmp/perf-<pid>.map: keep it there while it can be */
+	fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, NULL);
+	tmp_ok = fd >= 0 && fstatvfs(fd, &v) == 0 && !(v.f_flag & ST_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	return tmp_ok ? "/tmp" : hs;
 }
 
 void target_close(struct target *t)

@@ -99,6 +99,20 @@ const char *target_kind_name(const struct target *t);
  */
 const char *target_hs_tmpdir(const struct target *t);
 
+/* An AltTempDir jsym may hand on: absolute, short, printable ASCII without
+ * blanks, and without what LD_PRELOAD lists and the agent's options (dir=)
+ * would split at. */
+bool target_plain_dir(const char *d);
+
+/*
+ * Where the symbol files of t go (the agent's, with no dir= of the user's,
+ * and jsym map's), as the JVM names it: "/tmp" (perf reads
+ * /tmp/perf-<pid>.map), unless the JVM runs with JDK 28's -XX:AltTempDir
+ * and its /tmp is missing or read-only: then that directory.  jsym
+ * resolve --pid looks there too.  Points into t or at a literal.
+ */
+const char *target_out_dir(const struct target *t);
+
 /* "glibc", "musl" or "unknown". */
 const char *target_libc_name(const struct target *t);
 

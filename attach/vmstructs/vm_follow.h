@@ -34,7 +34,7 @@ struct vm_follow {
 	struct vm_snapshot next;        /* the step's scan */
 	struct journal_writer jw;
 	bool open;                      /* jw holds the journal's fd */
-	char journal[80];               /* its path as the JVM names it */
+	char journal[192];              /* its path as the JVM names it */
 	uint64_t scans, loads, stubs, unloads;
 	size_t added, removed;          /* of the last step */
 };

@@ -49,24 +49,27 @@ static const char *kind_of(mode_t m)
 	       S_ISDIR(m) ? "a directory" : "a file";
 }
 
-/* /tmp inside the container: a real directory, sticky if world-writable. */
-static int open_tmp(const struct target *t, struct err_text *e)
+/* dir inside the container (its /tmp, or JDK 28's AltTempDir when /tmp
+ * is unusable: target_out_dir): a real directory, sticky if
+ * world-writable. */
+static int open_tmp(const struct target *t, const char *dir, struct err_text *e)
 {
 	struct stat st;
-	int fd = inroot_open(t->root_fd, "/tmp", O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	int fd = inroot_open(t->root_fd, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 
 	if (fd < 0)
-		return err_set(e, fd, "cannot open the container's /tmp: %s%s", strerror(-fd),
-			       fd == -ELOOP || fd == -ENOTDIR ? " (a symlink? refusing to "
-			       "write through it)" : "");
+		return err_set(e, fd, "cannot open the container's %s: %s%s", dir,
+			       strerror(-fd), fd == -ELOOP || fd == -ENOTDIR ?
+			       " (a symlink? refusing to write through it)" : "");
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		close(fd);
-		return err_set(e, -ENOTDIR, "the container's /tmp is not a directory");
+		return err_set(e, -ENOTDIR, "the container's %s is not a directory", dir);
 	}
 	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
 		close(fd);
-		return err_set(e, -EPERM, "the container's /tmp is world-writable without "
-			       "the sticky bit: another user could swap the map, refusing");
+		return err_set(e, -EPERM, "the container's %s is world-writable without "
+			       "the sticky bit: another user could swap the map, refusing",
+			       dir);
 	}
 	return fd;
 }
@@ -94,6 +97,7 @@ static int check_old(int dirfd, const char *name, uid_t uid, const char *where,
 int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,
 		 size_t cap, struct err_text *e)
 {
+	const char *dir = target_out_dir(t);
 	struct timespec ts;
 	int rc;
 
@@ -101,13 +105,13 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	o->fd = o->dirfd = -1;
 	o->uid = t->st.uid[1];
 	snprintf(o->name, sizeof(o->name), "%s", name);
-	snprintf(o->where, sizeof(o->where), "/tmp/%s", name);
+	snprintf(o->where, sizeof(o->where), "%s/%s", dir, name);
 	snprintf(where, cap, "%s", o->where);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* ours alone: no other writer (jsym or not) has this name open */
 	snprintf(o->tmp, sizeof(o->tmp), ".%s.jsym-%d-%lx.tmp", name, (int)getpid(),
 		 (unsigned long)ts.tv_nsec);
-	o->dirfd = open_tmp(t, e);
+	o->dirfd = open_tmp(t, dir, e);
 	if (o->dirfd < 0)
 		return o->dirfd;
 	rc = check_old(o->dirfd, name, o->uid, o->where, e);
@@ -116,8 +120,8 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
 		       0644);
 	if (o->fd < 0) {
-		rc = err_set(e, -errno, "cannot create a new file in the container's /tmp: %s",
-			     strerror(errno));
+		rc = err_set(e, -errno, "cannot create a new file next to %s in the "
+			     "container: %s", o->where, strerror(errno));
 		goto fail;
 	}
 	o->created = true;
@@ -177,7 +181,7 @@ int vm_map_write(const struct target *t, const char *text, size_t len, char *whe
 	rc = fdio_write_all(o.fd, text, len, 0);
 	if (rc) {
 		err_set(e, rc, "cannot write %s: %s%s", where, strerror(-rc),
-			rc == -ENOSPC || rc == -EDQUOT ? " (the container's /tmp is full)" : "");
+			rc == -ENOSPC || rc == -EDQUOT ? " (the container's file system is full)" : "");
 		vm_out_abort(&o);
 		return rc;
 	}

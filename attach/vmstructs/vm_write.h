@@ -56,7 +56,7 @@ struct vm_out {
 	int dirfd, fd;
 	uid_t uid;
 	bool created;           /* tmp exists and is not renamed yet */
-	char name[64], tmp[112], where[80];
+	char name[64], tmp[112], where[192];
 };
 
 int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,

@@ -31,7 +31,8 @@
 #                 AltTempDir that does not exist jsym says so at once and
 #                 never signals; with one set in a -XX:VMOptionsFile (which
 #                 jsym does not read) it is found where the JVM maps its
-#                 hsperfdata
+#                 hsperfdata, and with /tmp read-only jsym map writes its
+#                 map there and jsym resolve --pid reads it there
 #
 # Each JDK x feature prints one line for docs/testing.md's coverage table:
 #   matrix: JDK=11 feature=attach-host result=pass
@@ -286,7 +287,7 @@ else
 	chown 1000:1000 "$KIT_DIR/dir-alt2"
 	echo "-XX:AltTempDir=/alt2" >"$KIT_DIR/vmopts/opts"
 	ct=$(kit_start alt-of "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
-		--bind "$KIT_DIR/dir-alt2:/alt2" --bind "$KIT_DIR/vmopts:/opt/vmopts:ro" \
+		--tmp-ro --bind "$KIT_DIR/dir-alt2:/alt2" --bind "$KIT_DIR/vmopts:/opt/vmopts:ro" \
 		-- "$home/bin/java" -Xmx64m -XX:VMOptionsFile=/opt/vmopts/opts \
 		-cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start alt-of"
 	kit_wait_jvm "$ct" 60 || t_abort "JDK 28 with a VMOptionsFile did not start"
@@ -294,6 +295,17 @@ else
 	t_expect_rc 0
 	t_expect_err 'temp dir is /alt2 \(its hsperfdata is there\)'
 	t_check "the socket is /alt2/.java_pid1" test -S "/proc/$ct/root/alt2/.java_pid1"
+	# with /tmp read-only, jsym map writes where the agent would, and
+	# resolve --pid reads there
+	t_run timeout 60 "$J" map "$ct"
+	t_expect_rc 0
+	t_expect_out 'stubs in /alt2/perf-1\.map inside the JVM.s container \(perf looks in /tmp only'
+	t_check "jsym map's map in /alt2 names Java methods" \
+		grep -qE ' [A-Za-z]+\.[a-zA-Z]+\(' "/proc/$ct/root/alt2/perf-1.map"
+	addr=$(awk '/ [A-Za-z]+\.[a-zA-Z]+\(/ {print $1; exit}' "/proc/$ct/root/alt2/perf-1.map")
+	t_run "$J" resolve --pid "$ct" "$addr"
+	t_expect_rc 0
+	t_expect_out "^0x0*${addr#0x} +[^?]"
 	kit_stop alt-of
 	m_end
 fi
