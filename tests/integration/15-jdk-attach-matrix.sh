@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # 15-jdk-attach-matrix.sh - the attach side of jsym on every JDK of the
-# `jdks` root (tests/kit/jdks.list: Debian's openjdk-N for 8 to 28), each
-# JVM in a container of its own (PID 1, uid 1000 without a passwd entry).
+# `jdks` root (tests/kit/jdks.list: Debian's openjdk-N for 8 to 28), and
+# the host's Temurin 25 where it is installed (bound into the same root at
+# its own path), each JVM in a container of its own (PID 1, uid 1000
+# without a passwd entry).
 #
 # One JVM per JDK (AgentBusy, compiled for Java 8 so that every JDK runs
 # it), everything done against it in this order:
@@ -88,17 +90,33 @@ fake_release() {
 	fi
 }
 
-while read -r major home version <&3; do
-	M_JDK=$major
+# The JDKs: the jdks root's, then the host's Temurin 25 where it is there,
+# bound into the same root at its own path (LABEL HOME VERSION [host]).
+jdk_list() {
+	local th
+	cat "$rootfs/.jsym-jdks"
+	th=$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/ {print $1; exit}')
+	[ -n "$th" ] && echo "25-temurin $th $(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$th/release") host"
+}
+
+while read -r label home version where <&3; do
+	M_JDK=$label
+	major=${label%%-*}
 	case $major in '' | \#*) continue ;; esac
-	if [ ! -x "$rootfs$home/bin/java" ]; then
-		for f in $FEATURES; do m_skip "$f" "no $home/bin/java in the jdks root"; done
+	base=(--uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro")
+	java=$rootfs$home/bin/java
+	if [ "$where" = host ]; then
+		base+=(--bind "$home:$home:ro")
+		java=$home/bin/java
+	fi
+	kopts=("${base[@]}")
+	if [ ! -x "$java" ]; then
+		for f in $FEATURES; do m_skip "$f" "no $java"; done
 		continue
 	fi
-	t_log "JDK $major ($version): $home"
-	name=jdk$major
+	t_log "JDK $label ($version): $home"
+	name=jdk$label
 	outdir=/tmp
-	kopts=(--uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro")
 	jopts=(-Xmx64m -XX:+UseSerialGC -XX:+PreserveFramePointer)
 	if [ "$major" -ge 28 ]; then
 		# JDK-8384557: a container whose /tmp is unusable names another
@@ -110,13 +128,13 @@ while read -r major home version <&3; do
 	fi
 	ct=$(kit_start "$name" "$rootfs" "${kopts[@]}" -- "$home/bin/java" "${jopts[@]}" \
 		-cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start $name"
-	off=$(kit_start "$name-off" "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
+	off=$(kit_start "$name-off" "$rootfs" "${base[@]}" \
 		--env JAVA_TOOL_OPTIONS=-XX:+DisableAttachMechanism -- "$home/bin/java" -Xmx32m \
 		-XX:+UseSerialGC -cp /opt/jsym-java AgentBusy 900) || t_abort "kit_start $name-off"
 	if ! kit_wait_jvm "$ct" 60; then
-		t_case "JDK $major start"
-		t_fail "JDK $major did not start: $(tail -n 5 "$KIT_DIR/$name.log")"
-		for f in $FEATURES; do t_matrix "$major" "$f" fail no-jvm; done
+		t_case "JDK $label start"
+		t_fail "JDK $label did not start: $(tail -n 5 "$KIT_DIR/$name.log")"
+		for f in $FEATURES; do t_matrix "$label" "$f" fail no-jvm; done
 		continue
 	fi
 	root=/proc/$ct/root
@@ -251,15 +269,7 @@ while read -r major home version <&3; do
 		m_skip alttempdir-optionsfile "JDK $major has no -XX:AltTempDir (28 added it)"
 	fi
 	kit_stop "$name"
-done 3<"$rootfs/.jsym-jdks"
-# The host's Temurin 25 runs 74-map-jdk-matrix, 20-agent-host and
-# 26-inline-lines; this scenario's JVMs come from the jdks root only.
-if [ -n "$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/')" ]; then
-	M_JDK=25-temurin
-	for f in $FEATURES alttempdir-missing alttempdir-optionsfile; do
-		m_skip "$f" "the jdks root's JDKs only (Temurin 25: 20, 26, 74)"
-	done
-fi
+done 3< <(jdk_list)
 
 # JDK 28's AltTempDir that the JVM cannot use: named at once, no wait.
 M_JDK=28
