@@ -140,7 +140,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		if (rc == 0 && env->clean) {
 			rc = deploy_builds_read(&env->builds, &e);
 			if (rc == 0)
-				rc = deploy_clean(&t, &env->builds, out->kept,
+				rc = deploy_clean(&t, &env->builds, true, out->kept,
 						  sizeof(out->kept), &e);
 			if (rc >= 0) {
 				out->removed = rc;
@@ -167,7 +167,7 @@ static void attach_one(struct attach_env *env, pid_t pid,
 		    (out->reply.agent_code_known && out->reply.agent_code)) &&
 		    target_reread_maps(&t) == 0 && !t.maps.agent[0]) {
 			struct err_text ce = { "" };
-			int n = deploy_clean(&t, &env->builds, NULL, 0, &ce);
+			int n = deploy_clean(&t, &env->builds, false, NULL, 0, &ce);
 
 			attach_step(&log, "the attach failed: removed the %d files it "
 				    "copied", n < 0 ? 0 : n);

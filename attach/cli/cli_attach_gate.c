@@ -62,10 +62,21 @@ int attach_memory_gate(const struct attach_env *env, const struct target *t,
 		       struct err_text *e)
 {
 	uint64_t room;
+	int rc;
 
-	if (t->maps.agent[0] || deploy_cgroup_memory_room(t, &room) != 0 ||
-	    room >= DEPLOY_MEM_RESERVE)
-		return 0;       /* an agent already runs, or room enough or unknown */
+	if (t->maps.agent[0])
+		return 0;       /* an agent already runs: it takes no more */
+	rc = deploy_cgroup_memory_room(t, &room);
+	if (rc)
+		attach_step(log, "memory check: the JVM's memory cgroup cannot be read "
+			    "(%s): not checked", strerror(-rc));
+	else if (room == UINT64_MAX)
+		attach_step(log, "memory check: no memory limit above the JVM");
+	else
+		attach_step(log, "memory check: %llu KiB left below the JVM's memory limit",
+			    (unsigned long long)room >> 10);
+	if (rc || room >= DEPLOY_MEM_RESERVE)
+		return 0;
 	if (env->force) {
 		cli_err("%d: warning: loading the agent anyway (--force) with %llu KiB "
 			"left below the container's memory limit", (int)t->pid,

@@ -147,8 +147,9 @@ struct cg_lines {
 	bool ours;              /* exactly jsym's own */
 };
 
-/* Read and check t's cgroup file into c: 0 or -errno (-EPROTO: forged). */
-static int read_lines(const struct target *t, struct cg_lines *c)
+/* Read and check the cgroup file of /proc/<pid> (procfd) into c: 0 or
+ * -errno (-EPROTO: forged). */
+static int read_lines(int procfd, struct cg_lines *c)
 {
 	char seen[CG_MAX_LINES][72], *save = NULL, *line;
 	size_t len = 0;
@@ -156,7 +157,7 @@ static int read_lines(const struct target *t, struct cg_lines *c)
 	int fd;
 
 	c->n = 0;
-	fd = openat(t->proc_fd, "cgroup", O_RDONLY | O_CLOEXEC);
+	fd = openat(procfd, "cgroup", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (len < sizeof(c->buf) - 1 &&
@@ -198,7 +199,7 @@ static int read_lines(const struct target *t, struct cg_lines *c)
 int deploy_cgroup_join(const struct target *t)
 {
 	struct cg_lines c;
-	int joined = 0, rc = read_lines(t, &c);
+	int joined = 0, rc = read_lines(t->proc_fd, &c);
 
 	/* already there (a host JVM of our own session): moving costs a
 	 * cgroup migration, which waits for the kernel's global lock */
@@ -248,13 +249,16 @@ static int memory_line(const struct cg_lines *c, bool *v2)
 	return -ENOENT;
 }
 
-int deploy_cgroup_join_memory(const struct target *t)
+/* Join the memory cgroup that /proc/<pid> (procfd) is in: 0 or -errno;
+ * *moved when we were elsewhere (with skip_ours, already there is 0). */
+static int join_memory_of(int procfd, bool skip_ours, bool *moved)
 {
 	struct cg_lines c;
 	bool v2;
-	int rc = read_lines(t, &c), i, mnt;
+	int rc = read_lines(procfd, &c), i, mnt;
 
-	if (rc || c.ours)
+	*moved = false;
+	if (rc || (skip_ours && c.ours))
 		return rc;
 	i = memory_line(&c, &v2);
 	if (i < 0)
@@ -264,23 +268,64 @@ int deploy_cgroup_join_memory(const struct target *t)
 		return -ENOENT;
 	rc = join_one(mnt, c.path[i]);
 	close(mnt);
+	*moved = rc == 0;
 	return rc;
+}
+
+int deploy_cgroup_join_memory(const struct target *t, int *back)
+{
+	bool moved;
+	int rc;
+
+	/* our own place first, to come back to: /proc/<our pid> */
+	*back = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*back < 0)
+		return -errno;
+	rc = join_memory_of(t->proc_fd, true, &moved);
+	if (!moved) {
+		close(*back);
+		*back = -1;
+	}
+	return rc;
+}
+
+int deploy_cgroup_return_memory(int back)
+{
+	bool moved;
+	int rc;
+
+	if (back < 0)
+		return 0;
+	rc = join_memory_of(back, false, &moved);
+	close(back);
+	return rc;
+}
+
+/* A cgroup file's text (one read: the kernel makes it whole) into
+ * buf[cap], NUL-terminated: 0 or -errno. */
+static int read_text_at(int dfd, const char *name, char *buf, size_t cap)
+{
+	ssize_t n;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EPROTO;
+	buf[n] = '\0';
+	return 0;
 }
 
 /* A cgroup file holding one number, or "max" (UINT64_MAX): 0 or -errno. */
 static int read_u64_at(int dfd, const char *name, uint64_t *v)
 {
 	char buf[32], *end;
-	ssize_t n;
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = read_text_at(dfd, name, buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EPROTO;
-	buf[n] = '\0';
+	if (rc)
+		return rc;
 	if (!strncmp(buf, "max", 3)) {
 		*v = UINT64_MAX;
 		return 0;
@@ -299,10 +344,30 @@ struct room {
 	uint64_t least;
 };
 
+/* The value of `key` in dfd's memory.stat ("key value" lines): 0 or -errno. */
+static int read_stat_at(int dfd, const char *key, uint64_t *v)
+{
+	char buf[8192], *line, *save = NULL;
+	size_t klen = strlen(key);
+	int rc = read_text_at(dfd, "memory.stat", buf, sizeof(buf));
+
+	if (rc)
+		return rc;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			char *end;
+
+			errno = 0;
+			*v = strtoull(line + klen + 1, &end, 10);
+			return errno || *end ? -EPROTO : 0;
+		}
+	return -ENOENT;
+}
+
 static void level_room(int dfd, void *ctx)
 {
 	struct room *r = ctx;
-	uint64_t limit, usage;
+	uint64_t limit, usage, cache = 0, room;
 
 	if (read_u64_at(dfd, r->v2 ? "memory.max" : "memory.limit_in_bytes", &limit) ||
 	    read_u64_at(dfd, r->v2 ? "memory.current" : "memory.usage_in_bytes", &usage))
@@ -310,15 +375,21 @@ static void level_room(int dfd, void *ctx)
 	/* v1 writes "no limit" as the largest page-aligned long */
 	if (limit >= (UINT64_MAX >> 2))
 		return;
-	if ((usage >= limit ? 0 : limit - usage) < r->least)
-		r->least = usage >= limit ? 0 : limit - usage;
+	/* the inactive page cache is what the kernel reclaims first, before
+	 * any OOM kill (the kubelet's working set leaves it out too) */
+	if (read_stat_at(dfd, r->v2 ? "inactive_file" : "total_inactive_file", &cache) == 0 &&
+	    cache < usage)
+		usage -= cache;
+	room = usage >= limit ? 0 : limit - usage;
+	if (room < r->least)
+		r->least = room;
 }
 
 int deploy_cgroup_memory_room(const struct target *t, uint64_t *room)
 {
 	struct cg_lines c;
 	struct room r = { .least = UINT64_MAX };
-	int rc = read_lines(t, &c), i, mnt, dfd;
+	int rc = read_lines(t->proc_fd, &c), i, mnt, dfd;
 
 	*room = UINT64_MAX;
 	if (rc)

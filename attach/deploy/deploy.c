@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -341,17 +342,53 @@ static int prepare(struct target *t, const struct deploy_builds *b,
 	return 0;
 }
 
+/* Do two paths name the same place, repeated slashes aside ("/tmp/" as
+ * TMPDIR makes "/tmp//jsym-...", which the JVM's maps show as
+ * "/tmp/jsym-...")? */
+static bool same_path(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a == '/' && *b == '/') {
+			while (*a == '/')
+				a++;
+			while (*b == '/')
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return *a == *b;
+}
+
+/* May name (in dfd) go: a regular file of the JVM's uid, one link, on the
+ * temp dir's own file system (dev)?  Anything else at jsym's names stays. */
+static bool ours_to_remove(int dfd, const char *name, const struct target *t, dev_t dev)
+{
+	struct stat st;
+
+	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_nlink == 1 && st.st_uid == t->st.uid[1] && st.st_dev == dev;
+}
+
 /* Remove tmp/name/{glibc,musl}/{agent,probe} but the file the JVM maps
- * (its path in *kept), then the directories left empty.  Files removed. */
+ * (its path in *kept), then the directories left empty.  A directory
+ * another jsym holds locked (placing or loading) is left alone when
+ * `busy_ok`.  Files removed. */
 static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const char *name,
-		     char *kept, size_t keptlen)
+		     bool busy_ok, char *kept, size_t keptlen)
 {
 	char path[PATH_MAX + 128];
 	int dfd, removed = 0;
+	struct stat st;
 
 	dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;       /* nothing of ours there */
+	if (fstat(dfd, &st) != 0 || (busy_ok && flock(dfd, LOCK_EX | LOCK_NB) != 0)) {
+		close(dfd);
+		return 0;
+	}
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
 		const char *files[2] = { DEPLOY_AGENT_NAME, DEPLOY_PROBE_NAME };
 		int sfd = openat(dfd, deploy_libc_name(l), O_RDONLY | O_DIRECTORY |
@@ -362,12 +399,13 @@ static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const c
 		for (int i = 0; i < 2; i++) {
 			snprintf(path, sizeof(path), "%s/%s/%s/%s", tmp, name,
 				 deploy_libc_name(l), files[i]);
-			if (!strcmp(path, t->maps.agent)) {
+			if (same_path(path, t->maps.agent)) {
 				if (kept && keptlen)
 					snprintf(kept, keptlen, "%s", path);
 				continue;
 			}
-			if (unlinkat(sfd, files[i], 0) == 0)
+			if (ours_to_remove(sfd, files[i], t, st.st_dev) &&
+			    unlinkat(sfd, files[i], 0) == 0)
 				removed++;
 		}
 		close(sfd);
@@ -388,7 +426,7 @@ static bool copies_of_this_jvm(const char *entry, const char *ours)
 	       strspn(entry + 5, "0123456789abcdef") == 12 && !strcmp(entry + 17, ours + 17);
 }
 
-int deploy_clean(const struct target *t, const struct deploy_builds *b,
+int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all_versions,
 		 char *kept, size_t keptlen, struct err_text *e)
 {
 	const char *tmp = deploy_tmpdir(t);
@@ -404,17 +442,18 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b,
 	if (tmpfd < 0)
 		return tmpfd == -ENOENT ? 0 : err_set(e, tmpfd, "cannot open the "
 			"container's %s: %s", tmp, strerror(-tmpfd));
-	removed = clean_dir(t, tmpfd, tmp, name, kept, keptlen);
+	removed = clean_dir(t, tmpfd, tmp, name, false, kept, keptlen);
 	/* and the copies another version of jsym made for this JVM (a
 	 * sidecar's image, an upgraded DaemonSet): same JVM, other hash;
-	 * the scan is bounded, as the directory is the container's */
-	rfd = openat(tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	 * the scan is bounded, as the directory is the container's, and a
+	 * directory another jsym holds (placing, loading) is skipped */
+	rfd = all_versions ? openat(tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	dir = rfd < 0 ? NULL : fdopendir(rfd);
 	if (!dir && rfd >= 0)
 		close(rfd);
 	while (dir && (d = readdir(dir)) && seen++ < DEPLOY_CLEAN_SCAN_MAX)
 		if (strcmp(d->d_name, name) && copies_of_this_jvm(d->d_name, name))
-			removed += clean_dir(t, tmpfd, tmp, d->d_name, kept, keptlen);
+			removed += clean_dir(t, tmpfd, tmp, d->d_name, true, kept, keptlen);
 	if (dir)
 		closedir(dir);
 	close(tmpfd);

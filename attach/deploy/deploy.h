@@ -168,15 +168,17 @@ int deploy_finish(struct deploy_result *r);
 
 /*
  * Remove what jsym copied for t that the JVM does not map (the other
- * build, the probes; the directory when it ends up empty), by this jsym's
- * builds and by any other version's (the directories named for this JVM's
- * nspid and start time; the first DEPLOY_CLEAN_SCAN_MAX entries of the
- * temp dir are looked at).  *kept (may be NULL) gets the path that had to
- * stay because the JVM maps it.  Returns the number of files removed, or
- * -errno with e set.
+ * build, the probes; the directory when it ends up empty): only regular
+ * files of the JVM's uid with one link on the temp dir's file system.
+ * With all_versions (detach), also what any other version of jsym copied
+ * for this JVM (the directories named for its nspid and start time, among
+ * the first DEPLOY_CLEAN_SCAN_MAX entries of the temp dir), but not one
+ * another jsym holds locked.  *kept (may be NULL) gets the path that had
+ * to stay because the JVM maps it.  Returns the number of files removed,
+ * or -errno with e set.
  */
 #define DEPLOY_CLEAN_SCAN_MAX 4096
-int deploy_clean(const struct target *t, const struct deploy_builds *b,
+int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all_versions,
 		 char *kept, size_t keptlen, struct err_text *e);
 
 
@@ -268,17 +270,21 @@ int deploy_cgroup_join(const struct target *t);
 
 /*
  * The same for the memory controller alone (v1's memory hierarchy, else
- * the unified one): what the caller writes to a tmpfs afterwards is charged
- * to the JVM's container, whose /tmp it is, not to jsym's cgroup (a
- * DaemonSet's limit would otherwise pay for every JVM on the node).  0,
- * also when t's cgroups are jsym's own, or -errno.
+ * the unified one, with every controller), for a while: what the caller
+ * writes to a tmpfs meanwhile is charged to the JVM's container, whose
+ * /tmp it is, not to jsym's cgroup (a DaemonSet's limit would otherwise pay
+ * for every JVM on the node).  *back gets what deploy_cgroup_return_memory
+ * needs to take the caller back (-1: it did not move: t's cgroups are
+ * jsym's own, or joining failed).  0 or -errno.
  */
-int deploy_cgroup_join_memory(const struct target *t);
+int deploy_cgroup_join_memory(const struct target *t, int *back);
+int deploy_cgroup_return_memory(int back);
 
 /*
  * Bytes t's memory cgroup and each one above it can still be charged
- * before one reaches its limit (limit - usage, the least of them), in
- * *room; UINT64_MAX when none has a limit.  0 or -errno (*room is then
+ * before one reaches its limit (limit - usage + its inactive page cache,
+ * which the kernel reclaims first; the least of them), in *room;
+ * UINT64_MAX when none has a limit.  0 or -errno (*room is then
  * UINT64_MAX: unknown).
  */
 int deploy_cgroup_memory_room(const struct target *t, uint64_t *room);

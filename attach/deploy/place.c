@@ -51,6 +51,7 @@ struct place {
 	gid_t gid;
 	char where[PATH_MAX];   /* the directory, as the JVM names it */
 	struct err_text *e;
+	int cg_back;            /* while charging the JVM: our cgroup (-1: none) */
 };
 
 static const char *kind_of(mode_t m)
@@ -300,47 +301,64 @@ static int check_space(struct place *p, int tmpfd, const char *tmp, size_t need)
  * A memory-backed /tmp (tmpfs, e.g. a pod's emptyDir of medium Memory)
  * holds its files in pages charged to the memory cgroup of whoever writes
  * them.  The copies are the JVM's container's, so they are charged to it:
- * this process (one attach worker, which ends with this JVM) joins the
- * JVM's memory cgroup first.  Unless the container, or a cgroup above it,
- * would then have less than DEPLOY_MEM_RESERVE left below its limit: a container
- * at its limit gets its JVM killed, so the copy is refused (-EDQUOT), and
- * the caller delivers from a memfd, charged to jsym.  0 or -EDQUOT.
+ * this process joins the JVM's memory cgroup for the writing (p->cg_back,
+ * undone by uncharge()).  Unless the container, or a cgroup above it,
+ * would then have less than DEPLOY_MEM_RESERVE left below its limit: a
+ * container at its limit gets its JVM killed, so the copy is refused
+ * (-EDQUOT), and the caller delivers from a memfd, charged to jsym.  0 or
+ * -EDQUOT.
  */
 static int charge_to_jvm(struct place *p, int tmpfd, const char *tmp, size_t need,
 			 const struct attach_log *log)
 {
 	struct statfs sf;
 	uint64_t room;
+	char how[64];
 	uid_t fsuid;
 	int rc;
 
 	if (fstatfs(tmpfd, &sf) != 0 ||
 	    ((unsigned long)sf.f_type != TMPFS_MAGIC && (unsigned long)sf.f_type != RAMFS_MAGIC))
 		return 0;
-	if (deploy_cgroup_memory_room(p->t, &room) == 0 && room != UINT64_MAX &&
-	    room < need + DEPLOY_MEM_RESERVE)
+	rc = deploy_cgroup_memory_room(p->t, &room);
+	if (rc == 0 && room != UINT64_MAX && room < need + DEPLOY_MEM_RESERVE)
 		return err_set(p->e, -EDQUOT, "the JVM's container has %llu KiB left below "
 			       "its memory limit, and the copies (%zu KiB) in its "
 			       "memory-backed %s would count against it: jsym leaves at "
 			       "least %u MiB (a container at its limit gets its JVM "
 			       "killed); nothing was written", (unsigned long long)room >> 10,
 			       (need + 1023) >> 10, tmp, DEPLOY_MEM_RESERVE >> 20);
+	if (rc)
+		snprintf(how, sizeof(how), "its limit unknown: %s", strerror(-rc));
+	else if (room == UINT64_MAX)
+		snprintf(how, sizeof(how), "no limit");
+	else
+		snprintf(how, sizeof(how), "%llu KiB left below its limit",
+			 (unsigned long long)room >> 10);
 	/* cgroup.procs is root's: joined with our own file-system ids */
 	fsuid = (uid_t)setfsuid((uid_t)-1);
 	setfsuid(geteuid());
-	rc = deploy_cgroup_join_memory(p->t);
+	rc = deploy_cgroup_join_memory(p->t, &p->cg_back);
 	setfsuid(fsuid);
 	if (rc)
 		attach_step(log, "%s is memory-backed; cannot join the JVM's memory cgroup "
-			    "(%s): the copies count against jsym's", tmp, strerror(-rc));
-	else if (room == UINT64_MAX)
-		attach_step(log, "%s is memory-backed: the copies count against the JVM's "
-			    "memory cgroup (no limit)", tmp);
+			    "(%s): the copies count against jsym's (%s)", tmp, strerror(-rc), how);
 	else
 		attach_step(log, "%s is memory-backed: the copies count against the JVM's "
-			    "memory cgroup (%llu KiB left below its limit)", tmp,
-			    (unsigned long long)room >> 10);
+			    "memory cgroup (%s)", tmp, how);
 	return 0;
+}
+
+/* Back to our own memory cgroup once the copies are written (what they
+ * took stays charged to the JVM's). */
+static void uncharge(struct place *p)
+{
+	uid_t fsuid = (uid_t)setfsuid((uid_t)-1);
+
+	setfsuid(geteuid());
+	(void)deploy_cgroup_return_memory(p->cg_back);
+	setfsuid(fsuid);
+	p->cg_back = -1;
 }
 
 static int lock_dir(struct place *p, int fd, int timeout_ms)
@@ -438,7 +456,8 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 		     const struct deploy_opts *o, struct deploy_result *r,
 		     const struct attach_log *log, struct err_text *e)
 {
-	struct place p = { .t = t, .b = b, .uid = t->st.uid[1], .gid = t->st.gid[1], .e = e };
+	struct place p = { .t = t, .b = b, .uid = t->st.uid[1], .gid = t->st.gid[1], .e = e,
+			   .cg_back = -1 };
 	const char *tmp = deploy_tmpdir(t);
 	char name[64];
 	size_t need = 0;
@@ -495,6 +514,7 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 			    "created" : "reusing", p.where, need);
 		rc = fill(&p, dfd);
 	}
+	uncharge(&p);
 	/* undo while the lock is still ours: once it is dropped, a jsym that
 	 * waited for it may fill the directory and load from it */
 	if (rc && r->dir_created)

@@ -110,6 +110,11 @@ t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /
 t_check "the sidecar's agent writes the map" pod_map_named "$ct2"
 
 t_case detach
+# the image's jsym is another build than the host's: its copies are in a
+# directory of another hash, which the host's detach must find too
+hash_of() { ls -d "/proc/$1/root/tmp"/jsym-*-1-* 2>/dev/null | sed -E 's#.*/jsym-([0-9a-f]{12})-.*#\1#' | sort -u; }
+t_check "the sidecar image's copies have another hash ($(hash_of "$ct2")) than the host's ($(hash_of "$ct"))" \
+	test -n "$(hash_of "$ct2")" -a "$(hash_of "$ct2")" != "$(hash_of "$ct")"
 t_run "$J" detach "$ct2"
 t_expect_rc 0
 t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'

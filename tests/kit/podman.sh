@@ -248,25 +248,32 @@ pod_build() {
 pod_jsym_image() {
 	local hash image base start old lock
 	hash=$( { git -C "$JSYM_ROOT" ls-files -s && git -C "$JSYM_ROOT" diff HEAD --binary &&
-		git -C "$JSYM_ROOT" ls-files -o --exclude-standard; } 2>/dev/null | sha256sum | cut -c1-16)
+		(cd "$JSYM_ROOT" && git ls-files -o --exclude-standard -z | xargs -0r sha256sum); } \
+		2>/dev/null | sha256sum | cut -c1-16)
 	image=localhost/jsym-cache/jsym:$hash
 	mkdir -p "$JSYM_CACHE"
 	exec {lock}>"$JSYM_CACHE/.jsym-image.lock"
-	flock "$lock"
+	# one build at a time on the machine (another run may be building)
+	if ! flock -w 900 "$lock"; then
+		echo "another jsym run held the image lock for 15 min" >&2
+		exec {lock}>&-
+		return 1
+	fi
 	if "${POD[@]}" image exists "$image"; then
 		POD_IMAGE_BUILT=reused
 	else
 		base=localhost/jsym-$POD_RUN_ID
 		pod_import "$base/debian:12" debian-build &&
 			pod_busybox_image "$base/busybox:1.36" || { exec {lock}>&-; return 1; }
+		# older trees' images go, unless a container still uses one
 		for old in $("${POD[@]}" images --format '{{.Repository}}:{{.Tag}}' \
 			--filter reference=localhost/jsym-cache/jsym); do
-			"${POD[@]}" rmi -f "$old" >/dev/null 2>&1
+			"${POD[@]}" rmi "$old" >/dev/null 2>&1
 		done
 		start=$SECONDS
 		if ! pod_build "$image" --build-arg "DEBIAN=$base/debian:12" \
 			--build-arg "BUSYBOX=$base/busybox:1.36" -f "$JSYM_ROOT/deploy/Dockerfile" \
-			"$JSYM_ROOT" >"$KIT_DIR/image-build.log" 2>&1; then
+			"$JSYM_ROOT" >"$KIT_DIR/image-build.log" 2>&1 {lock}>&-; then
 			echo "podman build of deploy/Dockerfile failed: $(tail -n 5 "$KIT_DIR/image-build.log")" >&2
 			exec {lock}>&-
 			return 1

@@ -219,6 +219,71 @@ START_TEST(place_refuses_symlinked_tmpdir)
 }
 END_TEST
 
+/* Does root/tmp/dir/rel exist? */
+static bool exists_in_tmp(const char *dir, const char *rel)
+{
+	char p[320];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/tmp/%s/%s", root, dir, rel);
+	return lstat(p, &st) == 0;
+}
+
+/*
+ * Copies of two jsym versions for one JVM (another build: another hash):
+ * the clean after a failed attach removes this version's only; detach
+ * (all_versions) the other's too, but keeps the file the JVM maps (named
+ * in its maps without the doubled slash a TMPDIR of "/tmp/" gives), a
+ * hard link planted at jsym's name, and another JVM's directory.
+ */
+START_TEST(clean_every_version_keeps_the_mapped)
+{
+	struct deploy_builds a, b;
+	struct deploy_result r;
+	struct err_text e;
+	struct target t;
+	char na[64], nb[64], other[64], p[320], kept[256];
+
+	make_builds();
+	make_target(&t);
+	strcpy(t.opts.tmpdir, "/tmp/");
+	ck_assert_int_eq(deploy_find_builds(builds, &a, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&a, &e), 0);
+	ck_assert_int_eq(place(&t, &a, &r, &e), 0);
+	put(builds, "musl/jsym-probe", "musl probe, next version");
+	ck_assert_int_eq(deploy_find_builds(builds, &b, &e), 0);
+	ck_assert_int_eq(deploy_builds_read(&b, &e), 0);
+	ck_assert_int_eq(place(&t, &b, &r, &e), 0);
+	deploy_dir_name(&t, &a, na, sizeof(na));
+	deploy_dir_name(&t, &b, nb, sizeof(nb));
+	ck_assert_str_ne(na, nb);
+	/* a hard link at one of b's names; another JVM's directory */
+	snprintf(p, sizeof(p), "%s/tmp/%s/musl/%s", root, nb, DEPLOY_PROBE_NAME);
+	ck_assert_int_eq(unlink(p), 0);
+	put(builds, "outside", "do not touch");
+	ck_assert_int_eq(link(strcat(strcpy((char[160]){0}, builds), "/outside"), p), 0);
+	t.st.nspid = 7;
+	deploy_dir_name(&t, &a, other, sizeof(other));
+	ck_assert_int_eq(place(&t, &a, &r, &e), 0);
+	t.st.nspid = 0;
+	snprintf(t.maps.agent, sizeof(t.maps.agent), "/tmp/%s/glibc/%s", na, DEPLOY_AGENT_NAME);
+
+	ck_assert_int_eq(deploy_clean(&t, &b, false, NULL, 0, &e), 3);
+	ck_assert(exists_in_tmp(nb, "musl/" DEPLOY_PROBE_NAME));        /* the link */
+	ck_assert(exists_in_tmp(na, "musl/" DEPLOY_PROBE_NAME));        /* not this version's */
+	ck_assert_int_eq(deploy_clean(&t, &b, true, kept, sizeof(kept), &e), 3);
+	ck_assert(exists_in_tmp(na, "glibc/" DEPLOY_AGENT_NAME));
+	ck_assert(!exists_in_tmp(na, "musl/" DEPLOY_AGENT_NAME));
+	ck_assert(!exists_in_tmp(na, "glibc/" DEPLOY_PROBE_NAME));
+	snprintf(p, sizeof(p), "/tmp//%s/glibc/%s", na, DEPLOY_AGENT_NAME);
+	ck_assert_str_eq(kept, p);
+	ck_assert(exists_in_tmp(other, "glibc/" DEPLOY_AGENT_NAME));
+	deploy_builds_free(&a);
+	deploy_builds_free(&b);
+	close(t.root_fd);
+}
+END_TEST
+
 Suite *deploy_suite(void)
 {
 	Suite *s = suite_create("deploy");
@@ -232,6 +297,7 @@ Suite *deploy_suite(void)
 	tcase_add_test(tc, place_refuses_symlink);
 	tcase_add_test(tc, place_refuses_other_bytes);
 	tcase_add_test(tc, place_refuses_symlinked_tmpdir);
+	tcase_add_test(tc, clean_every_version_keeps_the_mapped);
 	suite_add_tcase(s, tc);
 	return s;
 }
