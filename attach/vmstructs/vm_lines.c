@@ -17,7 +17,8 @@
 
 #include "vm_mem.h"
 
-#define LINES_MAX (1u << 16)     /* lines held apart (4 MiB) */
+/* lines held apart: as many as the cache lines' slots (4 MiB) */
+#define LINES_MAX (VM_CACHE_LINES * VM_LINE_SLOTS)
 
 /*
  * A page of which a few lines are asked for keeps them here, back to back

@@ -15,12 +15,17 @@
 
 void *vm_huge_alloc(size_t len)
 {
-	unsigned char *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+	/* less than a huge page (a fuzzer's small cache, per input): small
+	 * pages, as they come */
+	size_t extra = len >= HUGE_PAGE ? HUGE_PAGE : 0;
+	unsigned char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uintptr_t at;
 
 	if (p == MAP_FAILED)
 		return NULL;
+	if (!extra)
+		return p;
 	/* 2 MiB-aligned, the rest given back */
 	at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 	if (at > (uintptr_t)p)
