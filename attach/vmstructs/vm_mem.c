@@ -3,10 +3,51 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "vm_mem.h"
+
+
+#define HUGE_PAGE (2u << 20)
+#define CACHE_BYTES ((size_t)VM_CACHE_LINES * VM_PAGE)
+
+void *vm_huge_alloc(size_t len)
+{
+	/* less than a huge page (a fuzzer's small cache, per input): small
+	 * pages, as they come */
+	size_t extra = len >= HUGE_PAGE ? HUGE_PAGE : 0;
+	unsigned char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t at;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!extra)
+		return p;
+	/* 2 MiB-aligned, the rest given back */
+	at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (at > (uintptr_t)p)
+		munmap(p, at - (uintptr_t)p);
+	munmap((void *)(at + len), (uintptr_t)p + HUGE_PAGE - at);
+	madvise((void *)at, len, MADV_HUGEPAGE);
+	return (void *)at;
+}
+
+void vm_huge_free(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+unsigned char *vm_line_bytes(struct vm_mem *m, struct vm_cache_line *l)
+{
+	/* a block a line at most: never more than VM_CACHE_LINES */
+	if (!l->blk)
+		l->blk = ++m->blocks;
+	return m->cache_data[l->blk - 1];
+}
 
 int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached)
 {
@@ -15,18 +56,24 @@ int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached)
 	m->ctx = ctx;
 	m->gen = 1;
 	if (cached) {
-		m->cache = calloc(VM_CACHE_LINES, sizeof(*m->cache));
-		if (!m->cache)
+		m->cache = vm_huge_alloc(VM_CACHE_LINES * sizeof(*m->cache));
+		m->cache_data = vm_huge_alloc(CACHE_BYTES);
+		if (!m->cache || !m->cache_data) {
+			vm_mem_free(m);
 			return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 void vm_mem_free(struct vm_mem *m)
 {
-	free(m->cache);
-	free(m->ahead);
+	vm_huge_free(m->cache, VM_CACHE_LINES * sizeof(*m->cache));
+	vm_huge_free(m->cache_data, CACHE_BYTES);
+	vm_huge_free(m->ahead, sizeof(*m->ahead));
+	vm_lines_free(m);
 	m->cache = NULL;
+	m->cache_data = NULL;
 	m->ahead = NULL;
 }
 
@@ -94,7 +141,7 @@ static const unsigned char *ahead_of(const struct vm_mem *m, uint64_t addr, size
 	const struct vm_ahead *a = m->ahead;
 	size_t lo = 0, hi;
 
-	if (!a || a->gen != m->gen || addr + n < addr)
+	if (!a || a->gen != m->gen || addr + n < addr || addr < a->low || addr + n > a->high)
 		return NULL;
 	/* the last range that starts at or before addr */
 	for (hi = a->n; lo < hi;) {
@@ -121,11 +168,9 @@ int vm_read_fresh(struct vm_mem *m, uint64_t addr, void *buf, size_t n)
 	return raw(m, addr, buf, n);
 }
 
-/* Read r[0..n) into data, back to back: how many from the start were read
- * whole (the next one, if any, is not readable), or -errno (not -EFAULT). */
-static ssize_t read_batch(struct vm_mem *m, const struct vm_range *r, size_t n,
-			  unsigned char *data)
+ssize_t vm_read_ranges(struct vm_mem *m, const struct vm_range *r, size_t n, void *buf)
 {
+	unsigned char *data = buf;
 	size_t total = 0, whole = 0;
 	ssize_t got = m->readv ? m->readv(m->ctx, r, n, data) : -ENOSYS;
 	int rc;
@@ -170,34 +215,59 @@ static int by_addr(const void *x, const void *y)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* Whether x extends the span *p (the ranges in address order, a gap of at
+ * most VM_MERGE_GAP between): then *p covers it too. */
+bool vm_range_merge(struct vm_range *p, const struct vm_range *x)
+{
+	uint64_t end = p->addr + p->len;
+
+	if (x->addr < end || x->addr - end > VM_MERGE_GAP ||
+	    x->addr + x->len - p->addr > VM_MERGE_SPAN)
+		return false;
+	p->len = (size_t)(x->addr + x->len - p->addr);
+	return true;
+}
+
 size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 {
-	struct vm_range batch[VM_AHEAD_RANGES];
-	size_t taken = 0, used = 0;
+	/* batch: the ranges asked for; span: what is read, ranges near each
+	 * other read as one (a range costs the reader more than the bytes
+	 * between); first[q]: span q's first range in batch */
+	struct vm_range batch[VM_AHEAD_RANGES], span[VM_AHEAD_RANGES];
+	size_t first[VM_AHEAD_RANGES + 1], taken = 0, used = 0;
 	struct vm_ahead *a;
 
 	/* the prefetch buffer (1 MiB) comes with the first prefetch; without
 	 * it, or without a cache, every read goes to the reader */
 	if (m->cache && !m->ahead)
-		m->ahead = malloc(sizeof(*m->ahead));
+		m->ahead = vm_huge_alloc(sizeof(*m->ahead));
 	a = m->ahead;
 	if (!a)
 		return n;
 	a->gen = m->gen;
 	a->n = 0;
 	while (taken < n) {
-		size_t k = 0, bytes = 0, at = used;
+		size_t k = 0, q = 0, bytes = 0, at = used;
 		ssize_t whole;
 
 		/* the next batch: valid ranges while they fit */
 		for (; taken + k < n; k++) {
 			const struct vm_range *x = &r[taken + k];
+			struct vm_range grown = q ? span[q - 1] : (struct vm_range){ 0 };
+			bool merged = q && vm_range_merge(&grown, x);
+			size_t more = merged ? grown.len - span[q - 1].len : x->len;
 
 			if (!range_ok(x) || a->n + k == VM_AHEAD_RANGES ||
-			    used + bytes + x->len > VM_AHEAD_BYTES)
+			    used + bytes + more > VM_AHEAD_BYTES)
 				break;
+			if (merged) {
+				span[q - 1] = grown;
+			} else {
+				first[q] = k;
+				span[q++] = *x;
+			}
 			batch[k] = *x;
-			bytes += x->len;
+			bytes += more;
 		}
 		if (k == 0 && range_ok(&r[taken]))
 			break;          /* full: the caller goes on in another call */
@@ -205,46 +275,148 @@ size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 			taken++;        /* an invalid range: left out */
 			continue;
 		}
-		whole = read_batch(m, batch, k, a->data + used);
+		first[q] = k;
+		whole = vm_read_ranges(m, span, q, a->data + used);
 		if (whole < 0) {
 			taken = n;      /* the reader failed (sticky in m->fatal) */
 			break;
 		}
-		for (size_t i = 0; i < (size_t)whole; i++) {
-			a->r[a->n++] = (struct vm_ahead_range){ batch[i].addr,
-							       (uint32_t)batch[i].len,
-							       (uint32_t)at };
-			at += batch[i].len;
+		for (size_t s = 0; s < (size_t)whole; s++) {
+			for (size_t i = first[s]; i < first[s + 1]; i++)
+				a->r[a->n++] = (struct vm_ahead_range){
+					batch[i].addr, (uint32_t)batch[i].len,
+					(uint32_t)(at + (batch[i].addr - span[s].addr)) };
+			at += span[s].len;
 		}
 		used = at;
-		/* the range after the whole ones is not readable: left out */
-		taken += (size_t)whole < k ? (size_t)whole + 1 : k;
+		/* the ranges of the span after the whole ones: not readable, left
+		 * out */
+		taken += (size_t)whole < q ? first[whole + 1] : k;
 	}
 	qsort(a->r, a->n, sizeof(a->r[0]), by_addr);
+	a->low = UINT64_MAX;
+	a->high = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		a->low = a->r[i].addr < a->low ? a->r[i].addr : a->low;
+		a->high = a->r[i].addr + a->r[i].len > a->high ? a->r[i].addr + a->r[i].len :
+			  a->high;
+	}
 	return taken;
 }
 
+/* A page's two places in the cache: by its number, and by a hash of it
+ * (two choices keep pages that meet at one place apart). */
+static struct vm_cache_line *place(const struct vm_mem *m, uint64_t page, int which)
+{
+	uint64_t n = page / VM_PAGE;
+
+	if (which)
+		n = (n * 0x9e3779b97f4a7c15ull) >> 24;
+	return &m->cache[n % VM_CACHE_LINES];
+}
+
+static bool holds(const struct vm_mem *m, const struct vm_cache_line *l, uint64_t page)
+{
+	return l->page == page + 1 && l->gen == m->gen;
+}
+
+struct vm_cache_line *vm_line_find(const struct vm_mem *m, uint64_t page)
+{
+	struct vm_cache_line *l = place(m, page, 0);
+
+	if (holds(m, l, page))
+		return l;
+	l = place(m, page, 1);
+	return holds(m, l, page) ? l : NULL;
+}
+
+struct vm_cache_line *vm_line_take(struct vm_mem *m, uint64_t page, bool keep_wanted)
+{
+	struct vm_cache_line *a = place(m, page, 0), *b = place(m, page, 1), *l;
+
+	/* an empty or stale place first, then one not waiting for lines */
+	if (a->gen != m->gen || !a->page)
+		l = a;
+	else if (b->gen != m->gen || !b->page)
+		l = b;
+	else if (!a->want)
+		l = a;
+	else if (!b->want)
+		l = b;
+	else if (keep_wanted)
+		return NULL;
+	else
+		l = a;
+	*l = (struct vm_cache_line){ .page = page + 1, .gen = m->gen, .blk = l->blk };
+	return l;
+}
+
+/* page's cache line holding the whole page (read now if need be). */
 static struct vm_cache_line *page_of(struct vm_mem *m, uint64_t page, int *rc)
 {
-	struct vm_cache_line *l = &m->cache[(page / VM_PAGE) % VM_CACHE_LINES];
+	struct vm_cache_line *l = vm_line_find(m, page);
 
 	*rc = 0;
-	if (l->page == page + 1 && l->gen == m->gen)
+	if (l && l->have == ~0ull)
 		return l;
+	if (!l)
+		l = vm_line_take(m, page, false);
 	l->page = 0;
-	*rc = raw(m, page, l->data, VM_PAGE);
+	*rc = raw(m, page, vm_line_bytes(m, l), VM_PAGE);
 	if (*rc)
 		return NULL;
 	l->page = page + 1;
-	l->gen = m->gen;
+	l->have = ~0ull;
 	return l;
+}
+
+/* The 64-byte lines of a page that [off, off + k) touches. */
+static uint64_t lines_of(size_t off, size_t k)
+{
+	size_t first = off / VM_LINE, n = (off + k - 1) / VM_LINE - first + 1;
+
+	return n >= 64 ? ~0ull : ((1ull << n) - 1) << first;
+}
+
+/* [addr, addr + n) through the cache.  While collecting (vm_lines_begin)
+ * the lines the cache does not hold are asked for, not read. */
+static int through_cache(struct vm_mem *m, uint64_t addr, void *buf, size_t n)
+{
+	unsigned char *out = buf;
+	int rc, asked = 0;
+
+	if (addr + n < addr || addr < VM_PAGE)
+		return -EFAULT;
+	while (n) {
+		uint64_t page = addr & ~(uint64_t)(VM_PAGE - 1);
+		size_t off = addr - page, k = VM_PAGE - off < n ? VM_PAGE - off : n;
+		uint64_t bits = lines_of(off, k);
+		struct vm_cache_line *l = vm_line_find(m, page);
+
+		if (!l || (l->have & bits) != bits) {
+			if (m->collect) {
+				/* every page of the read is asked for at once */
+				rc = vm_lines_want(m, page, bits);
+				if (rc != -EAGAIN)
+					return rc;
+				asked = rc;
+			} else if (!(l = page_of(m, page, &rc))) {
+				return rc;
+			}
+		}
+		if (!asked && l->have == ~0ull)
+			memcpy(out, vm_line_bytes(m, l) + off, k);
+		else if (!asked)
+			vm_lines_copy(m, l, off, out, k);
+		out += k;
+		addr += k;
+		n -= k;
+	}
+	return asked;
 }
 
 int vm_read(struct vm_mem *m, uint64_t addr, void *buf, size_t n)
 {
-	unsigned char *out = buf;
-	int rc;
-
 	const unsigned char *p = ahead_of(m, addr, n);
 
 	if (p && n) {
@@ -253,23 +425,7 @@ int vm_read(struct vm_mem *m, uint64_t addr, void *buf, size_t n)
 	}
 	if (!m->cache || n > 4 * VM_PAGE)
 		return raw(m, addr, buf, n);
-	if (addr + n < addr || addr < VM_PAGE)
-		return -EFAULT;
-	while (n) {
-		uint64_t page = addr & ~(uint64_t)(VM_PAGE - 1);
-		size_t off = addr - page, k = VM_PAGE - off;
-		struct vm_cache_line *l = page_of(m, page, &rc);
-
-		if (!l)
-			return rc;
-		if (k > n)
-			k = n;
-		memcpy(out, l->data + off, k);
-		out += k;
-		addr += k;
-		n -= k;
-	}
-	return 0;
+	return through_cache(m, addr, buf, n);
 }
 
 uint64_t vm_get_uint(const unsigned char *p, unsigned width)

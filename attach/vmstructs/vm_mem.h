@@ -21,7 +21,7 @@
  * The fuzzers build with fewer lines: a sanitizer's allocator touches all
  * of a calloc, and a small cache exercises eviction more often. */
 #ifndef VM_CACHE_LINES
-#define VM_CACHE_LINES 4096u
+#define VM_CACHE_LINES 16384u
 #endif
 
 /*
@@ -46,11 +46,20 @@ typedef ssize_t (*vm_readv_fn)(void *ctx, const struct vm_range *r, size_t n, vo
 #define VM_AHEAD_RANGES 1024u   /* process_vm_readv's IOV_MAX */
 #define VM_AHEAD_BYTES (1u << 20)
 #define VM_AHEAD_RANGE 4096u    /* the longest range prefetched */
+/* Ranges this near each other are read as one span, up to this long: the
+ * reader pays more for a range (pinning its pages) than for the bytes. */
+#define VM_MERGE_GAP 2048u
+#define VM_MERGE_SPAN (64u << 10)
+
+/* Whether x (after *p, in address order) is near enough to read with it:
+ * then *p grows to cover x. */
+bool vm_range_merge(struct vm_range *p, const struct vm_range *x);
 
 /* Ranges read ahead in a batch, valid for the generation that read them. */
 struct vm_ahead {
 	uint32_t gen;
 	size_t n;               /* ranges held, sorted by address */
+	uint64_t low, high;     /* no range holds bytes outside [low, high) */
 	struct vm_ahead_range {
 		uint64_t addr;
 		uint32_t len, off;      /* its bytes: data[off .. off + len) */
@@ -58,19 +67,36 @@ struct vm_ahead {
 	unsigned char data[VM_AHEAD_BYTES];
 };
 
+/* A cache line: a whole page (its bytes in vm_mem.cache_data), or while
+ * collecting up to VM_LINE_SLOTS of its 64-byte lines (in vm_lines.c). */
+#define VM_LINE_SLOTS 4
 struct vm_cache_line {
 	uint64_t page;          /* page address + 1 (0: empty) */
 	uint32_t gen;
-	unsigned char data[VM_PAGE];
+	uint32_t blk;           /* 1 + its block of cache_data, 0: none yet */
+	uint32_t slot[VM_LINE_SLOTS];   /* lines held apart: 0, or
+	                           (1 + where) << 6 | line (vm_lines.c) */
+	uint64_t have;          /* its 64-byte lines held (~0: the whole page) */
+	uint64_t want, bad;     /* collecting: lines asked for, not readable */
 };
+
+/* The cache's pages are read whole or by 64-byte lines (vm_lines.c). */
+#define VM_LINE 64u
+struct vm_lines;
 
 struct vm_mem {
 	vm_read_fn read;
 	void *ctx;
 	uint32_t gen;           /* cache lines of older generations are stale */
 	struct vm_cache_line *cache;    /* VM_CACHE_LINES, or NULL: no cache */
+	unsigned char (*cache_data)[VM_PAGE];   /* their pages' bytes, apart:
+	                           looking a page up touches no page's bytes;
+	                           blocks handed out in order (vm_line_bytes) */
+	uint32_t blocks;        /* blocks handed out */
 	vm_readv_fn readv;      /* batched reads, or NULL: one by one */
 	struct vm_ahead *ahead; /* with the cache: the last vm_prefetch */
+	struct vm_lines *lines; /* with the cache: lines asked for (vm_lines.c) */
+	bool collect;           /* vm_lines_begin .. vm_lines_end */
 	uint64_t syscalls;      /* reads passed to `read` */
 	uint64_t bytes;
 	int fatal;              /* first error that is not -EFAULT (sticky) */
@@ -110,12 +136,68 @@ ssize_t vm_readv_process(void *ctx, const struct vm_range *r, size_t n, void *bu
  */
 size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n);
 
-/* Read through the cache (whole pages).  0 or -errno as vm_read_fn. */
+/* Read through the cache (whole pages).  0 or -errno as vm_read_fn.
+ * Between vm_lines_begin and vm_lines_end, -EAGAIN: not read yet, the
+ * lines it needs are asked for (vm_lines_fill reads them). */
 int vm_read(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
 
 /* Read past the cache: what the target holds at this moment (or held at
  * a vm_prefetch since the last vm_mem_refresh). */
 int vm_read_fresh(struct vm_mem *m, uint64_t addr, void *buf, size_t n);
+
+/*
+ * Read r[0..n) (n <= VM_AHEAD_RANGES) into buf, back to back, through the
+ * batched reader when there is one: how many ranges from the start were
+ * read whole (the next one, if any, is not readable), or -errno (never
+ * -EFAULT; a reader's failure is also kept in m->fatal).
+ */
+ssize_t vm_read_ranges(struct vm_mem *m, const struct vm_range *r, size_t n, void *buf);
+
+/*
+ * Following many chains of pointers at once (vm_lines.c).  vm_lines_begin
+ * starts collecting (0, -ENOTSUP without a cache, -ENOMEM): from then on
+ * vm_read answers from the cache, and for the rest asks for the 64-byte
+ * lines it would need and fails with -EAGAIN (-EFAULT when one of them was
+ * found not readable).  vm_lines_fill reads every line asked for since the
+ * last fill into the cache, in as few reads and ranges as it can, and
+ * returns how many pages asked.  Lines read so answer vm_read (collecting
+ * or not) until the next vm_mem_refresh; outside collecting a read the
+ * lines held do not cover reads its whole page as before, so collecting
+ * is only ever a shortcut.  vm_lines_end stops collecting; vm_mem_free
+ * (or vm_lines_free) releases what it used.
+ */
+int vm_lines_begin(struct vm_mem *m);
+size_t vm_lines_fill(struct vm_mem *m);
+void vm_lines_end(struct vm_mem *m);
+void vm_lines_free(struct vm_mem *m);
+
+/* Copy [off, off + k) of l's page, held in lines apart, to out. */
+void vm_lines_copy(const struct vm_mem *m, const struct vm_cache_line *l, size_t off,
+		   void *out, size_t k);
+
+/* Collecting: ask for the lines `bits` of page.  -EAGAIN, or -EFAULT when
+ * one of them was found not readable. */
+int vm_lines_want(struct vm_mem *m, uint64_t page, uint64_t bits);
+
+/*
+ * len bytes of zeroed memory in huge pages where the kernel gives them for
+ * the asking (madvise), or NULL; vm_huge_free(p, len) gives them back.
+ * Read into thousands of fresh small pages, a map of 5,000 methods spent
+ * a fifth of its time in page faults.
+ */
+void *vm_huge_alloc(size_t len);
+void vm_huge_free(void *p, size_t len);
+
+/* The page-sized bytes of cache line l (a block given to it now if it has
+ * none yet). */
+unsigned char *vm_line_bytes(struct vm_mem *m, struct vm_cache_line *l);
+
+/* The cache line holding page (of this generation), or NULL. */
+struct vm_cache_line *vm_line_find(const struct vm_mem *m, uint64_t page);
+
+/* A cache line for page, emptied: one of its two places, one that waits
+ * for no lines if it can; NULL when both do and keep_wanted. */
+struct vm_cache_line *vm_line_take(struct vm_mem *m, uint64_t page, bool keep_wanted);
 
 /* An unsigned little-endian integer of width 1, 2, 4 or 8 (-EINVAL else). */
 int vm_read_uint(struct vm_mem *m, uint64_t addr, unsigned width, uint64_t *out);

@@ -27,82 +27,121 @@ static int read_fld(struct vm_mem *m, uint64_t base, struct vm_fld f, uint64_t *
 	return vm_read_uint(m, base + f.off, f.width, v);
 }
 
-/* A Symbol's bytes into buf[cap] (not NUL-terminated); length or -errno. */
-static int read_symbol(struct vm_mem *m, const struct vm_layout *l, uint64_t sym,
-		       char *buf, size_t cap)
+/* The first of these results that is an error, else 0.  Reads that do not
+ * depend on each other are all made before any is checked: while
+ * collecting (vm_lines_begin) one round then asks for all of them. */
+static int first_err(int a, int b, int c)
 {
-	uint64_t len;
+	return a ? a : b ? b : c;
+}
+
+/* A Symbol's length, bounded by cap - 1; -errno. */
+static int symbol_len(struct vm_mem *m, const struct vm_layout *l, uint64_t sym, size_t cap,
+		      size_t *len)
+{
+	uint64_t v;
 	int rc;
 
 	if (!plausible(sym))
 		return -EINVAL;
-	rc = read_fld(m, sym, l->sym_length, &len);
+	rc = read_fld(m, sym, l->sym_length, &v);
 	if (rc)
 		return rc;
-	if (len == 0 || len >= cap)
+	if (v == 0 || v >= cap)
 		return -EINVAL;
-	rc = vm_read(m, sym + l->sym_body, buf, (size_t)len);
-	return rc ? rc : (int)len;
+	*len = (size_t)v;
+	return 0;
+}
+
+int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
+			struct vm_name_walk *w, char *out, size_t cap)
+{
+	char klass[VM_MAX_NAME], name[VM_MAX_NAME], sig[VM_MAX_NAME];
+	size_t len, kl, nl, sl;
+	int rc;
+
+	/* each step reads what the one before found, and is not made again */
+	switch (w->done) {
+	case 0:
+		if (!plausible(method))
+			return -EINVAL;
+		if ((rc = read_fld(m, method, l->m_const_method, &w->cm)))
+			return rc;
+		w->done++;
+		/* fall through */
+	case 1:
+		if (!plausible(w->cm))
+			return -EINVAL;
+		if ((rc = first_err(read_fld(m, w->cm, l->cm_constants, &w->cp),
+				    read_fld(m, w->cm, l->cm_name_index, &w->ni),
+				    read_fld(m, w->cm, l->cm_sig_index, &w->si))))
+			return rc;
+		w->done++;
+		/* fall through */
+	case 2:
+		if (!plausible(w->cp))
+			return -EINVAL;
+		if ((rc = first_err(read_fld(m, w->cp, l->cp_holder, &w->holder),
+				    read_fld(m, w->cp, l->cp_length, &w->cplen), 0)))
+			return rc;
+		w->cplen = (uint32_t)w->cplen;
+		w->done++;
+		/* fall through */
+	case 3:
+		if (!plausible(w->holder) || w->ni == 0 || w->si == 0 || w->ni >= w->cplen ||
+		    w->si >= w->cplen || w->cplen > 65536)
+			return -EINVAL;
+		if ((rc = first_err(read_fld(m, w->holder, l->k_name, &w->sym[0]),
+				    vm_read_u64(m, w->cp + l->cp_size + w->ni * 8, &w->sym[1]),
+				    vm_read_u64(m, w->cp + l->cp_size + w->si * 8, &w->sym[2]))))
+			return rc;
+		w->done++;
+		/* fall through */
+	case 4:
+		if ((rc = first_err(symbol_len(m, l, w->sym[0], sizeof(klass), &w->len[0]),
+				    symbol_len(m, l, w->sym[1], sizeof(name), &w->len[1]),
+				    symbol_len(m, l, w->sym[2], sizeof(sig), &w->len[2]))))
+			return rc;
+		w->done++;
+		/* fall through */
+	default:
+		break;
+	}
+	kl = w->len[0], nl = w->len[1], sl = w->len[2];
+	if ((rc = first_err(vm_read(m, w->sym[0] + l->sym_body, klass, kl),
+			    vm_read(m, w->sym[1] + l->sym_body, name, nl),
+			    vm_read(m, w->sym[2] + l->sym_body, sig, sl))))
+		return rc;
+	/* display, class, method, signature: four strings back to back */
+	if (cap < VM_MAX_NAME)
+		return -ENOSPC;
+	rc = vm_names_display(klass, kl, name, nl, sig, sl, out, VM_MAX_NAME);
+	if (rc < 0)
+		return rc;
+	len = (size_t)rc + 1;
+	rc = vm_names_class(klass, kl, out + len, cap - len);
+	if (rc < 0)
+		return rc;
+	len += (size_t)rc + 1;
+	if (nl + 1 + sl + 1 > cap - len)
+		return -ENOSPC;
+	memcpy(out + len, name, nl);
+	out[len + nl] = '\0';
+	len += nl + 1;
+	memcpy(out + len, sig, sl);
+	out[len + sl] = '\0';
+	return (int)(len + sl + 1);
 }
 
 int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 		   uint64_t *const_method, char *out, size_t cap)
 {
-	char klass[VM_MAX_NAME], name[VM_MAX_NAME], sig[VM_MAX_NAME];
-	uint64_t cm, cp, holder, ksym, ni, si, cplen, nsym, ssym;
-	int rc, kl, nl, sl;
-	size_t len;
+	struct vm_name_walk w = { 0 };
+	int rc = vm_method_name_from(m, l, method, &w, out, cap);
 
-	if (!plausible(method))
-		return -EINVAL;
-	if ((rc = read_fld(m, method, l->m_const_method, &cm)))
-		return rc;
-	*const_method = cm;
-	if (!plausible(cm))
-		return -EINVAL;
-	if ((rc = read_fld(m, cm, l->cm_constants, &cp)) ||
-	    (rc = read_fld(m, cm, l->cm_name_index, &ni)) ||
-	    (rc = read_fld(m, cm, l->cm_sig_index, &si)))
-		return rc;
-	if (!plausible(cp))
-		return -EINVAL;
-	if ((rc = read_fld(m, cp, l->cp_holder, &holder)) ||
-	    (rc = read_fld(m, cp, l->cp_length, &cplen)))
-		return rc;
-	cplen = (uint32_t)cplen;
-	if (!plausible(holder) || ni == 0 || si == 0 || ni >= cplen || si >= cplen ||
-	    cplen > 65536)
-		return -EINVAL;
-	if ((rc = read_fld(m, holder, l->k_name, &ksym)) ||
-	    (rc = vm_read_u64(m, cp + l->cp_size + ni * 8, &nsym)) ||
-	    (rc = vm_read_u64(m, cp + l->cp_size + si * 8, &ssym)))
-		return rc;
-	if ((kl = read_symbol(m, l, ksym, klass, sizeof(klass))) < 0)
-		return kl;
-	if ((nl = read_symbol(m, l, nsym, name, sizeof(name))) < 0)
-		return nl;
-	if ((sl = read_symbol(m, l, ssym, sig, sizeof(sig))) < 0)
-		return sl;
-	/* display, class, method, signature: four strings back to back */
-	if (cap < VM_MAX_NAME)
-		return -ENOSPC;
-	rc = vm_names_display(klass, (size_t)kl, name, (size_t)nl, sig, (size_t)sl, out,
-			      VM_MAX_NAME);
-	if (rc < 0)
-		return rc;
-	len = (size_t)rc + 1;
-	rc = vm_names_class(klass, (size_t)kl, out + len, cap - len);
-	if (rc < 0)
-		return rc;
-	len += (size_t)rc + 1;
-	if ((size_t)nl + 1 + (size_t)sl + 1 > cap - len)
-		return -ENOSPC;
-	memcpy(out + len, name, (size_t)nl);
-	out[len + (size_t)nl] = '\0';
-	len += (size_t)nl + 1;
-	memcpy(out + len, sig, (size_t)sl);
-	out[len + (size_t)sl] = '\0';
-	return (int)(len + (size_t)sl + 1);
+	if (w.done)
+		*const_method = w.cm;
+	return rc;
 }
 
 static size_t slot_of(const struct vm_name_cache *nc, uint64_t method)
@@ -181,6 +220,15 @@ int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, co
 		s->len = len;
 		return 0;
 	}
+}
+
+void vm_name_cache_clear(struct vm_name_cache *nc)
+{
+	for (size_t i = 0; i < nc->cap; i++) {
+		free(nc->slot[i].name);
+		nc->slot[i] = (struct vm_name_slot){ 0 };
+	}
+	nc->used = 0;
 }
 
 void vm_name_cache_free(struct vm_name_cache *nc)

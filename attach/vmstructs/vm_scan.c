@@ -10,6 +10,7 @@
 
 #define SEG_FREE 0xff           /* segment map: no block uses this segment */
 #define BLOB_COPY 1024          /* bytes of a blob header copied (>= blob_span) */
+#define NAME_ROUNDS 8           /* links of a name's chain asked for ahead */
 
 struct heap {
 	uint64_t low, high;     /* reserved start, committed end */
@@ -17,6 +18,13 @@ struct heap {
 	unsigned log2seg;
 	size_t nsegs;
 	unsigned char *map;     /* copy of the segment map */
+};
+
+/* The names a walk knows: those kept across snapshots (NULL: none), and
+ * those name_ahead found for the blocks read ahead. */
+struct known_names {
+	struct vm_name_cache *kept;
+	struct vm_name_cache ahead;
 };
 
 /* -E2BIG at a cap: the walk stops there (cap_reached), keeping the rest. */
@@ -159,11 +167,79 @@ static int read_block(struct vm_mem *m, const struct vm_layout *l, const struct 
 	return 0;
 }
 
-/* Read the headers (block and blob) of the next blocks the segment map
- * shows from segment i, in a batch: the segment after the last one read. */
-static size_t read_ahead(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
-			 size_t i)
+/* The blob of a used block of nseg segments at segment i. */
+static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+		     size_t i, uint64_t nseg, bool fresh, struct vm_blob *b, char *name,
+		     size_t cap);
+
+/*
+ * Ask for the names of the live nmethods in the blocks from segment `from`
+ * to `to` (their headers just read ahead) all together, one link of their
+ * Method -> ConstMethod -> ConstantPool -> Symbol chains a round, each
+ * round's lines in one batch (vm_lines_begin): the walk then names them
+ * from lines held.  Only a shortcut: what it misses the walk reads as
+ * before, so it checks little (a bogus Method* costs a few lines).
+ * Names the cache knows (same ConstMethod) are not asked for.
+ */
+static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
+		       const struct heap *hp, size_t from, size_t to)
 {
+	struct pending {
+		uint64_t method;
+		struct vm_name_walk w;
+	} *p;
+	char blobname[256], name[4 * VM_MAX_NAME];
+	size_t n = 0, len;
+	struct vm_blob b;
+	uint64_t nseg;
+	bool used;
+
+	vm_name_cache_clear(&kn->ahead);        /* the last batch's, named already */
+	if (!j->mem.cache)
+		return;                 /* reading nothing ahead: nothing to gain */
+	p = malloc(VM_AHEAD_RANGES * sizeof(*p));
+	if (!p)
+		return;
+	for (size_t i = from; i < to && n < VM_AHEAD_RANGES; i++)
+		if (hp->map[i] == 0 && read_block(&j->mem, l, hp, i, false, &nseg, &used) == 0 &&
+		    used && nseg && nseg <= hp->nsegs - i &&
+		    read_blob(&j->mem, l, hp, i, nseg, false, &b, blobname, sizeof(blobname)) == 0 &&
+		    b.nmethod && b.alive)
+			p[n++] = (struct pending){ .method = b.method };
+	if (n == 0 || vm_lines_begin(&j->mem))
+		n = 0;
+	for (int round = 0; n && round < NAME_ROUNDS; round++) {
+		size_t k = 0;
+
+		for (size_t x = 0; x < n; x++) {
+			int rc = vm_method_name_from(&j->mem, l, p[x].method, &p[x].w, name,
+						     sizeof(name));
+
+			/* once its ConstMethod is known: a name the cache has
+			 * is not asked for */
+			if (rc == -EAGAIN && !(p[x].w.done >= 1 && kn->kept &&
+					       vm_name_cache_get(kn->kept, p[x].method, p[x].w.cm,
+								 &len)))
+				p[k++] = p[x];
+			else if (rc >= 0)
+				vm_name_cache_put(&kn->ahead, p[x].method, p[x].w.cm, name,
+						  (size_t)rc);
+		}
+		n = k;
+		vm_lines_fill(&j->mem);
+	}
+	vm_lines_end(&j->mem);
+	free(p);
+}
+
+/* Read the headers (block and blob) of the next blocks the segment map
+ * shows from segment i, in a batch, and the names of their nmethods:
+ * the segment after the last one read. */
+static size_t read_ahead(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
+			 const struct heap *hp, size_t i)
+{
+	struct vm_mem *m = &j->mem;
+	size_t from = i, to;
 	struct vm_range r[VM_AHEAD_RANGES];
 	size_t seg[VM_AHEAD_RANGES], n = 0, taken;
 
@@ -178,7 +254,9 @@ static size_t read_ahead(struct vm_mem *m, const struct vm_layout *l, const stru
 			     l->hb_size + l->nm_span;
 	}
 	taken = n ? vm_prefetch(m, r, n) : 0;
-	return taken < n ? seg[taken] : i;
+	to = taken < n ? seg[taken] : i;
+	name_ahead(j, l, kn, hp, from, to);
+	return to;
 }
 
 /* The blob of a used block of nseg segments at segment i. */
@@ -203,20 +281,29 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
 }
 
 /* The names of an nmethod's method into out[cap]; *len gets the bytes. */
-static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
 		   uint64_t method, char *out, size_t cap, size_t *len)
 {
+	struct vm_name_cache *nc = kn->kept;
+	bool have_cm;
 	uint64_t cm;
 	const char *hit;
 	int rc;
 
-	if (nc && vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0 &&
-	    (hit = vm_name_cache_get(nc, method, cm, len)) != NULL && *len <= cap) {
+	have_cm = vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0;
+	if (have_cm && nc && (hit = vm_name_cache_get(nc, method, cm, len)) != NULL &&
+	    *len <= cap) {
 		nc->hits++;
 		memcpy(out, hit, *len);
 		return 0;
 	}
-	rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
+	if (have_cm && (hit = vm_name_cache_get(&kn->ahead, method, cm, len)) != NULL &&
+	    *len <= cap) {
+		memcpy(out, hit, *len);
+		rc = (int)*len;
+	} else {
+		rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
+	}
 	if (rc < 0)
 		return rc;
 	*len = (size_t)rc;
@@ -261,7 +348,7 @@ static void match_prev(const struct vm_snapshot *prev, const struct vm_snapshot 
 	}
 }
 
-static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
+static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
 		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
 {
 	char blobname[256], name[4 * VM_MAX_NAME];
@@ -286,7 +373,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 			continue;
 		}
 		if (i >= ahead)
-			ahead = read_ahead(&j->mem, l, hp, i);
+			ahead = read_ahead(j, l, kn, hp, i);
 		rc = read_block(&j->mem, l, hp, i, false, &nseg, &used);
 		if (rc == 0 && (nseg == 0 || nseg > hp->nsegs - i))
 			rc = -EINVAL;
@@ -308,7 +395,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 			} else if (rc == 0 && b.code_size) {
 				size_t nlen = strlen(blobname) + 1;
 
-				rc = b.nmethod ? name_of(j, l, nc, b.method, name, sizeof(name),
+				rc = b.nmethod ? name_of(j, l, kn, b.method, name, sizeof(name),
 							 &nlen) : 0;
 				en = (struct vm_entry){ .start = b.code_begin, .size = b.code_size,
 							.blob = b.addr, .method = b.method,
@@ -457,6 +544,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 {
 	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
 	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
+	struct known_names kn = { .kept = nc };
 	int n, rc;
 
 	s->n = 0;
@@ -478,7 +566,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		} else if (rc == 0) {
 			code_bytes += hp.high - hp.low;
 			s->heaps++;
-			rc = walk_heap(j, l, nc, prev, &hp, s);
+			rc = walk_heap(j, l, &kn, prev, &hp, s);
 			if (rc == -ENOMEM)
 				err_set(e, rc, "out of memory");
 			if (rc == -E2BIG)
@@ -486,6 +574,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		}
 		free(hp.map);
 	}
+	vm_name_cache_free(&kn.ahead);
 	if (rc)
 		return rc;
 	revalidate(j, l, s);

@@ -117,6 +117,8 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		       struct err_text *e);
 void vm_snapshot_free(struct vm_snapshot *s);
 void vm_name_cache_free(struct vm_name_cache *nc);
+/* Forget every name, keeping the table's room. */
+void vm_name_cache_clear(struct vm_name_cache *nc);
 
 /* The cached names of method (vm_method_name's bytes, *len of them) while
  * its ConstMethod is still cm, else NULL. */
@@ -149,5 +151,23 @@ void vm_entry_parts(const struct vm_snapshot *s, const struct vm_entry *en, cons
  */
 int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 		   uint64_t *const_method, char *out, size_t cap);
+
+/* How far naming a method got: what vm_method_name_from has read. */
+struct vm_name_walk {
+	unsigned done;          /* steps done (0: none) */
+	uint64_t cm, cp, ni, si, holder, cplen;
+	uint64_t sym[3];        /* the class's, the method's and the descriptor's
+	                           Symbol* */
+	size_t len[3];          /* their lengths */
+};
+
+/*
+ * vm_method_name, resumed where w (zeroed for a start) says the last call
+ * stopped: the steps it made are not read again.  While collecting
+ * (vm_lines_begin) a call that fails with -EAGAIN has asked for the lines
+ * of its next step; after vm_lines_fill the next call goes on from there.
+ */
+int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
+			struct vm_name_walk *w, char *out, size_t cap);
 
 #endif

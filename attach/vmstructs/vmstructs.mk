@@ -8,5 +8,5 @@
 # Uses target and base, and agent/format's journal writer.
 
 ATTACH_VMSTRUCTS_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_elf.c vm_tables.c vm_maps.c vm_jvm.c \
-	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_scan.c vm_write.c vm_follow.c)
+	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_lines.c vm_scan.c vm_write.c vm_follow.c)
 INC_attach/vmstructs := -Iattach/vmstructs $(INC_attach/target) $(INC_agent/format)

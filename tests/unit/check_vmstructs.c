@@ -410,6 +410,51 @@ static ssize_t fake_readv(void *ctx, const struct vm_range *r, size_t n, void *b
 	return (ssize_t)got;
 }
 
+/* Collecting (vm_lines_begin): reads the cache cannot answer ask for their
+ * 64-byte lines and fail with -EAGAIN; one fill reads all of them in one
+ * batch; a line that is not readable then fails with -EFAULT while
+ * collecting, and is read page-wise (and fails) after.  A page asked for
+ * more lines than a cache line keeps apart is read whole. */
+START_TEST(lines_collect_then_fill)
+{
+	unsigned char b[64];
+	uint64_t v;
+	struct vm_mem m;
+
+	fake_jvm(&(struct vm_layout){ 0 });
+	ck_assert_int_eq(vm_mem_init(&m, fake_read, NULL, true), 0);
+	m.readv = fake_readv;
+	ck_assert_int_eq(vm_lines_begin(&m), 0);
+	ck_assert_int_eq(vm_read_u64(&m, META + 0x300, &v), -EAGAIN);
+	ck_assert_int_eq(vm_read(&m, META + 0x3f8, b, 16), -EAGAIN);   /* two lines */
+	ck_assert_int_eq(vm_read(&m, HEAP + 0x100000, b, 8), -EAGAIN);
+	ck_assert_int_eq((int)m.syscalls, 0);
+	ck_assert_int_eq((int)vm_lines_fill(&m), 2);    /* two pages asked */
+	ck_assert_int_eq((int)m.syscalls, 1);   /* META's lines, then the hole */
+	ck_assert_int_eq(vm_read_u64(&m, META + 0x300, &v), 0);
+	ck_assert(!memcmp(&v, meta + 0x300, 8));
+	ck_assert_int_eq(vm_read(&m, META + 0x3f8, b, 16), 0);
+	ck_assert(!memcmp(b, meta + 0x3f8, 16));
+	ck_assert_int_eq(vm_read(&m, HEAP + 0x100000, b, 8), -EFAULT);
+	ck_assert_int_eq((int)m.syscalls, 1);
+	/* a fifth line of META's page: asked for whole */
+	ck_assert_int_eq(vm_read(&m, META + 0x800, b, 8), -EAGAIN);
+	ck_assert_int_eq(vm_read(&m, META + 0x900, b, 8), -EAGAIN);
+	vm_lines_fill(&m);
+	ck_assert_int_eq(vm_read(&m, META + 0xf00, b, 64), 0);
+	ck_assert(!memcmp(b, meta + 0xf00, 64));
+	ck_assert_int_eq((int)m.syscalls, 2);
+	vm_lines_end(&m);
+	/* outside collecting: a line not held reads its page */
+	ck_assert_int_eq(vm_read(&m, HEAP + 0x100000, b, 8), -EFAULT);
+	ck_assert_int_eq((int)m.syscalls, 3);
+	vm_mem_refresh(&m);
+	ck_assert_int_eq(vm_read_u64(&m, META + 0x300, &v), 0);
+	ck_assert_int_eq((int)m.syscalls, 4);   /* a new generation: read again */
+	vm_mem_free(&m);
+}
+END_TEST
+
 /* Ranges read ahead in batches answer later reads until the next refresh;
  * an invalid or unreadable range is left out and fails when it is read. */
 START_TEST(prefetch_batches_and_leaves_out_holes)
@@ -675,6 +720,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, prefetch_batches_and_leaves_out_holes);
+	tcase_add_test(tc, lines_collect_then_fill);
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
