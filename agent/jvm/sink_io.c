@@ -31,126 +31,188 @@ static bool map_was_removed(void)
 	return fstat(S.mapfd, &st) == 0 && st.st_nlink == 0;
 }
 
-static void flush_once(void)
-{
-	struct bbuf jout, mout, dout, full = { 0 }, fresh = { 0 };
-	bool rewrite = false, rotate = false, say_cap = false;
-	uint64_t now = sink_now(), drops, jit_max = 0;
-	char why[512];
-	int rc;
+/* What one flush takes from the sink under the lock and writes without it. */
+struct flush_batch {
+	struct bbuf jout, mout, dout;   /* the swapped-out buffers */
+	struct bbuf full;               /* the map's new text, when rewrite */
+	struct bbuf fresh;              /* the new journal's start, when rotate */
+	bool rewrite, rotate, say_cap;
+	uint64_t drops, jit_max;
+};
 
+/* Starting the journal over: the live set is taken in the same hold as the
+ * swap, so it reflects exactly the records of jout (sink_rotate.c).  Lock
+ * held. */
+static void plan_rotate(struct flush_batch *b)
+{
+	if (!b->jout.len || !sink_rotate_due(b->jout.len))
+		return;
+	if (sink_rotate_render(&b->fresh) == 0)
+		b->rotate = true;
+	else
+		bbuf_free(&b->fresh);
+}
+
+/* The map rewritten from the live table when it is missing, or due and not
+ * rewritten in the last SINK_REWRITE_MIN_MS.  Lock held. */
+static void plan_rewrite(struct flush_batch *b, uint64_t now)
+{
+	if (S.map_refused || !(S.mapfd < 0 || S.need_rewrite) ||
+	    !(S.mapfd < 0 || S.force_rewrite ||
+	      now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull))
+		return;
+	if (perfmap_render(&S.table, &b->full) == 0) {
+		b->rewrite = true;
+		S.need_rewrite = false;
+		S.last_rewrite_ns = now;
+		bbuf_clear(&b->mout);   /* the table already holds those lines */
+	} else {
+		bbuf_free(&b->full);
+	}
+}
+
+/* The filled buffers swapped out, and what this flush must do, decided under
+ * the lock. */
+static void take_batch(struct flush_batch *b, uint64_t now)
+{
 	pthread_mutex_lock(&S.lock);
-	jout = S.jbuf;
-	mout = S.mapbuf;
-	dout = S.dbuf;
+	b->jout = S.jbuf;
+	b->mout = S.mapbuf;
+	b->dout = S.dbuf;
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	S.dbuf = (struct bbuf){ .max = S.buf_max };
-	/* Starting the journal over: the live set is taken in the same hold as
-	 * the swap, so it reflects exactly the records of jout (sink_rotate.c). */
-	if (jout.len && sink_rotate_due(jout.len)) {
-		if (sink_rotate_render(&fresh) == 0)
-			rotate = true;
-		else
-			bbuf_free(&fresh);
-	}
-	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
-	    (S.mapfd < 0 || S.force_rewrite ||
-	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
-		if (perfmap_render(&S.table, &full) == 0) {
-			rewrite = true;
-			S.need_rewrite = false;
-			S.last_rewrite_ns = now;
-			bbuf_clear(&mout);   /* the table already holds those lines */
-		} else {
-			bbuf_free(&full);
-		}
-	}
+	plan_rotate(b);
+	plan_rewrite(b, now);
 	S.force_rewrite = false;
-	drops = S.st.drops;
+	b->drops = S.st.drops;
 	/* The cap's note is decided here, under the lock that sink_update
 	 * holds when it resets the cap (a race ThreadSanitizer found when
 	 * this was read after the unlock). */
 	if (S.st.jit_capped > S.jit_capped_base && !S.jit_cap_said) {
 		S.jit_cap_said = true;
-		say_cap = true;
-		jit_max = S.jitdump_max;
+		b->say_cap = true;
+		b->jit_max = S.jitdump_max;
 	}
 	pthread_mutex_unlock(&S.lock);
+}
 
-	if (rotate) {
-		sink_rotate_write(&fresh, &jout);
-	} else if (jout.len && S.jfd >= 0) {
-		rc = write_all(S.jfd, jout.data, jout.len);
+/* The journal's and the jitdump's new bytes, or a rotated journal. */
+static void write_journals(struct flush_batch *b)
+{
+	int rc;
+
+	if (b->rotate) {
+		sink_rotate_write(&b->fresh, &b->jout);
+	} else if (b->jout.len && S.jfd >= 0) {
+		rc = write_all(S.jfd, b->jout.data, b->jout.len);
 		if (rc < 0)
 			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
-				 strerror(-rc), jout.len);
+				 strerror(-rc), b->jout.len);
 		else
-			S.jsize += jout.len;
+			S.jsize += b->jout.len;
 	}
-	if (dout.len && S.jd.fd >= 0) {
-		rc = write_all(S.jd.fd, dout.data, dout.len);
+	if (b->dout.len && S.jd.fd >= 0) {
+		rc = write_all(S.jd.fd, b->dout.data, b->dout.len);
 		if (rc < 0)
 			agentlog("cannot write the jitdump: %s (%zu bytes lost)", strerror(-rc),
-				 dout.len);
+				 b->dout.len);
 	}
-	if (rewrite) {
-		rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full.data, full.len, why,
-				     sizeof(why));
-		if (rc >= 0) {
-			if (S.mapfd >= 0)
-				close(S.mapfd);
-			S.mapfd = rc;
-			S.last_map_err = 0;
-			pthread_mutex_lock(&S.lock);
-			S.st.rewrites++;
-			pthread_mutex_unlock(&S.lock);
-		} else {
-			if (rc != S.last_map_err)   /* once per cause, not every flush */
-				agentlog("perf map not written: %s", why);
-			S.last_map_err = rc;
-			pthread_mutex_lock(&S.lock);
-			if (rc == -EPERM || rc == -ELOOP)
-				S.map_refused = true;   /* never touch a planted file */
-			else
-				S.need_rewrite = true;  /* try again next time */
-			pthread_mutex_unlock(&S.lock);
-		}
-	} else if (mout.len && S.mapfd >= 0) {
-		rc = write_all(S.mapfd, mout.data, mout.len);
+}
+
+/* Under the lock: the map wanted again at the next flush (force: even
+ * within SINK_REWRITE_MIN_MS). */
+static void want_rewrite(bool force)
+{
+	pthread_mutex_lock(&S.lock);
+	S.need_rewrite = true;
+	if (force)
+		S.force_rewrite = true;
+	pthread_mutex_unlock(&S.lock);
+}
+
+/* The map replaced atomically by the table's text. */
+static void rewrite_map(const struct bbuf *full)
+{
+	char why[512];
+	int rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full->data, full->len,
+				 why, sizeof(why));
+
+	if (rc >= 0) {
+		if (S.mapfd >= 0)
+			close(S.mapfd);
+		S.mapfd = rc;
+		S.last_map_err = 0;
+		pthread_mutex_lock(&S.lock);
+		S.st.rewrites++;
+		pthread_mutex_unlock(&S.lock);
+		return;
+	}
+	if (rc != S.last_map_err)   /* once per cause, not every flush */
+		agentlog("perf map not written: %s", why);
+	S.last_map_err = rc;
+	if (rc == -EPERM || rc == -ELOOP) {
+		pthread_mutex_lock(&S.lock);
+		S.map_refused = true;   /* never touch a planted file */
+		pthread_mutex_unlock(&S.lock);
+	} else {
+		want_rewrite(false);    /* try again next time */
+	}
+}
+
+/* The map rewritten or appended to; a map removed under us is written
+ * again at the next flush. */
+static void write_map(const struct flush_batch *b)
+{
+	int rc;
+
+	if (b->rewrite) {
+		rewrite_map(&b->full);
+	} else if (b->mout.len && S.mapfd >= 0) {
+		rc = write_all(S.mapfd, b->mout.data, b->mout.len);
 		if (rc < 0) {
 			agentlog("cannot append to %s: %s (will rewrite it)", S.map_name,
 				 strerror(-rc));
-			pthread_mutex_lock(&S.lock);
-			S.need_rewrite = true;
-			pthread_mutex_unlock(&S.lock);
+			want_rewrite(false);
 		}
 	}
 	if (S.mapfd >= 0 && map_was_removed()) {
 		agentlog("%s was removed (a /tmp cleaner?): writing it again", S.map_name);
-		pthread_mutex_lock(&S.lock);
-		S.need_rewrite = true;
-		S.force_rewrite = true;
-		pthread_mutex_unlock(&S.lock);
+		want_rewrite(true);
 	}
-	if (say_cap) {
+}
+
+/* The notes decided under the lock: the jitdump's cap, the drops. */
+static void say_notes(const struct flush_batch *b)
+{
+	if (b->say_cap) {
 		/* once per start: from now on every new method would say it */
 		agentlog("jitdump reached jitdump_max=%llu bytes: code compiled from now on is "
 			 "not dumped (perf shows it from perf-%u.map); raise jitdump_max, or stop "
 			 "the agent and load it again with another dir=",
-			 (unsigned long long)jit_max, S.pid);
+			 (unsigned long long)b->jit_max, S.pid);
 	}
-	if (drops > S.drops_logged) {
+	if (b->drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "
 			 "than %d ms; the perf map stays complete",
-			 (unsigned long long)drops, S.buf_max, SINK_FULL_WAIT_MS);
-		S.drops_logged = drops;
+			 (unsigned long long)b->drops, S.buf_max, SINK_FULL_WAIT_MS);
+		S.drops_logged = b->drops;
 	}
-	bbuf_free(&jout);
-	bbuf_free(&mout);
-	bbuf_free(&dout);
-	bbuf_free(&full);
-	bbuf_free(&fresh);
+}
+
+static void flush_once(void)
+{
+	struct flush_batch b = { .full = { 0 }, .fresh = { 0 } };
+
+	take_batch(&b, sink_now());
+	write_journals(&b);
+	write_map(&b);
+	say_notes(&b);
+	bbuf_free(&b.jout);
+	bbuf_free(&b.mout);
+	bbuf_free(&b.dout);
+	bbuf_free(&b.full);
+	bbuf_free(&b.fresh);
 }
 
 static void close_files(void)
