@@ -7,3 +7,5 @@
 ATTACH_BASE_SRCS := attach/base/errtext.c attach/base/steplog.c attach/base/clock.c \
 	attach/base/fdio.c attach/base/text.c attach/base/termtext.c attach/base/regular.c
 INC_attach/base := -Iattach/base
+# What the layers above see: the entry base.h only (attach/base/include/).
+EXP_attach/base := -Iattach/base/include

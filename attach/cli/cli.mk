@@ -10,7 +10,7 @@
 ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_usage.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_attach_gate.c attach/cli/cli_check.c attach/cli/cli_list.c attach/cli/cli_util.c \
 	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
-INC_attach/cli := -Iattach/cli $(INC_attach/run) $(INC_agent/lookup) $(INC_attach/vmstructs)
+INC_attach/cli := -Iattach/cli $(EXP_attach/run) $(EXP_attach/vmstructs) $(INC_agent/lookup)
 
 # Everything below the CLI: what the unit runner links too.
 ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_TARGET_SRCS) $(ATTACH_HOTSPOT_SRCS) \

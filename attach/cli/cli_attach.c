@@ -17,14 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cli.h"
 #include "cli_attach.h"
 #include "deploy.h"
-#include "pool.h"
 #include "run.h"
 #include "target.h"
-#include "termtext.h"
-#include "text.h"
+#include "vmstructs.h"
 
 /* The JVM will not take an agent: attach disabled, no way to reach it
  * (-Xrs without a listener), or it refused dynamic loading. */
@@ -194,8 +193,8 @@ static int fallback_map(struct target *t, int rc, struct attach_outcome *out)
 	size_t n;
 
 	/* the agent's way is closed: read the symbols from outside */
-	out->mapped = cli_map_once(t, out->map_path, sizeof(out->map_path),
-				   &out->map_java, &me) == 0;
+	out->mapped = vmstructs_map_once(t, out->map_path, sizeof(out->map_path),
+					 &out->map_java, &me) == 0;
 	if (out->mapped) {
 		out->reply.failed = false;
 		return 0;

@@ -13,10 +13,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "deploy.h"
-#include "inroot.h"
 #include "jsym_arch.h"
 #include "target.h"
 

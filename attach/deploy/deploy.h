@@ -29,8 +29,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct target;
 

@@ -22,9 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
-#include "ns.h"
 #include "target.h"
 
 /* Close every fd from `from` on (close_range when the kernel has it). */

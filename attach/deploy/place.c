@@ -27,10 +27,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
-#include "fdio.h"
-#include "inroot.h"
 #include "target.h"
 
 #define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */

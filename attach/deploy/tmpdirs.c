@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "deploy.h"
-#include "inroot.h"
 #include "target.h"
 
 /* An AltTempDir jsym may hand on: absolute, short, and without what

@@ -10,12 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "target.h"
-#include "termtext.h"
 
 int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 {

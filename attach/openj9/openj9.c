@@ -25,10 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "openj9.h"
-#include "regular.h"
 
 #define CMD_MAX (64 * 1024)
 #define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */

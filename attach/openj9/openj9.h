@@ -40,8 +40,7 @@
 #include <sys/ipc.h>
 #include <sys/types.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct openj9_target {
 	int root_fd;            /* O_PATH|O_DIRECTORY fd of the target's "/"

@@ -15,8 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "openj9.h"
 
 int openj9_random_key(char key[17])

@@ -12,8 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "pool.h"
 
 struct worker {

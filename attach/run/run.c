@@ -18,11 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "creds.h"
+#include "base.h"
 #include "hotspot.h"
-#include "ns.h"
 #include "openj9.h"
-#include "regular.h"
 #include "run.h"
 #include "target.h"
 

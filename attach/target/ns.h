@@ -12,8 +12,7 @@
 
 #include <stdbool.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct target;
 

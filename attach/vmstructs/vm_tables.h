@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "vm_mem.h"
 
 /* The exported symbols, in the order of vm_table_symbol_names. */
