@@ -52,8 +52,8 @@ struct openj9_target {
 	const char *attach_dir; /* -Dcom.ibm.tools.attach.directory=..., or NULL */
 	int timeout_ms;         /* <= 0: 10000.  Bounds the handshake: locks,
 	                           semaphore, accept and the greeting */
-	int read_timeout_ms;    /* longest the whole reply may take:
-	                           0 = timeout_ms, < 0 = no limit */
+	int read_timeout_ms;    /* longest the whole reply may take; <= 0: no
+	                           limit (as run.h's and hs_opts') */
 	const struct attach_log *log; /* step lines; may be NULL */
 };
 
