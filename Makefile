@@ -110,6 +110,7 @@ UNIT_SRCS :=
 UNIT_LIBS :=
 
 # Bottom layers first: a fragment may use the variables of those below it.
+include common/common.mk
 include agent/format/format.mk
 include agent/jvm/agent.mk
 include agent/lookup/lookup.mk

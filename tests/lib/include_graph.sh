@@ -7,10 +7,11 @@
 # names a header of another folder.  Each attach/ folder's entry is the one
 # header in its include/ (docs/architecture.md, "Layers"); the layers rank
 #   base < target < hotspot, openj9, deploy, vmstructs < run < cli
-# and agent/ includes nothing of attach/.
+# and agent/ includes nothing of attach/.  common/ is the bottom both sides
+# share (all its headers are its entry) and includes nothing of jsym's.
 #
 # With --check, also lists what breaks the rules and exits 1 if anything
-# does: another attach/ folder's header that is not its entry, an include
+# does: common/ including anything of jsym's, another attach/ folder's header that is not its entry, an include
 # that goes up (or sideways) a layer, agent/ including attach/, or a path
 # with "../" outside the include/ forwarders.  Run by `make layers` and by
 # tests/integration/03-layers.sh.
@@ -22,7 +23,7 @@ check=0
 declare -A rank=([attach/base]=0 [attach/target]=1 [attach/hotspot]=2 [attach/openj9]=2
 	[attach/deploy]=2 [attach/vmstructs]=2 [attach/run]=3 [attach/cli]=4)
 declare -A owner entry
-folders=$(git ls-files -co --exclude-standard 'attach/*.[ch]' 'agent/*.[ch]' | grep -v '/include/' |
+folders=$(git ls-files -co --exclude-standard 'common/*.[ch]' 'attach/*.[ch]' 'agent/*.[ch]' | grep -v '/include/' |
 	xargs -n1 dirname | sort -u)
 for f in $folders; do
 	for h in $(git ls-files -co --exclude-standard "$f/*.h" | grep -v '/include/'); do
@@ -47,7 +48,9 @@ for f in $folders; do
 			[ -n "$to" ] || continue              # generated, or not jsym's
 			[ "$to" = "$f" ] && continue
 			edges["$f -> $to"]+=" $h"
-			if [[ $to == attach/* && $f == agent/* ]]; then
+			if [ "$f" = common ]; then
+				bad+=("$src: $h: common/ is the bottom and includes nothing of jsym's")
+			elif [[ $to == attach/* && $f == agent/* ]]; then
 				bad+=("$src: $h: the agent includes nothing of attach/")
 			elif [[ $to == attach/* ]]; then
 				[ "${entry[$to]:-}" = "$h" ] ||
