@@ -2,8 +2,9 @@
 /*
  * base.h - the entry of attach/base, the one header of the folder that the
  * layers above see (attach/base/include/): the bottom layer's whole
- * vocabulary.  Error text and verbose steps (errtext.h), the types the
- * layers share (attach_types.h), the monotonic clock (clock.h), whole reads
+ * vocabulary.  Error text (errtext.h, from common/, which the agent may
+ * include too), the types the layers share (attach_types.h), the monotonic
+ * clock (clock.h), whole reads
  * and writes and lock waits (fdio.h), type-checked opens (regular.h),
  * strict numbers and JSON strings (text.h), terminal escaping (termtext.h).
  */
