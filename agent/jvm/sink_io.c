@@ -134,9 +134,9 @@ static void want_rewrite(bool force)
 /* The map replaced atomically by the table's text. */
 static void rewrite_map(const struct bbuf *full)
 {
-	char why[512];
+	struct err_text why = { "" };
 	int rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full->data, full->len,
-				 why, sizeof(why));
+				 &why);
 
 	if (rc >= 0) {
 		if (S.mapfd >= 0)
@@ -149,7 +149,7 @@ static void rewrite_map(const struct bbuf *full)
 		return;
 	}
 	if (rc != S.last_map_err)   /* once per cause, not every flush */
-		agentlog("perf map not written: %s", why);
+		agentlog("perf map not written: %s", why.msg);
 	S.last_map_err = rc;
 	if (rc == -EPERM || rc == -ELOOP) {
 		pthread_mutex_lock(&S.lock);
@@ -272,7 +272,7 @@ void sink_flush_loop(void)
 	pthread_mutex_unlock(&S.lock);
 }
 
-int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t whylen)
+int sink_run_thread(int (*spawn)(struct err_text *why), struct err_text *why)
 {
 	int rc;
 
@@ -283,9 +283,9 @@ int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t wh
 	pthread_mutex_unlock(&S.lock);
 	if (!rc)
 		return 0;
-	rc = spawn(why, whylen);
+	rc = spawn(why);
 	if (rc < 0) {
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return rc;
 	}
 	/* Wait until it runs, so stop/sync know whom to wait for. */
@@ -298,8 +298,8 @@ int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t wh
 		struct timespec ts = { 0, 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
-	snprintf(why, whylen, "the flush thread did not start within 2 s");
-	agentlog("%s", why);
+	err_set(why, 0, "the flush thread did not start within 2 s");
+	agentlog("%s", why->msg);
 	return -ETIMEDOUT;
 }
 
@@ -352,11 +352,11 @@ void sink_update(const struct agent_opts *opts)
 /* Open the journal: continue this process's own journal after a stop in the
  * same directory, else start a new one (the file may be a previous
  * process's with the same pid, e.g. PID 1 of a restarted container). */
-static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
+static int open_journal(const struct agent_opts *opts, struct err_text *why)
 {
 	unsigned char h[JF_HEADER_SIZE];
 	uint64_t starttime = procinfo_starttime();
-	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why, whylen);
+	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why);
 
 	struct stat st;
 
@@ -379,7 +379,7 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
 	if (ftruncate(fd, 0) < 0) {
 		int err = -errno;
 
-		snprintf(why, whylen, "cannot truncate %s: %s", S.journal_name, strerror(-err));
+		err_set(why, 0, "cannot truncate %s: %s", S.journal_name, strerror(-err));
 		return err;
 	}
 	S.next_id = 1;
@@ -394,7 +394,7 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
  * fatal: the map and the journal do not need it. */
 static void open_jitdump(const struct agent_opts *opts)
 {
-	char why[512];
+	struct err_text why = { "" };
 	int rc;
 
 	S.jitdump = false;
@@ -403,13 +403,13 @@ static void open_jitdump(const struct agent_opts *opts)
 	S.jit_cap_said = false;
 	if (!opts->jitdump)
 		return;
-	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, why, sizeof(why));
+	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, &why);
 	if (rc < 0) {
-		agentlog("jitdump disabled: %s", why);
+		agentlog("jitdump disabled: %s", why.msg);
 		return;
 	}
-	if (why[0])
-		agentlog("jitdump: %s", why);
+	if (why.msg[0])
+		agentlog("jitdump: %s", why.msg);
 	if (S.jd.size == 0 && jitdump_put_header(&S.dbuf, S.pid, sink_now()) < 0) {
 		agentlog("jitdump disabled: out of memory");
 		jitdump_close(&S.jd);
@@ -419,7 +419,7 @@ static void open_jitdump(const struct agent_opts *opts)
 	S.jitdump = true;
 }
 
-int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
+int sink_start(const struct agent_opts *opts, struct err_text *why)
 {
 	int rc, pid = (int)getpid();
 
@@ -432,16 +432,16 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	rc = S.thread_on;
 	pthread_mutex_unlock(&S.lock);
 	if (rc) {
-		snprintf(why, whylen, "the flush thread of the previous start has not finished "
+		err_set(why, 0, "the flush thread of the previous start has not finished "
 			 "(blocked writing to %s?); retry when it has", S.last_dir);
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return -EBUSY;
 	}
 	rc = outfile_open_dir(opts->dir);
 	if (rc < 0) {
-		snprintf(why, whylen, "cannot open output directory %s: %s (create it, or pass "
+		err_set(why, 0, "cannot open output directory %s: %s (create it, or pass "
 			 "dir=<writable directory>)", opts->dir, strerror(-rc));
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return rc;
 	}
 	S.dirfd = rc;
@@ -458,14 +458,14 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	S.dbuf = (struct bbuf){ .max = S.buf_max };
-	rc = open_journal(opts, why, whylen);
+	rc = open_journal(opts, why);
 	if (rc < 0)
 		goto fail;
 	open_jitdump(opts);
 	S.map_refused = false;
-	rc = outfile_check(S.dirfd, S.map_name, why, whylen);
+	rc = outfile_check(S.dirfd, S.map_name, why);
 	if (rc < 0 && rc != -ENOENT) {
-		agentlog("perf map disabled: %s", why);
+		agentlog("perf map disabled: %s", why->msg);
 		S.map_refused = true;
 	}
 	codetable_clear(&S.table);
@@ -491,7 +491,7 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 			 S.jd.size ? " (appending)" : "");
 	return 0;
 fail:
-	agentlog("%s", why);
+	agentlog("%s", why->msg);
 	bbuf_free(&S.jbuf);
 	bbuf_free(&S.mapbuf);
 	bbuf_free(&S.dbuf);
