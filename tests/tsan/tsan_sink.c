@@ -42,12 +42,12 @@ int main(void)
 	if (!mkdtemp(dir))
 		return fail("mkdtemp", "cannot make a directory in /tmp");
 	if (options_parse("flush_ms=1,jitdump,jitdump_max=64k", &o, &why))
-		return fail("options", why);
+		return fail("options", why.msg);
 	strcpy(o.dir, dir);
 	if (sink_start(&o, &why))
-		return fail("sink_start", why);
+		return fail("sink_start", why.msg);
 	if (sink_run_thread(sink_flusher_spawn, &why))
-		return fail("flush thread", why);
+		return fail("flush thread", why.msg);
 	for (int i = 0; i < ROUNDS; i++) {
 		char name[64];
 
