@@ -15,6 +15,7 @@
 
 #include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "jsym_arch.h"
 #include "target.h"
 

@@ -24,6 +24,7 @@
 
 #include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 /* Close every fd from `from` on (close_range when the kernel has it). */

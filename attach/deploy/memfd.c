@@ -46,6 +46,7 @@
 
 #include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #ifndef MFD_NOEXEC_SEAL

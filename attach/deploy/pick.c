@@ -30,6 +30,7 @@
 
 #include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #define PROBE_OUT_MAX 2048

@@ -29,6 +29,7 @@
 
 #include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 /* An AltTempDir jsym may hand on: absolute, short, and without what

@@ -27,6 +27,7 @@
 
 #include "base.h"
 #include "openj9.h"
+#include "openj9_int.h"
 
 #define CMD_MAX (64 * 1024)
 #define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */

@@ -23,6 +23,7 @@
 
 #include "base.h"
 #include "openj9.h"
+#include "openj9_int.h"
 #include "target.h"
 
 #define ATTACHINFO_MAX (64 * 1024)

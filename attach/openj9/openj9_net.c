@@ -17,6 +17,7 @@
 
 #include "base.h"
 #include "openj9.h"
+#include "openj9_int.h"
 
 int openj9_random_key(char key[17])
 {

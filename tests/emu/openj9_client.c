@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "openj9.h"
+#include "openj9_int.h"
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -22,6 +22,7 @@
 #include "check_tmp.h"
 #include "inroot.h"
 #include "openj9.h"
+#include "openj9_int.h"
 
 extern Suite *openj9_suite(void); /* listed in the runner by tests/tests.mk */
 
