@@ -46,7 +46,7 @@ FUZZ_TARGETS += perfmap
 FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += agent_names
 FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/format/javaname.c \
-	agent/jvm/options.c agent/jvm/procinfo.c
+	agent/jvm/options.c agent/jvm/procinfo.c common/errtext.c
 # terminal escaping of target text (attach/base)
 FUZZ_TARGETS += termtext
 FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
