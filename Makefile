@@ -7,8 +7,10 @@
 # glibc-build-aarch64/ and musl-build-aarch64/ (mk/arch.mk); x86_64 keeps the
 # plain names.  Each folder of the layered tree (docs/architecture.md)
 # has a fragment that lists its sources and sets INC_<folder>: the include
-# paths that folder may use.  A source gets exactly its folder's paths, so
-# including a header from a layer above fails to compile.
+# paths that folder may use, its own and EXP_<folder>, the entry headers of
+# itself and the layers below (each folder's include/).  A source gets
+# exactly its folder's paths, so including a header from a layer above, or
+# another layer's internal header, fails to compile (`make layers`).
 #
 #   make            check build deps (install them as root), build both libcs
 #   make ARCH=aarch64  the same for arm64 (cross toolchains from mk/deps.sh)
@@ -20,6 +22,7 @@
 #   make demo       start a sample JVM, attach the agent, resolve its JIT symbols
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the install tree (mk/install.mk)
 #   make uninstall  remove exactly what install put
+#   make layers     the include graph; fails if a layer includes another's inside
 #   make clean      empty both output trees
 #   V=1             show full command lines
 
@@ -35,7 +38,7 @@ ifeq ($(JSYM_DEPS_DONE),)
 
 GOALS := $(or $(MAKECMDGOALS),all)
 # uninstall only removes files; install builds, so it needs the build level.
-NO_DEPS_GOALS := clean uninstall
+NO_DEPS_GOALS := clean uninstall layers print-inc
 DEPS_LEVEL := $(if $(filter bench,$(GOALS)),bench,$(if $(filter test integration fuzz asan \
 	fuzz-short,$(GOALS)),test,$(if $(filter demo,$(GOALS)),demo,build)))
 
@@ -107,6 +110,7 @@ UNIT_SRCS :=
 UNIT_LIBS :=
 
 # Bottom layers first: a fragment may use the variables of those below it.
+include common/common.mk
 include agent/format/format.mk
 include agent/jvm/agent.mk
 include agent/lookup/lookup.mk
@@ -130,7 +134,7 @@ include mk/install.mk
 include mk/sanitize.mk
 
 .PHONY: all glibc musl clean test unit \
-	integration bench fuzz fuzz-short demo asan tsan
+	integration bench fuzz fuzz-short demo asan tsan layers print-inc
 
 all: glibc musl
 glibc: $(ALL_glibc)
@@ -138,6 +142,15 @@ musl: $(ALL_musl)
 
 demo: all
 	$(Q)bash mk/demo.sh
+
+# The include graph of the layers; fails if a layer includes another's
+# inside (tests/integration/03-layers.sh runs it too).
+layers:
+	$(Q)bash tests/lib/include_graph.sh --check
+
+# print-inc DIR=attach/cli: the include paths a source of that folder gets.
+print-inc:
+	@echo '$(INC_$(DIR))'
 
 clean:
 	$(call msg,CLEAN,$(B_glibc) $(B_musl))

@@ -5,7 +5,8 @@
 UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
 # Tests and test tools may include any layer's headers.
-INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) -Iattach/deploy -Itests/lib
+INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) $(foreach d,base target hotspot openj9 deploy \
+	vmstructs run,-Iattach/$(d)) -Itests/lib
 INC_tests/lib := $(INC_TESTS)
 # C helpers shared by the unit suites and the sanitizer harnesses, and the
 # unit tests' own (tests/lib/check_*.c, no suites)
@@ -79,7 +80,7 @@ $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit
 
 # The benchmark behind tests/bench/lookup.sh.
 $(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
-		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS))
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS) $(COMMON_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

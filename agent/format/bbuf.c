@@ -7,8 +7,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "wholeio.h"
+
+/* The longest the flush thread waits for room in a full fd (a pipe or a
+ * device; the agent's files are regular and never full) before it gives
+ * the bytes up: it must never hang. */
+#define WRITE_WAIT_MS 100
 
 unsigned char *bbuf_reserve(struct bbuf *b, size_t n, int *err)
 {
@@ -69,28 +75,5 @@ void bbuf_free(struct bbuf *b)
 
 int write_all(int fd, const void *data, size_t n)
 {
-	const unsigned char *p = data;
-	int stalls = 0;
-
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			stalls = 0;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno != EAGAIN)
-			return -errno;
-		/* EAGAIN or a zero-byte write: give the device a moment, but
-		 * never hang the flush thread forever. */
-		if (++stalls > 50)
-			return -EAGAIN;
-		struct timespec ts = { 0, 2 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return 0;
+	return whole_write(fd, data, n, WRITE_WAIT_MS, 0);
 }

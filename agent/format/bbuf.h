@@ -32,8 +32,9 @@ void bbuf_clear(struct bbuf *b);
 /* Free the memory; the buffer is empty and reusable afterwards. */
 void bbuf_free(struct bbuf *b);
 
-/* Write all of data[0..n) to fd (retries EINTR, EAGAIN and short writes a
- * bounded number of times).  0 or -errno. */
+/* Write all of data[0..n) to fd: common/wholeio.h's whole_write, waiting
+ * at most 100 ms for room (never a send(): the agent writes files).  0,
+ * -ETIMEDOUT, -EIO (a write that took nothing) or -errno. */
 int write_all(int fd, const void *data, size_t n);
 
 #endif

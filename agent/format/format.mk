@@ -2,8 +2,8 @@
 # agent/format/format.mk - what the agent writes and the readers read: the
 # journal's records and the agent's exported ABI (headers), the one journal
 # writer (journal.c, bbuf.c) that both the agent and `jsym map --follow` use,
-# and the one Java name formatter (javaname.c) of both.  Includes nothing
-# else of jsym's.
+# and the one Java name formatter (javaname.c) of both.  Includes only
+# common/ (bbuf.c's write_all is common/wholeio.c's loop).
 #
 #   FORMAT_WRITER_SRCS   the journal writer: linked into the agent, jsym,
 #                        the unit runner and tools that write journals
@@ -16,6 +16,6 @@
 # harmless there (static links, and the old symbol versions glibc_compat.h
 # picks are still exported by today's glibc).
 
-INC_agent/format := -Iagent/format
+INC_agent/format := -Iagent/format $(INC_common)
 FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c
 FORMAT_NAME_SRCS := agent/format/javaname.c

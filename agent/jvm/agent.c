@@ -217,7 +217,7 @@ static void JNICALL flush_thread_main(jvmtiEnv *j, JNIEnv *jni, void *arg)
  * bind in some JVMs' symbol search order.  Needs a JNIEnv: call it from a
  * Java thread in the live phase (Agent_OnAttach, VMInit).
  */
-static int spawn_flush_thread(char *why, size_t whylen)
+static int spawn_flush_thread(struct err_text *why)
 {
 	JNIEnv *jni = NULL;
 	jclass cls;
@@ -227,7 +227,7 @@ static int spawn_flush_thread(char *why, size_t whylen)
 	jvmtiError err;
 
 	if ((*java_vm)->GetEnv(java_vm, (void **)&jni, JNI_VERSION_1_6) != JNI_OK || !jni) {
-		snprintf(why, whylen, "cannot start the flush thread: no JNI environment here");
+		err_set(why, 0, "cannot start the flush thread: no JNI environment here");
 		return -EINVAL;
 	}
 	cls = (*jni)->FindClass(jni, "java/lang/Thread");
@@ -237,7 +237,7 @@ static int spawn_flush_thread(char *why, size_t whylen)
 		thread = (*jni)->NewObject(jni, cls, ctor, name);
 	if (!thread || (*jni)->ExceptionCheck(jni)) {
 		(*jni)->ExceptionClear(jni);
-		snprintf(why, whylen, "cannot start the flush thread: cannot create a "
+		err_set(why, 0, "cannot start the flush thread: cannot create a "
 			 "java.lang.Thread (out of memory?)");
 		return -ENOMEM;
 	}
@@ -247,7 +247,7 @@ static int spawn_flush_thread(char *why, size_t whylen)
 	(*jni)->DeleteLocalRef(jni, name);
 	(*jni)->DeleteLocalRef(jni, cls);
 	if (err != JVMTI_ERROR_NONE) {
-		snprintf(why, whylen, "cannot start the flush thread: RunAgentThread error %d",
+		err_set(why, 0, "cannot start the flush thread: RunAgentThread error %d",
 			 (int)err);
 		return -EAGAIN;
 	}
@@ -282,13 +282,13 @@ static void replay(jvmtiEnv *j, uint64_t epoch_reason)
 
 static void JNICALL on_vm_init(jvmtiEnv *j, JNIEnv *jni, jthread thread)
 {
-	char why[256];
+	struct err_text why = { "" };
 
 	pthread_mutex_lock(&life);
 	if (sink_running()) {
 		/* Until now (no Java threads before VMInit) records only queued. */
-		if (sink_run_thread(spawn_flush_thread, why, sizeof(why)) < 0)
-			agentlog("flushing only at JVM exit and on attach: %s", why);
+		if (sink_run_thread(spawn_flush_thread, &why) < 0)
+			agentlog("flushing only at JVM exit and on attach: %s", why.msg);
 		replay(j, 0);
 	}
 	pthread_mutex_unlock(&life);
@@ -310,7 +310,7 @@ static int set_events(jvmtiEventMode mode, bool vm_init)
 }
 
 /* Get a JVMTI env with our capability and callbacks.  1 = new env. */
-static int setup_env(JavaVM *vm, char *why, size_t whylen)
+static int setup_env(JavaVM *vm, struct err_text *why)
 {
 	jvmtiCapabilities caps;
 	jvmtiEventCallbacks cb;
@@ -322,7 +322,7 @@ static int setup_env(JavaVM *vm, char *why, size_t whylen)
 	rc = (*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2);
 	if (rc != JNI_OK || !jvmti) {
 		jvmti = NULL;
-		snprintf(why, whylen, "JVMTI 1.2 not available (GetEnv returned %d): not a "
+		err_set(why, 0, "JVMTI 1.2 not available (GetEnv returned %d): not a "
 			 "HotSpot-compatible JVM?", (int)rc);
 		return -1;
 	}
@@ -346,7 +346,7 @@ static int setup_env(JavaVM *vm, char *why, size_t whylen)
 		lines_caps = (*jvmti)->AddCapabilities(jvmti, &caps) == JVMTI_ERROR_NONE;
 	}
 	if (err != JVMTI_ERROR_NONE) {
-		snprintf(why, whylen, "JVMTI refused can_generate_compiled_method_load_events "
+		err_set(why, 0, "JVMTI refused can_generate_compiled_method_load_events "
 			 "or the callbacks (error %d)", (int)err);
 		(*jvmti)->DisposeEnvironment(jvmti);
 		jvmti = NULL;
@@ -367,12 +367,12 @@ static void stop_agent(const char *why)
 static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 {
 	struct agent_opts o;
-	char why[512];
+	struct err_text why = { "" };
 	int fresh_env;
 
-	if (options_parse(options, &o, why, sizeof(why)) < 0) {
+	if (options_parse(options, &o, &why) < 0) {
 		agentlog("%s failed: invalid options: %s", at_startup ? "Agent_OnLoad" :
-			 "Agent_OnAttach", why);
+			 "Agent_OnAttach", why.msg);
 		return RC_OPTIONS;
 	}
 	if (o.stop) {
@@ -394,9 +394,9 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 			   "restarting");
 	}
 	java_vm = vm;
-	fresh_env = setup_env(vm, why, sizeof(why));
+	fresh_env = setup_env(vm, &why);
 	if (fresh_env < 0) {
-		agentlog("load failed: %s", why);
+		agentlog("load failed: %s", why.msg);
 		return RC_JVMTI;
 	}
 	unfold_on = o.unfold;
@@ -405,7 +405,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 	if (o.lines && !lines_caps)
 		agentlog("lines: JVMTI refused can_get_line_numbers/can_get_source_file_name; "
 			 "chains are recorded without source lines");
-	if (sink_start(&o, why, sizeof(why)) < 0)
+	if (sink_start(&o, &why) < 0)
 		goto fail_output;
 	cur = o;
 	if (set_events(JVMTI_ENABLE, at_startup) < 0) {
@@ -415,7 +415,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 		goto fail_env;
 	}
 	if (!at_startup) {
-		if (sink_run_thread(spawn_flush_thread, why, sizeof(why)) < 0) {
+		if (sink_run_thread(spawn_flush_thread, &why) < 0) {
 			set_events(JVMTI_DISABLE, false);
 			sink_stop();
 			goto fail_output;
@@ -425,7 +425,7 @@ static int start_agent(JavaVM *vm, const char *options, bool at_startup)
 	return RC_OK;
 
 fail_output:
-	agentlog("load failed: %s", why);
+	agentlog("load failed: %s", why.msg);
 	if (fresh_env) {
 		(*jvmti)->DisposeEnvironment(jvmti);
 		jvmti = NULL;

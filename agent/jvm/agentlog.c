@@ -25,11 +25,12 @@ static void log_name(char *buf, size_t len)
 
 int agentlog_open(int dirfd, const char *dir, bool verbose)
 {
-	char name[64], why[256];
+	struct err_text why = { "" };
+	char name[64];
 	int fd;
 
 	log_name(name, sizeof(name));
-	fd = outfile_open(dirfd, name, O_APPEND, why, sizeof(why));
+	fd = outfile_open(dirfd, name, O_APPEND, &why);
 	if (fd < 0)
 		return fd;
 	if (log_fd >= 0)
@@ -58,7 +59,8 @@ void agentlog_close(void)
  * still goes somewhere a user will look: the last output dir, else /tmp. */
 static int fallback_fd(void)
 {
-	char name[64], why[256];
+	struct err_text why = { "" };
+	char name[64];
 	int dfd = outfile_open_dir(log_dir);
 	int fd;
 
@@ -67,7 +69,7 @@ static int fallback_fd(void)
 	if (dfd < 0)
 		return -1;
 	log_name(name, sizeof(name));
-	fd = outfile_open(dfd, name, O_APPEND, why, sizeof(why));
+	fd = outfile_open(dfd, name, O_APPEND, &why);
 	close(dfd);
 	return fd;
 }

@@ -133,21 +133,21 @@ int jitdump_put_close(struct bbuf *b, uint64_t ts)
 
 /* The per-pid subdirectory: perf inject writes one jitted-<pid>-<n>.so per
  * record next to the dump, which must not land in /tmp itself. */
-static int open_subdir(int dirfd, const char *sub, char *why, size_t whylen)
+static int open_subdir(int dirfd, const char *sub, struct err_text *why)
 {
 	int fd;
 
 	if (mkdirat(dirfd, sub, 0755) < 0 && errno != EEXIST) {
 		int err = -errno;
 
-		snprintf(why, whylen, "cannot create %s: %s", sub, strerror(-err));
+		err_set(why, 0, "cannot create %s: %s", sub, strerror(-err));
 		return err;
 	}
 	fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		int err = -errno;
 
-		snprintf(why, whylen, "%s is not a directory we may use (%s): refusing it "
+		err_set(why, 0, "%s is not a directory we may use (%s): refusing it "
 			 "(remove it and load the agent again)", sub,
 			 err == -ELOOP ? "a symlink" : strerror(-err));
 		return err == -ENOTDIR ? -EPERM : err;
@@ -155,8 +155,8 @@ static int open_subdir(int dirfd, const char *sub, char *why, size_t whylen)
 	return fd;
 }
 
-int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append, char *why,
-		 size_t whylen)
+int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append,
+		 struct err_text *why)
 {
 	char sub[64], name[64];
 	struct stat st;
@@ -168,10 +168,10 @@ int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append, char *w
 	f->fd = -1;
 	snprintf(sub, sizeof(sub), "jsym-jit-%d", pid);
 	snprintf(name, sizeof(name), "jit-%d.dump", pid);
-	dfd = open_subdir(dirfd, sub, why, whylen);
+	dfd = open_subdir(dirfd, sub, why);
 	if (dfd < 0)
 		return dfd;
-	fd = outfile_open(dfd, name, O_RDWR | O_APPEND, why, whylen);
+	fd = outfile_open(dfd, name, O_RDWR | O_APPEND, why);
 	close(dfd);
 	if (fd < 0)
 		return fd;
@@ -179,17 +179,18 @@ int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append, char *w
 	    (!(append && st.st_size >= JITDUMP_HEADER_SIZE) && ftruncate(fd, 0) < 0)) {
 		int err = -errno;
 
-		snprintf(why, whylen, "cannot start %s/%s: %s", sub, name, strerror(-err));
+		err_set(why, 0, "cannot start %s/%s: %s", sub, name, strerror(-err));
 		close(fd);
 		return err;
 	}
 	f->fd = fd;
 	f->size = append && st.st_size >= JITDUMP_HEADER_SIZE ? (uint64_t)st.st_size : 0;
-	why[0] = '\0';
+	if (why)
+		why->msg[0] = '\0';
 	f->marker_len = pg > 0 ? (size_t)pg : 4096;
 	m = mmap(NULL, f->marker_len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	if (m == MAP_FAILED) {
-		snprintf(why, whylen, "cannot map %s/%s executable: %s (a noexec mount? perf "
+		err_set(why, 0, "cannot map %s/%s executable: %s (a noexec mount? perf "
 			 "record will not see the dump: give dir= on a filesystem that allows "
 			 "exec)", sub, name, strerror(errno));
 		return 0;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "bbuf.h"
+#include "errtext.h"
 
 #define JITDUMP_MAGIC 0x4A695444u   /* "JiTD" as a host-order u32 */
 #define JITDUMP_VERSION 1
@@ -95,8 +96,8 @@ struct jitdump_file {
  * -errno with a reason in why.  A mapping refused (a noexec mount) is not
  * an error of the open: f->marker stays NULL and why says so (check it).
  */
-int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append, char *why,
-		 size_t whylen);
+int jitdump_open(struct jitdump_file *f, int dirfd, int pid, int append,
+		 struct err_text *why);
 
 /* Unmap and close.  Harmless on a closed file. */
 void jitdump_close(struct jitdump_file *f);

@@ -54,15 +54,13 @@ static int parse_size(const char *val, size_t vlen, unsigned long long *out)
 	return 0;
 }
 
-static int fail(char *err, size_t errlen, const char *what, const char *tok, size_t toklen)
+static int fail(struct err_text *why, const char *what, const char *tok, size_t toklen)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s '%.*s' (%s)", what, (int)(toklen > 200 ? 200 : toklen),
-			 tok, KNOWN);
-	return -EINVAL;
+	return err_set(why, -EINVAL, "%s '%.*s' (%s)", what,
+		       (int)(toklen > 200 ? 200 : toklen), tok, KNOWN);
 }
 
-static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *err, size_t errlen)
+static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct err_text *why)
 {
 	const char *eq = memchr(tok, '=', len);
 	size_t klen = eq ? (size_t)(eq - tok) : len;
@@ -72,7 +70,7 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
 	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop") || KEY("jitdump")) {
 		if (eq)
-			return fail(err, errlen, "option takes no value:", tok, len);
+			return fail(why, "option takes no value:", tok, len);
 		if (KEY("unfold"))
 			o->unfold = true;
 		else if (KEY("jitdump"))
@@ -87,9 +85,9 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 	}
 	if (KEY("dir")) {
 		if (!eq || vlen == 0 || val[0] != '/')
-			return fail(err, errlen, "dir needs an absolute path:", tok, len);
+			return fail(why, "dir needs an absolute path:", tok, len);
 		if (vlen >= sizeof(o->dir))
-			return fail(err, errlen, "dir path too long:", tok, len);
+			return fail(why, "dir path too long:", tok, len);
 		memcpy(o->dir, val, vlen);
 		o->dir[vlen] = '\0';
 		return 0;
@@ -100,37 +98,37 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, char *er
 		unsigned long v;
 
 		if (!eq || vlen == 0 || vlen >= sizeof(num))
-			return fail(err, errlen, "flush_ms needs a number 1..60000:", tok, len);
+			return fail(why, "flush_ms needs a number 1..60000:", tok, len);
 		memcpy(num, val, vlen);
 		num[vlen] = '\0';
 		errno = 0;
 		v = strtoul(num, &end, 10);
 		if (errno || *end || num[0] < '0' || num[0] > '9' || v < 1 || v > 60000)
-			return fail(err, errlen, "flush_ms needs a number 1..60000:", tok, len);
+			return fail(why, "flush_ms needs a number 1..60000:", tok, len);
 		o->flush_ms = (unsigned)v;
 		return 0;
 	}
 	if (KEY("journal_max")) {
 		if (!eq || parse_size(val, vlen, &o->journal_max) < 0)
-			return fail(err, errlen, "journal_max needs 0 or a size 64k..1g (bytes, "
+			return fail(why, "journal_max needs 0 or a size 64k..1g (bytes, "
 				    "k/m/g suffix):", tok, len);
 		return 0;
 	}
 	if (KEY("jitdump_max")) {
 		if (!eq || parse_size(val, vlen, &o->jitdump_max) < 0)
-			return fail(err, errlen, "jitdump_max needs 0 or a size 64k..1g (bytes, "
+			return fail(why, "jitdump_max needs 0 or a size 64k..1g (bytes, "
 				    "k/m/g suffix):", tok, len);
 		return 0;
 	}
 #undef KEY
-	return fail(err, errlen, "unknown option", tok, len);
+	return fail(why, "unknown option", tok, len);
 }
 
-int options_parse(const char *s, struct agent_opts *o, char *err, size_t errlen)
+int options_parse(const char *s, struct agent_opts *o, struct err_text *why)
 {
 	options_defaults(o);
-	if (err && errlen)
-		err[0] = '\0';
+	if (why)
+		why->msg[0] = '\0';
 	if (!s)
 		return 0;
 	while (*s) {
@@ -138,7 +136,7 @@ int options_parse(const char *s, struct agent_opts *o, char *err, size_t errlen)
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
 
 		if (len > 0) {
-			int rc = parse_one(s, len, o, err, errlen);
+			int rc = parse_one(s, len, o, why);
 
 			if (rc < 0)
 				return rc;

@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "errtext.h"
+
 #define AGENT_DIR_MAX 1024
 
 struct agent_opts {
@@ -53,6 +55,6 @@ void options_defaults(struct agent_opts *o);
  * one-line reason in err[errlen] ("unknown option 'foo' (known: dir=, unfold,
  * verbose, stop, flush_ms=)").  *o is unspecified after an error.
  */
-int options_parse(const char *s, struct agent_opts *o, char *err, size_t errlen);
+int options_parse(const char *s, struct agent_opts *o, struct err_text *why);
 
 #endif

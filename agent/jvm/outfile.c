@@ -33,7 +33,7 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
-int outfile_open(int dirfd, const char *name, int flags, char *why, size_t whylen)
+int outfile_open(int dirfd, const char *name, int flags, struct err_text *why)
 {
 	struct stat st;
 	int fd, err;
@@ -44,23 +44,23 @@ int outfile_open(int dirfd, const char *name, int flags, char *why, size_t whyle
 	if (fd < 0) {
 		err = -errno;
 		if (err == -ELOOP)
-			snprintf(why, whylen, "%s exists and is a symlink: refusing to follow it "
+			err_set(why, 0, "%s exists and is a symlink: refusing to follow it "
 				 "(remove it and load the agent again)", name);
 		else if (err == -ENXIO)
-			snprintf(why, whylen, "%s exists and is a FIFO or socket with no reader: "
+			err_set(why, 0, "%s exists and is a FIFO or socket with no reader: "
 				 "refusing it (remove it and load the agent again)", name);
 		else
-			snprintf(why, whylen, "cannot create %s: %s", name, strerror(-err));
+			err_set(why, 0, "cannot create %s: %s", name, strerror(-err));
 		return err;
 	}
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
-		snprintf(why, whylen, "cannot stat %s: %s", name, strerror(-err));
+		err_set(why, 0, "cannot stat %s: %s", name, strerror(-err));
 		close(fd);
 		return err;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, whylen, "%s exists and is %s: refusing it (remove it and load the "
+		err_set(why, 0, "%s exists and is %s: refusing it (remove it and load the "
 			 "agent again)", name, kind_of(st.st_mode));
 		close(fd);
 		return -EPERM;
@@ -70,12 +70,12 @@ int outfile_open(int dirfd, const char *name, int flags, char *why, size_t whyle
 		(void)fchmod(fd, 0644);
 	/* Regular file: blocking writes from here on. */
 	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (why && whylen)
-		why[0] = '\0';
+	if (why)
+		why->msg[0] = '\0';
 	return fd;
 }
 
-int outfile_check(int dirfd, const char *name, char *why, size_t whylen)
+int outfile_check(int dirfd, const char *name, struct err_text *why)
 {
 	struct stat st;
 	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -91,7 +91,7 @@ int outfile_check(int dirfd, const char *name, char *why, size_t whylen)
 	close(fd);
 	if (S_ISREG(st.st_mode))
 		return 0;
-	snprintf(why, whylen, "%s exists and is %s: refusing to replace it (remove it and load "
+	err_set(why, 0, "%s exists and is %s: refusing to replace it (remove it and load "
 		 "the agent again)", name, kind_of(st.st_mode));
 	return S_ISLNK(st.st_mode) ? -ELOOP : -EPERM;
 }

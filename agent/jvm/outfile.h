@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "errtext.h"
+
 /* Open `path` as a directory fd.  fd or -errno. */
 int outfile_open_dir(const char *path);
 
@@ -20,12 +22,12 @@ int outfile_open_dir(const char *path);
  * Open (create) `name` in dirfd for writing; `flags` may add O_APPEND,
  * O_TRUNC, O_EXCL, O_RDWR.  Returns an fd, or -errno: -ELOOP (a symlink),
  * -EPERM (exists but is not a regular file: FIFO, socket, device,
- * directory), others from openat.  why[whylen] gets a one-line reason.
+ * directory), others from openat.  why (may be NULL) gets a one-line reason.
  */
-int outfile_open(int dirfd, const char *name, int flags, char *why, size_t whylen);
+int outfile_open(int dirfd, const char *name, int flags, struct err_text *why);
 
 /* Is `name` in dirfd absent (1), a regular file (0), or something else
  * (-EPERM / -ELOOP, reason in why)? */
-int outfile_check(int dirfd, const char *name, char *why, size_t whylen);
+int outfile_check(int dirfd, const char *name, struct err_text *why);
 
 #endif

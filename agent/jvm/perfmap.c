@@ -46,30 +46,30 @@ int perfmap_render(const struct code_table *t, struct bbuf *out)
 }
 
 int perfmap_replace(int dirfd, const char *name, const char *tmpname, const void *data,
-		    size_t len, char *why, size_t whylen)
+		    size_t len, struct err_text *why)
 {
 	int rc, fd;
 
-	rc = outfile_check(dirfd, name, why, whylen);
+	rc = outfile_check(dirfd, name, why);
 	if (rc < 0)
 		return rc;
 	/* A leftover (or planted) temp file is removed, never reused. */
 	if (unlinkat(dirfd, tmpname, 0) < 0 && errno != ENOENT) {
 		rc = -errno;
-		snprintf(why, whylen, "cannot remove stale %s: %s", tmpname, strerror(-rc));
+		err_set(why, 0, "cannot remove stale %s: %s", tmpname, strerror(-rc));
 		return rc;
 	}
-	fd = outfile_open(dirfd, tmpname, O_EXCL, why, whylen);
+	fd = outfile_open(dirfd, tmpname, O_EXCL, why);
 	if (fd < 0)
 		return fd;
 	rc = write_all(fd, data, len);
 	if (rc < 0) {
-		snprintf(why, whylen, "cannot write %s: %s", tmpname, strerror(-rc));
+		err_set(why, 0, "cannot write %s: %s", tmpname, strerror(-rc));
 		goto fail;
 	}
 	if (renameat(dirfd, tmpname, dirfd, name) < 0) {
 		rc = -errno;
-		snprintf(why, whylen, "cannot rename %s to %s: %s", tmpname, name, strerror(-rc));
+		err_set(why, 0, "cannot rename %s to %s: %s", tmpname, name, strerror(-rc));
 		goto fail;
 	}
 	return fd;

@@ -11,6 +11,7 @@
 
 #include "bbuf.h"
 #include "codetable.h"
+#include "errtext.h"
 
 /* Append one line.  Newlines in the name become spaces (one entry, one
  * line).  0, -ENOMEM or -ENOBUFS (buffer unchanged). */
@@ -25,9 +26,9 @@ int perfmap_render(const struct code_table *t, struct bbuf *out);
  * (created fresh, 0644), then renameat over `name`.  Refuses (-EPERM /
  * -ELOOP) when `name` exists and is not a regular file.  On success
  * returns the fd of the new file, positioned at its end, for appends.
- * why[whylen] gets a one-line reason on error.
+ * why (may be NULL) gets a one-line reason on error.
  */
 int perfmap_replace(int dirfd, const char *name, const char *tmpname, const void *data,
-		    size_t len, char *why, size_t whylen);
+		    size_t len, struct err_text *why);
 
 #endif

@@ -39,7 +39,7 @@
  * thread yet: until sink_run_thread, sink_sync and sink_stop flush on the
  * calling thread.  -EBUSY while the flush thread of an earlier start that
  * sink_stop gave up on has not ended (it still owns the old files). */
-int sink_start(const struct agent_opts *opts, char *why, size_t whylen);
+int sink_start(const struct agent_opts *opts, struct err_text *why);
 
 /*
  * Start the flush thread of a started sink: `spawn` must start a new thread
@@ -49,7 +49,7 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen);
  * it would bind the glibc build to one of the two layouts (agent.c).
  * Returns once the thread runs (0), or -errno.  No-op if one runs.
  */
-int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t whylen);
+int sink_run_thread(int (*spawn)(struct err_text *why), struct err_text *why);
 
 /* The flush thread's body; returns after sink_stop (after its last flush). */
 void sink_flush_loop(void);

@@ -31,126 +31,188 @@ static bool map_was_removed(void)
 	return fstat(S.mapfd, &st) == 0 && st.st_nlink == 0;
 }
 
-static void flush_once(void)
-{
-	struct bbuf jout, mout, dout, full = { 0 }, fresh = { 0 };
-	bool rewrite = false, rotate = false, say_cap = false;
-	uint64_t now = sink_now(), drops, jit_max = 0;
-	char why[512];
-	int rc;
+/* What one flush takes from the sink under the lock and writes without it. */
+struct flush_batch {
+	struct bbuf jout, mout, dout;   /* the swapped-out buffers */
+	struct bbuf full;               /* the map's new text, when rewrite */
+	struct bbuf fresh;              /* the new journal's start, when rotate */
+	bool rewrite, rotate, say_cap;
+	uint64_t drops, jit_max;
+};
 
+/* Starting the journal over: the live set is taken in the same hold as the
+ * swap, so it reflects exactly the records of jout (sink_rotate.c).  Lock
+ * held. */
+static void plan_rotate(struct flush_batch *b)
+{
+	if (!b->jout.len || !sink_rotate_due(b->jout.len))
+		return;
+	if (sink_rotate_render(&b->fresh) == 0)
+		b->rotate = true;
+	else
+		bbuf_free(&b->fresh);
+}
+
+/* The map rewritten from the live table when it is missing, or due and not
+ * rewritten in the last SINK_REWRITE_MIN_MS.  Lock held. */
+static void plan_rewrite(struct flush_batch *b, uint64_t now)
+{
+	if (S.map_refused || !(S.mapfd < 0 || S.need_rewrite) ||
+	    !(S.mapfd < 0 || S.force_rewrite ||
+	      now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull))
+		return;
+	if (perfmap_render(&S.table, &b->full) == 0) {
+		b->rewrite = true;
+		S.need_rewrite = false;
+		S.last_rewrite_ns = now;
+		bbuf_clear(&b->mout);   /* the table already holds those lines */
+	} else {
+		bbuf_free(&b->full);
+	}
+}
+
+/* The filled buffers swapped out, and what this flush must do, decided under
+ * the lock. */
+static void take_batch(struct flush_batch *b, uint64_t now)
+{
 	pthread_mutex_lock(&S.lock);
-	jout = S.jbuf;
-	mout = S.mapbuf;
-	dout = S.dbuf;
+	b->jout = S.jbuf;
+	b->mout = S.mapbuf;
+	b->dout = S.dbuf;
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	S.dbuf = (struct bbuf){ .max = S.buf_max };
-	/* Starting the journal over: the live set is taken in the same hold as
-	 * the swap, so it reflects exactly the records of jout (sink_rotate.c). */
-	if (jout.len && sink_rotate_due(jout.len)) {
-		if (sink_rotate_render(&fresh) == 0)
-			rotate = true;
-		else
-			bbuf_free(&fresh);
-	}
-	if (!S.map_refused && (S.mapfd < 0 || S.need_rewrite) &&
-	    (S.mapfd < 0 || S.force_rewrite ||
-	     now - S.last_rewrite_ns >= SINK_REWRITE_MIN_MS * 1000000ull)) {
-		if (perfmap_render(&S.table, &full) == 0) {
-			rewrite = true;
-			S.need_rewrite = false;
-			S.last_rewrite_ns = now;
-			bbuf_clear(&mout);   /* the table already holds those lines */
-		} else {
-			bbuf_free(&full);
-		}
-	}
+	plan_rotate(b);
+	plan_rewrite(b, now);
 	S.force_rewrite = false;
-	drops = S.st.drops;
+	b->drops = S.st.drops;
 	/* The cap's note is decided here, under the lock that sink_update
 	 * holds when it resets the cap (a race ThreadSanitizer found when
 	 * this was read after the unlock). */
 	if (S.st.jit_capped > S.jit_capped_base && !S.jit_cap_said) {
 		S.jit_cap_said = true;
-		say_cap = true;
-		jit_max = S.jitdump_max;
+		b->say_cap = true;
+		b->jit_max = S.jitdump_max;
 	}
 	pthread_mutex_unlock(&S.lock);
+}
 
-	if (rotate) {
-		sink_rotate_write(&fresh, &jout);
-	} else if (jout.len && S.jfd >= 0) {
-		rc = write_all(S.jfd, jout.data, jout.len);
+/* The journal's and the jitdump's new bytes, or a rotated journal. */
+static void write_journals(struct flush_batch *b)
+{
+	int rc;
+
+	if (b->rotate) {
+		sink_rotate_write(&b->fresh, &b->jout);
+	} else if (b->jout.len && S.jfd >= 0) {
+		rc = write_all(S.jfd, b->jout.data, b->jout.len);
 		if (rc < 0)
 			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
-				 strerror(-rc), jout.len);
+				 strerror(-rc), b->jout.len);
 		else
-			S.jsize += jout.len;
+			S.jsize += b->jout.len;
 	}
-	if (dout.len && S.jd.fd >= 0) {
-		rc = write_all(S.jd.fd, dout.data, dout.len);
+	if (b->dout.len && S.jd.fd >= 0) {
+		rc = write_all(S.jd.fd, b->dout.data, b->dout.len);
 		if (rc < 0)
 			agentlog("cannot write the jitdump: %s (%zu bytes lost)", strerror(-rc),
-				 dout.len);
+				 b->dout.len);
 	}
-	if (rewrite) {
-		rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full.data, full.len, why,
-				     sizeof(why));
-		if (rc >= 0) {
-			if (S.mapfd >= 0)
-				close(S.mapfd);
-			S.mapfd = rc;
-			S.last_map_err = 0;
-			pthread_mutex_lock(&S.lock);
-			S.st.rewrites++;
-			pthread_mutex_unlock(&S.lock);
-		} else {
-			if (rc != S.last_map_err)   /* once per cause, not every flush */
-				agentlog("perf map not written: %s", why);
-			S.last_map_err = rc;
-			pthread_mutex_lock(&S.lock);
-			if (rc == -EPERM || rc == -ELOOP)
-				S.map_refused = true;   /* never touch a planted file */
-			else
-				S.need_rewrite = true;  /* try again next time */
-			pthread_mutex_unlock(&S.lock);
-		}
-	} else if (mout.len && S.mapfd >= 0) {
-		rc = write_all(S.mapfd, mout.data, mout.len);
+}
+
+/* Under the lock: the map wanted again at the next flush (force: even
+ * within SINK_REWRITE_MIN_MS). */
+static void want_rewrite(bool force)
+{
+	pthread_mutex_lock(&S.lock);
+	S.need_rewrite = true;
+	if (force)
+		S.force_rewrite = true;
+	pthread_mutex_unlock(&S.lock);
+}
+
+/* The map replaced atomically by the table's text. */
+static void rewrite_map(const struct bbuf *full)
+{
+	struct err_text why = { "" };
+	int rc = perfmap_replace(S.dirfd, S.map_name, S.map_tmp, full->data, full->len,
+				 &why);
+
+	if (rc >= 0) {
+		if (S.mapfd >= 0)
+			close(S.mapfd);
+		S.mapfd = rc;
+		S.last_map_err = 0;
+		pthread_mutex_lock(&S.lock);
+		S.st.rewrites++;
+		pthread_mutex_unlock(&S.lock);
+		return;
+	}
+	if (rc != S.last_map_err)   /* once per cause, not every flush */
+		agentlog("perf map not written: %s", why.msg);
+	S.last_map_err = rc;
+	if (rc == -EPERM || rc == -ELOOP) {
+		pthread_mutex_lock(&S.lock);
+		S.map_refused = true;   /* never touch a planted file */
+		pthread_mutex_unlock(&S.lock);
+	} else {
+		want_rewrite(false);    /* try again next time */
+	}
+}
+
+/* The map rewritten or appended to; a map removed under us is written
+ * again at the next flush. */
+static void write_map(const struct flush_batch *b)
+{
+	int rc;
+
+	if (b->rewrite) {
+		rewrite_map(&b->full);
+	} else if (b->mout.len && S.mapfd >= 0) {
+		rc = write_all(S.mapfd, b->mout.data, b->mout.len);
 		if (rc < 0) {
 			agentlog("cannot append to %s: %s (will rewrite it)", S.map_name,
 				 strerror(-rc));
-			pthread_mutex_lock(&S.lock);
-			S.need_rewrite = true;
-			pthread_mutex_unlock(&S.lock);
+			want_rewrite(false);
 		}
 	}
 	if (S.mapfd >= 0 && map_was_removed()) {
 		agentlog("%s was removed (a /tmp cleaner?): writing it again", S.map_name);
-		pthread_mutex_lock(&S.lock);
-		S.need_rewrite = true;
-		S.force_rewrite = true;
-		pthread_mutex_unlock(&S.lock);
+		want_rewrite(true);
 	}
-	if (say_cap) {
+}
+
+/* The notes decided under the lock: the jitdump's cap, the drops. */
+static void say_notes(const struct flush_batch *b)
+{
+	if (b->say_cap) {
 		/* once per start: from now on every new method would say it */
 		agentlog("jitdump reached jitdump_max=%llu bytes: code compiled from now on is "
 			 "not dumped (perf shows it from perf-%u.map); raise jitdump_max, or stop "
 			 "the agent and load it again with another dir=",
-			 (unsigned long long)jit_max, S.pid);
+			 (unsigned long long)b->jit_max, S.pid);
 	}
-	if (drops > S.drops_logged) {
+	if (b->drops > S.drops_logged) {
 		agentlog("dropped %llu journal records so far: buffer full (%zu bytes) for more "
 			 "than %d ms; the perf map stays complete",
-			 (unsigned long long)drops, S.buf_max, SINK_FULL_WAIT_MS);
-		S.drops_logged = drops;
+			 (unsigned long long)b->drops, S.buf_max, SINK_FULL_WAIT_MS);
+		S.drops_logged = b->drops;
 	}
-	bbuf_free(&jout);
-	bbuf_free(&mout);
-	bbuf_free(&dout);
-	bbuf_free(&full);
-	bbuf_free(&fresh);
+}
+
+static void flush_once(void)
+{
+	struct flush_batch b = { .full = { 0 }, .fresh = { 0 } };
+
+	take_batch(&b, sink_now());
+	write_journals(&b);
+	write_map(&b);
+	say_notes(&b);
+	bbuf_free(&b.jout);
+	bbuf_free(&b.mout);
+	bbuf_free(&b.dout);
+	bbuf_free(&b.full);
+	bbuf_free(&b.fresh);
 }
 
 static void close_files(void)
@@ -210,7 +272,7 @@ void sink_flush_loop(void)
 	pthread_mutex_unlock(&S.lock);
 }
 
-int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t whylen)
+int sink_run_thread(int (*spawn)(struct err_text *why), struct err_text *why)
 {
 	int rc;
 
@@ -221,9 +283,9 @@ int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t wh
 	pthread_mutex_unlock(&S.lock);
 	if (!rc)
 		return 0;
-	rc = spawn(why, whylen);
+	rc = spawn(why);
 	if (rc < 0) {
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return rc;
 	}
 	/* Wait until it runs, so stop/sync know whom to wait for. */
@@ -236,8 +298,8 @@ int sink_run_thread(int (*spawn)(char *why, size_t whylen), char *why, size_t wh
 		struct timespec ts = { 0, 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
-	snprintf(why, whylen, "the flush thread did not start within 2 s");
-	agentlog("%s", why);
+	err_set(why, 0, "the flush thread did not start within 2 s");
+	agentlog("%s", why->msg);
 	return -ETIMEDOUT;
 }
 
@@ -290,11 +352,11 @@ void sink_update(const struct agent_opts *opts)
 /* Open the journal: continue this process's own journal after a stop in the
  * same directory, else start a new one (the file may be a previous
  * process's with the same pid, e.g. PID 1 of a restarted container). */
-static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
+static int open_journal(const struct agent_opts *opts, struct err_text *why)
 {
 	unsigned char h[JF_HEADER_SIZE];
 	uint64_t starttime = procinfo_starttime();
-	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why, whylen);
+	int fd = outfile_open(S.dirfd, S.journal_name, O_RDWR | O_APPEND, why);
 
 	struct stat st;
 
@@ -317,7 +379,7 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
 	if (ftruncate(fd, 0) < 0) {
 		int err = -errno;
 
-		snprintf(why, whylen, "cannot truncate %s: %s", S.journal_name, strerror(-err));
+		err_set(why, 0, "cannot truncate %s: %s", S.journal_name, strerror(-err));
 		return err;
 	}
 	S.next_id = 1;
@@ -332,7 +394,7 @@ static int open_journal(const struct agent_opts *opts, char *why, size_t whylen)
  * fatal: the map and the journal do not need it. */
 static void open_jitdump(const struct agent_opts *opts)
 {
-	char why[512];
+	struct err_text why = { "" };
 	int rc;
 
 	S.jitdump = false;
@@ -341,13 +403,13 @@ static void open_jitdump(const struct agent_opts *opts)
 	S.jit_cap_said = false;
 	if (!opts->jitdump)
 		return;
-	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, why, sizeof(why));
+	rc = jitdump_open(&S.jd, S.dirfd, (int)S.pid, S.next_id > 1, &why);
 	if (rc < 0) {
-		agentlog("jitdump disabled: %s", why);
+		agentlog("jitdump disabled: %s", why.msg);
 		return;
 	}
-	if (why[0])
-		agentlog("jitdump: %s", why);
+	if (why.msg[0])
+		agentlog("jitdump: %s", why.msg);
 	if (S.jd.size == 0 && jitdump_put_header(&S.dbuf, S.pid, sink_now()) < 0) {
 		agentlog("jitdump disabled: out of memory");
 		jitdump_close(&S.jd);
@@ -357,7 +419,7 @@ static void open_jitdump(const struct agent_opts *opts)
 	S.jitdump = true;
 }
 
-int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
+int sink_start(const struct agent_opts *opts, struct err_text *why)
 {
 	int rc, pid = (int)getpid();
 
@@ -370,16 +432,16 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	rc = S.thread_on;
 	pthread_mutex_unlock(&S.lock);
 	if (rc) {
-		snprintf(why, whylen, "the flush thread of the previous start has not finished "
+		err_set(why, 0, "the flush thread of the previous start has not finished "
 			 "(blocked writing to %s?); retry when it has", S.last_dir);
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return -EBUSY;
 	}
 	rc = outfile_open_dir(opts->dir);
 	if (rc < 0) {
-		snprintf(why, whylen, "cannot open output directory %s: %s (create it, or pass "
+		err_set(why, 0, "cannot open output directory %s: %s (create it, or pass "
 			 "dir=<writable directory>)", opts->dir, strerror(-rc));
-		agentlog("%s", why);
+		agentlog("%s", why->msg);
 		return rc;
 	}
 	S.dirfd = rc;
@@ -396,14 +458,14 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 	S.jbuf = (struct bbuf){ .max = S.buf_max };
 	S.mapbuf = (struct bbuf){ .max = S.buf_max };
 	S.dbuf = (struct bbuf){ .max = S.buf_max };
-	rc = open_journal(opts, why, whylen);
+	rc = open_journal(opts, why);
 	if (rc < 0)
 		goto fail;
 	open_jitdump(opts);
 	S.map_refused = false;
-	rc = outfile_check(S.dirfd, S.map_name, why, whylen);
+	rc = outfile_check(S.dirfd, S.map_name, why);
 	if (rc < 0 && rc != -ENOENT) {
-		agentlog("perf map disabled: %s", why);
+		agentlog("perf map disabled: %s", why->msg);
 		S.map_refused = true;
 	}
 	codetable_clear(&S.table);
@@ -429,7 +491,7 @@ int sink_start(const struct agent_opts *opts, char *why, size_t whylen)
 			 S.jd.size ? " (appending)" : "");
 	return 0;
 fail:
-	agentlog("%s", why);
+	agentlog("%s", why->msg);
 	bbuf_free(&S.jbuf);
 	bbuf_free(&S.mapbuf);
 	bbuf_free(&S.dbuf);

@@ -76,16 +76,16 @@ int sink_rotate_render(struct bbuf *out)
 
 void sink_rotate_write(const struct bbuf *fresh, const struct bbuf *pending)
 {
-	char why[512];
+	struct err_text why = { "" };
 	uint64_t rotations;
 	int rc = perfmap_replace(S.dirfd, S.journal_name, S.journal_tmp, fresh->data, fresh->len,
-				 why, sizeof(why));
+				 &why);
 
 	if (rc < 0) {
 		if (rc != S.last_rotate_err)
 			agentlog("cannot start %s over (journal_max=%llu): %s; appending to it, "
 				 "next try in 5 s", S.journal_name,
-				 (unsigned long long)S.journal_max, why);
+				 (unsigned long long)S.journal_max, why.msg);
 		S.last_rotate_err = rc;
 		pthread_mutex_lock(&S.lock);
 		S.rotate_after_ns = sink_now() + ROTATE_RETRY_NS;

@@ -2,8 +2,13 @@
 # attach/base/base.mk - the bottom layer of the attach side: error text,
 # verbose step lines, the monotonic clock, whole writes, small-file reads,
 # lock waits (fdio), type-checked opens of planted files (regular), strict numbers and JSON strings (text), target text
-# made safe for a terminal (termtext).  Includes nothing of jsym's.
+# made safe for a terminal (termtext).  Includes only common/ (wholeio:
+# fdio's writes and waits; errtext: struct err_text), the bottom layer it
+# shares with the agent.
 
-ATTACH_BASE_SRCS := attach/base/errtext.c attach/base/steplog.c attach/base/clock.c \
+ATTACH_BASE_SRCS := attach/base/steplog.c attach/base/clock.c \
 	attach/base/fdio.c attach/base/text.c attach/base/termtext.c attach/base/regular.c
-INC_attach/base := -Iattach/base
+INC_attach/base := -Iattach/base $(INC_common)
+# What the layers above see: the entry base.h only (attach/base/include/),
+# and common/, whose errtext.h base.h includes.
+EXP_attach/base := -Iattach/base/include $(INC_common)

@@ -6,68 +6,25 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/file.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "fdio.h"
 #include "regular.h"
+#include "wholeio.h"
 
 #define READ_FIRST_CHUNK 4096
 #define LOCK_RETRY_MS 10
 
 int fdio_wait(int fd, short events, int timeout_ms)
 {
-	struct pollfd p = { .fd = fd, .events = events };
-	int n;
-
-	do
-		n = poll(&p, 1, timeout_ms > 0 ? timeout_ms : -1);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	return n == 0 ? -ETIMEDOUT : 0;
-}
-
-/* One send(MSG_NOSIGNAL), or one write() once fd turned out not a socket. */
-static ssize_t put_some(int fd, const char *p, size_t n, bool *not_socket)
-{
-	if (!*not_socket) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w >= 0 || errno != ENOTSOCK)
-			return w;
-		*not_socket = true;
-	}
-	return write(fd, p, n);
+	return whole_wait(fd, events, timeout_ms);
 }
 
 int fdio_write_all(int fd, const void *buf, size_t len, int timeout_ms)
 {
-	const char *p = buf;
-	bool not_socket = false;
-
-	while (len > 0) {
-		ssize_t n = put_some(fd, p, len, &not_socket);
-		int rc;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			rc = fdio_wait(fd, POLLOUT, timeout_ms);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return whole_write(fd, buf, len, timeout_ms, WHOLE_SEND);
 }
 
 /* Grow *buf so that it holds more than len bytes (plus the NUL), up to max. */

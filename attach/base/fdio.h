@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fdio.h - the attach side's one way to write all of a buffer, to read a
- * small file, and to wait for a file lock.
+ * small file, and to wait for a file lock.  Writing and waiting are the
+ * shared bottom layer's (common/wholeio.h), which the agent uses too.
  *
  * Helpers return 0 (or a length) or -errno, never print, and leave the fd
  * open: closing is the caller's, who opened it.

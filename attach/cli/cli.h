@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "text.h"         /* strict numbers, JSON strings (attach/base) */
+#include "base.h"         /* strict numbers, JSON strings, escaping (attach/base) */
 
 /* Exit codes (docs/cli.md).  JVM result codes are never exit codes. */
 enum {
@@ -108,24 +108,13 @@ int cli_list_main(int argc, char **argv);
 int cli_resolve_main(int argc, char **argv);
 /* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
 int cli_map_main(int argc, char **argv);
-/* One `jsym map` of t (opened with TARGET_FDS): the map written into its
- * container, where[cap] its path there, *java the Java methods in it.
- * 0 or -errno with e set. */
-int cli_map_once(const struct target *t, char *where, size_t cap, size_t *java,
-		 struct err_text *e);
-struct vm_jvm;
-struct vm_layout;
-struct vm_name_cache;
-struct vm_tables;
-/* `jsym map --tables`: the JVM's vmStructs tables on stdout, a line an
- * entry, every name escaped (they are the target's text; cli_map_print.c). */
-void cli_map_tables(const struct vm_tables *t);
-/* `jsym map --follow`: the loop after the JVM was opened (cli_map_follow.c).
- * Prints its progress; returns 0 when stopped by SIGINT/SIGTERM or when the
- * JVM exited, else -errno with e set (the journal is closed either way). */
-int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_layout *l,
-		   struct vm_name_cache *nc, int interval_ms, bool verbose, bool json,
-		   struct err_text *e);
+struct vm_session;
+/* `jsym map --follow`: the loop over a session of attach/vmstructs
+ * (vmstructs.h) opened on t (cli_map_follow.c).  Prints its progress;
+ * returns 0 when stopped by SIGINT/SIGTERM or when the JVM exited, else
+ * -errno with e set (the journal is closed either way). */
+int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms,
+		   bool verbose, bool json, struct err_text *e);
 /* `jsym attach ...`; detach: `jsym detach ...` (= attach --stop --clean). */
 int cli_attach_main(int argc, char **argv, bool detach);
 

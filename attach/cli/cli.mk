@@ -9,15 +9,14 @@
 
 ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_usage.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_attach_gate.c attach/cli/cli_check.c attach/cli/cli_list.c attach/cli/cli_util.c \
-	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_print.c \
-	attach/cli/cli_map_follow.c
-INC_attach/cli := -Iattach/cli $(INC_attach/run) $(INC_agent/lookup) $(INC_attach/vmstructs)
+	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
+INC_attach/cli := -Iattach/cli $(EXP_attach/run) $(EXP_attach/vmstructs) $(INC_agent/lookup)
 
 # Everything below the CLI: what the unit runner links too.
 ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_TARGET_SRCS) $(ATTACH_HOTSPOT_SRCS) \
 	$(ATTACH_OPENJ9_SRCS) $(ATTACH_DEPLOY_SRCS) $(ATTACH_RUN_SRCS) \
 	$(ATTACH_VMSTRUCTS_SRCS)
-JSYM_SRCS := $(ATTACH_LIB_SRCS) $(ATTACH_CLI_SRCS) $(LOOKUP_LIB_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS)
+JSYM_SRCS := $(COMMON_SRCS) $(ATTACH_LIB_SRCS) $(ATTACH_CLI_SRCS) $(LOOKUP_LIB_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS)
 
 $(B_glibc)/jsym: $(call obj_of,glibc,$(JSYM_SRCS))
 	$(call msg,LD,$@)
@@ -29,6 +28,5 @@ $(B_musl)/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 
 ALL_glibc += $(B_glibc)/jsym
 ALL_musl += $(B_musl)/jsym
-UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c \
-	attach/cli/cli_map_print.c
+UNIT_SRCS += $(ATTACH_LIB_SRCS) attach/cli/cli_util.c attach/cli/cli_attach_print.c
 UNIT_LIBS += -lcap

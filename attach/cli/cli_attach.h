@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "attach_types.h"
+#include "base.h"
 #include "deploy.h"
 
 #define MAX_PIDS 4096

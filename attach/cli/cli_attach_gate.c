@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "cli_attach.h"
 #include "deploy.h"
-#include "jdk_version.h"
 #include "target.h"
 
 /*

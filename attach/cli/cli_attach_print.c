@@ -7,12 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "cli.h"
 #include "cli_attach.h"
 #include "deploy.h"
 #include "target.h"
-#include "termtext.h"
-#include "text.h"
 
 /* Text from a target, escaped for a terminal (termtext.h). */
 static const char *safe(const char *s, char *buf, size_t cap)

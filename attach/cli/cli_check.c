@@ -12,13 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attach_types.h"
+#include "base.h"
 #include "cli.h"
-#include "creds.h"
-#include "fdio.h"
 #include "target.h"
-#include "termtext.h"
-#include "text.h"
 
 #define STATUS_MAX 4096 /* /proc/<pid>/status: the ppid is near the top */
 

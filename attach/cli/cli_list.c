@@ -13,10 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cli.h"
-#include "creds.h"
 #include "target.h"
-#include "termtext.h"
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
 

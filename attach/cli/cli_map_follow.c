@@ -20,31 +20,15 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cli.h"
-#include "clock.h"
 #include "target.h"
-#include "termtext.h"
-#include "vm_follow.h"
-#include "vm_write.h"
+#include "vmstructs.h"
 
 /* Failed scans in a row after which following gives up (the JVM alive). */
 #define MAX_FAILED_SCANS 10
 
 enum end { END_NONE, END_SIGNAL, END_EXITED };
-
-static int write_map(const struct target *t, const struct vm_snapshot *s, char *where,
-		     size_t cap, struct err_text *e)
-{
-	char *text = NULL;
-	long len = vm_map_render(s, &text);
-	int rc;
-
-	if (len < 0)
-		return err_set(e, (int)len, "out of memory");
-	rc = vm_map_write(t, text, (size_t)len, where, cap, e);
-	free(text);
-	return rc;
-}
 
 static bool jvm_gone(const struct target *t)
 {
@@ -83,7 +67,7 @@ static enum end wait_interval(int sfd, const struct target *t, int ms, int *sign
 	}
 }
 
-static void print_end(const struct target *t, const struct vm_follow *f, enum end why,
+static void print_end(const struct target *t, const struct vm_follow_stats *f, enum end why,
 		      int signo, bool json)
 {
 	if (json) {
@@ -105,15 +89,29 @@ static void print_end(const struct target *t, const struct vm_follow *f, enum en
 	       (unsigned long long)f->unloads, (unsigned long long)f->scans);
 }
 
-int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_layout *l,
-		   struct vm_name_cache *nc, int interval_ms, bool verbose, bool json,
-		   struct err_text *e)
+/* The first state's line (not with --json). */
+static void print_start(const struct target *t, const struct vm_follow_stats *f,
+			int interval_ms)
 {
-	struct vm_follow f;
+	char w[4 * sizeof(f->where)], jn[4 * sizeof(f->journal)];
+
+	/* both in the JVM's /tmp or its AltTempDir: the target's text */
+	printf("jsym: %d: following: %zu Java methods and %zu stubs in %s, loads and "
+	       "unloads in %s%s (every %d ms; stop with Ctrl-C)\n", (int)t->pid, f->java,
+	       f->entries - f->java, term_str(w, sizeof(w), f->where),
+	       term_str(jn, sizeof(jn), f->journal), (t->ns[TNS_MNT].known &&
+	       t->ns[TNS_MNT].differs) ? " inside the JVM's container" : "",
+	       interval_ms);
+	fflush(stdout);
+}
+
+int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms,
+		   bool verbose, bool json, struct err_text *e)
+{
+	struct vm_follow_stats f;
 	sigset_t set, old;
 	enum end why = END_NONE;
-	char where[192];
-	int sfd, rc, failed = 0, signo = 0;
+	int sfd, rc, rc2, failed = 0, signo = 0;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -126,31 +124,15 @@ int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_lay
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return rc;
 	}
-	rc = vm_follow_start(&f, t, j, l, nc, "jsym-map " JSYM_VERSION, e);
-	if (rc == 0)
-		rc = write_map(t, &f.cur, where, sizeof(where), e);
-	if (rc == 0 && !json) {
-		size_t java = 0;
-
-		for (size_t k = 0; k < f.cur.n; k++)
-			java += f.cur.e[k].java;
-		char w[4 * sizeof(where)], jn[4 * sizeof(f.journal)];
-
-		/* both in the JVM's /tmp or its AltTempDir: the target's text */
-		printf("jsym: %d: following: %zu Java methods and %zu stubs in %s, loads and "
-		       "unloads in %s%s (every %d ms; stop with Ctrl-C)\n", (int)t->pid, java,
-		       f.cur.n - java, term_str(w, sizeof(w), where),
-		       term_str(jn, sizeof(jn), f.journal), (t->ns[TNS_MNT].known &&
-		       t->ns[TNS_MNT].differs) ? " inside the JVM's container" : "",
-		       interval_ms);
-		fflush(stdout);
-	}
+	rc = vmstructs_follow_start(s, "jsym-map " JSYM_VERSION, &f, e);
+	if (rc == 0 && !json)
+		print_start(t, &f, interval_ms);
 	while (rc == 0 && why == END_NONE) {
 		why = wait_interval(sfd, t, interval_ms, &signo);
 		if (why == END_EXITED)
 			break;
 		/* after a signal: one last scan, so the map is the final state */
-		rc = vm_follow_step(&f, j, l, nc, e);
+		rc = vmstructs_follow_step(s, &f, e);
 		if (rc && jvm_gone(t)) {
 			rc = 0;
 			why = END_EXITED;
@@ -166,21 +148,17 @@ int cli_map_follow(const struct target *t, struct vm_jvm *j, const struct vm_lay
 			break;
 		failed = 0;
 		if (f.added || f.removed)
-			rc = write_map(t, &f.cur, where, sizeof(where), e);
+			rc = vmstructs_follow_write(s, &f, e);
 		if (verbose && (f.added || f.removed))
 			cli_err("%d: +%zu -%zu: %zu entries (%zu known, %u carried, %u dropped)",
-				(int)t->pid, f.added, f.removed, f.cur.n, f.cur.known,
-				f.cur.carried, f.cur.dropped);
+				(int)t->pid, f.added, f.removed, f.entries, f.known,
+				f.carried, f.dropped);
 	}
-	if (f.open) {
-		int rc2 = vm_follow_stop(&f, e);
-
-		if (rc == 0)
-			rc = rc2;
-	}
+	rc2 = vmstructs_follow_stop(s, &f, e);
+	if (rc == 0)
+		rc = rc2;
 	if (rc == 0)
 		print_end(t, &f, why, signo, json);
-	vm_follow_free(&f);
 	close(sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;

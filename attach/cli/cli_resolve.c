@@ -25,13 +25,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cli.h"
 #include "cli_resolve_files.h"
-#include "clock.h"
 #include "journal_read.h"
 #include "lookup_lib.h"
 #include "perfmap_read.h"
-#include "text.h"
 
 struct resolve_env {
 	long pid;

@@ -16,7 +16,6 @@
 
 #include "cli.h"
 #include "cli_resolve_files.h"
-#include "inroot.h"
 #include "target.h"
 
 /* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */

@@ -9,11 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "cli.h"
 #include "target.h"
-#include "termtext.h"
-#include "text.h"
 
 void cli_log_init(struct cli_log *l, bool on)
 {

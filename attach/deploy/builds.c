@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "deploy.h"
-#include "fdio.h"
 #include "jsym_arch.h"
 
 #define BUILD_MAX_BYTES (64u << 20)     /* far above a real build */

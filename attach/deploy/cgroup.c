@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #define CG_FILE_MAX 16384

@@ -15,10 +15,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "deploy.h"
-#include "inroot.h"
+#include "deploy_int.h"
 #include "jsym_arch.h"
 #include "target.h"
 

@@ -10,7 +10,8 @@ HOLDER_BIN_SRC := glibc-build/gen/memfd_holder_bin.c
 ATTACH_DEPLOY_SRCS := attach/deploy/builds.c attach/deploy/place.c attach/deploy/pick.c \
 	attach/deploy/deploy.c attach/deploy/enter.c attach/deploy/memfd.c \
 	attach/deploy/cgroup.c attach/deploy/tmpdirs.c $(HOLDER_BIN_SRC)
-INC_attach/deploy := -Iattach/deploy $(INC_attach/target) $(INC_agent/format)
+EXP_attach/deploy := -Iattach/deploy/include $(EXP_attach/target) $(INC_agent/format)
+INC_attach/deploy := -Iattach/deploy $(EXP_attach/deploy)
 
 # The memfd holder (memfd_holder.c): a tiny static program jsym carries as
 # bytes (HOLDER_BIN_SRC, generated) and execs from a memfd in the JVM's

@@ -22,9 +22,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
-#include "ns.h"
+#include "deploy_int.h"
 #include "target.h"
 
 /* Close every fd from `from` on (close_range when the kernel has it). */
@@ -199,9 +199,8 @@ void deploy_sweep_orphans(void)
 
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 {
-	struct ns_result nr;
 	pid_t inner, jsym = getppid();
-	bool pid_in = false;
+	bool pid_in;
 	int rc;
 
 	/* Out of jsym's session: nothing started inside may open jsym's
@@ -220,18 +219,10 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	 * setns refuses them: then only the pid namespace a memfd needs is
 	 * required, and what runs has no capability and no_new_privs
 	 * (deploy_become) but shares jsym's pid and net namespaces. */
-	for (int i = 0; i < 3; i++) {
-		static const unsigned which[3] = { NS_ENTER_IPC, NS_ENTER_NET, NS_ENTER_PID };
-
-		rc = ns_enter(t, which[i], &nr, NULL, e);
-		if (rc == -EPERM && !(which[i] == NS_ENTER_PID && pid_ns)) {
-			e->msg[0] = '\0';
-			continue;
-		}
-		if (rc)
-			return rc;
-		pid_in = pid_in || nr.pid_entered;
-	}
+	rc = ns_enter_allowed(t, NS_ENTER_IPC | NS_ENTER_NET | NS_ENTER_PID,
+			      pid_ns ? NS_ENTER_PID : 0, &pid_in, e);
+	if (rc)
+		return rc;
 	/* The fork comes before the mount namespace or the chroot: the
 	 * process in between keeps jsym's /proc and /sys to find and kill
 	 * what the inner one leaves (reap_all_and_exit). */
@@ -256,16 +247,9 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	 * /sys/fs/cgroup must be ours. */
 	if (!t->ns[TNS_MNT].known || t->ns[TNS_MNT].differs)  /* host JVMs: host code */
 		(void)deploy_cgroup_join(t);
-	rc = ns_enter(t, NS_ENTER_MNT, &nr, NULL, e);
+	rc = ns_enter_root(t, e);
 	if (rc)
 		return rc;
-	if (nr.mnt_fallback && (fchdir(t->root_fd) != 0 || chroot(".") != 0))
-		return err_set(e, -errno, "cannot enter the container's mount "
-			       "namespace (no CAP_SYS_ADMIN) nor chroot into its root: "
-			       "%s (needs CAP_SYS_CHROOT)", strerror(errno));
-	if (chdir("/") != 0)
-		return err_set(e, -errno, "cannot change to the container's /: %s",
-			       strerror(errno));
 	/* nothing open beyond 0-2 goes in: jsym's descriptors are
 	 * close-on-exec, but those it inherited from its caller are not, and
 	 * a descriptor of a host directory is a way out of a chroot */

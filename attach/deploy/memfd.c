@@ -44,9 +44,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
-#include "fdio.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #ifndef MFD_NOEXEC_SEAL

@@ -28,8 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #define PROBE_OUT_MAX 2048

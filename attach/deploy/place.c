@@ -29,10 +29,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "deploy.h"
-#include "fdio.h"
-#include "inroot.h"
+#include "deploy_int.h"
 #include "target.h"
 
 #define RESERVE_MIN (1u << 20)  /* leave at least 1 MiB free ... */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
-#include "inroot.h"
+#include "deploy_int.h"
 #include "target.h"
 
 const char *deploy_tmpdir(const struct target *t)

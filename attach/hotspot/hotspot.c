@@ -14,16 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "creds.h"
-#include "fdio.h"
+#include "base.h"
 #include "hotspot.h"
-#include "regular.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "hs_tmpdir.h"
-#include "inroot.h"
-#include "ns.h"
 #include "target.h"
 
 bool hotspot_may_signal(const struct target *t, struct err_text *e)

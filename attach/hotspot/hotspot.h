@@ -29,8 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 #include "hs_io.h"
 
 struct target;

@@ -10,12 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "target.h"
-#include "termtext.h"
 
 int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 {
@@ -165,6 +163,13 @@ struct reader {
 	bool sink_ok;
 	size_t sink_left;       /* bytes the sink may still take */
 	size_t dropped;         /* error text not shown (over ERR_TEXT_MAX) */
+	/* what roundtrip was asked for */
+	const struct target *t;
+	const struct hs_opts *o;
+	enum hs_io_mode mode;
+	char *cap;
+	size_t capmax;
+	struct hs_io_result *res;
 };
 
 /*
@@ -221,97 +226,110 @@ static void body_bytes(struct reader *rd, enum hs_io_mode mode, const char *p,
 	}
 }
 
-static int roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
-		     const struct hs_opts *o, enum hs_io_mode mode, char *cap,
-		     size_t capmax, struct hs_io_result *res, struct err_text *e)
+/* The result line, from the reply's first bytes: *off is where the body
+ * starts in buf (n when the line goes on in the next read).  0 or
+ * -EPROTO. */
+static int take_result_line(struct reader *rd, const char *buf, size_t n,
+			    size_t *off, struct err_text *e)
 {
-	struct reader rd = { .ms = o->read_timeout_ms, .sink = -1, .sink_ok = true };
-	const char *dir = o->dir ? o->dir : "/tmp";
+	const char *nl = memchr(buf, '\n', n);
+	size_t take = nl ? (size_t)(nl - buf) : n;
+
+	if (rd->line_len + take >= sizeof(rd->line))
+		return err_set(e, -EPROTO, "the reply does not start with "
+			       "a result line (is this a JVM attach socket?)");
+	memcpy(rd->line + rd->line_len, buf, take);
+	rd->line_len += take;
+	*off = n;
+	if (!nl)
+		return 0;
+	*off = take + 1;
+	rd->have_code = true;
+	if (hs_parse_code(rd->line, rd->line_len, &rd->res->code) != 0)
+		return err_set(e, -EPROTO, "unexpected reply from the JVM: "
+			       "'%.40s'", rd->line);
+	rd->sink = rd->res->code == 0 ? rd->o->out_fd : rd->o->err_fd;
+	rd->sink_left = rd->res->code == 0 ? SIZE_MAX : ERR_TEXT_MAX;
+	return 0;
+}
+
+/* One read's bytes: the result line, then the body.  0 to read on, 1 when
+ * a stream's reader went away (e.g. `| head`), or -errno. */
+static int take_bytes(struct reader *rd, const char *buf, size_t n,
+		      struct err_text *e)
+{
+	size_t off = 0;
+	int rc;
+
+	if (!rd->have_code) {
+		rc = take_result_line(rd, buf, n, &off, e);
+		if (rc)
+			return rc;
+	}
+	if (n > off)
+		body_bytes(rd, rd->mode, buf + off, n - off, rd->cap, rd->capmax,
+			   rd->res);
+	if (rd->res->body_bytes > HS_REPLY_MAX)
+		return err_set(e, -EMSGSIZE, "the JVM's reply passed %d MiB: "
+			       "stopped reading it (no attach command answers "
+			       "that much)", HS_REPLY_MAX >> 20);
+	if (rd->mode == HS_IO_STREAM && !rd->sink_ok)
+		return 1;
+	return 0;
+}
+
+/* The reply read until the JVM closes, within rd->until.  0 or -errno. */
+static int read_reply(struct reader *rd, struct err_text *e)
+{
 	char buf[16384];
 	int rc = 0;
 
-	memset(res, 0, sizeof(*res));
-	rd.fd = connect_sock(dir, sock, o->timeout_ms, e);
-	if (rd.fd < 0)
-		return rd.fd;
-	rc = check_peer(t, rd.fd, dir, sock, e);
-	if (rc == 0)
-		rc = send_all(rd.fd, req, len, o->timeout_ms, e);
-	if (rd.ms > 0)
-		rd.until = clock_ms() + rd.ms;
+	if (rd->ms > 0)
+		rd->until = clock_ms() + rd->ms;
 	while (rc == 0) {
 		ssize_t n;
-		size_t off = 0;
 
 		/* checked before every read, not only when one would block:
 		 * a steady trickle never blocks */
-		if (rd.until && clock_ms() >= rd.until) {
-			rc = reply_late(rd.ms, e);
-			break;
-		}
-		n = recv(rd.fd, buf, sizeof(buf), 0);
+		if (rd->until && clock_ms() >= rd->until)
+			return reply_late(rd->ms, e);
+		n = recv(rd->fd, buf, sizeof(buf), 0);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			rc = wait_reply(t, rd.fd, rd.until, rd.ms, o->timeout_ms, e);
+			rc = wait_reply(rd->t, rd->fd, rd->until, rd->ms, rd->o->timeout_ms, e);
 			continue;
 		}
 		if (n < 0 && errno == ECONNRESET)
-			break;  /* closed with our request unread: like EOF */
-		if (n < 0) {
-			rc = err_set(e, -errno, "cannot read the reply: %s",
-				     strerror(errno));
-			break;
-		}
+			return 0;  /* closed with our request unread: like EOF */
+		if (n < 0)
+			return err_set(e, -errno, "cannot read the reply: %s",
+				       strerror(errno));
 		if (n == 0)
-			break;
-		if (!rd.have_code) {
-			char *nl = memchr(buf, '\n', (size_t)n);
-			size_t take = nl ? (size_t)(nl - buf) : (size_t)n;
-
-			if (rd.line_len + take >= sizeof(rd.line)) {
-				rc = err_set(e, -EPROTO, "the reply does not start with "
-					     "a result line (is this a JVM attach socket?)");
-				break;
-			}
-			memcpy(rd.line + rd.line_len, buf, take);
-			rd.line_len += take;
-			if (!nl)
-				continue;
-			off = take + 1;
-			rd.have_code = true;
-			if (hs_parse_code(rd.line, rd.line_len, &res->code) != 0) {
-				rc = err_set(e, -EPROTO, "unexpected reply from the JVM: "
-					     "'%.40s'", rd.line);
-				break;
-			}
-			rd.sink = res->code == 0 ? o->out_fd : o->err_fd;
-			rd.sink_left = res->code == 0 ? SIZE_MAX : ERR_TEXT_MAX;
-		}
-		if ((size_t)n > off)
-			body_bytes(&rd, mode, buf + off, (size_t)n - off, cap,
-				   capmax, res);
-		if (res->body_bytes > HS_REPLY_MAX) {
-			rc = err_set(e, -EMSGSIZE, "the JVM's reply passed %d MiB: "
-				     "stopped reading it (no attach command answers "
-				     "that much)", HS_REPLY_MAX >> 20);
-			break;
-		}
-		if (mode == HS_IO_STREAM && !rd.sink_ok)
-			break;  /* our reader went away (e.g. `| head`) */
+			return 0;
+		rc = take_bytes(rd, buf, (size_t)n, e);
 	}
-	close(rd.fd);
-	if (rd.dropped > 0 && rd.sink >= 0 && rd.sink_ok) {
-		char note[96];
-		int k = snprintf(note, sizeof(note), "\n[jsym: %zu more bytes of the "
-				 "JVM's message not shown]\n", rd.dropped);
+	return rc > 0 ? 0 : rc;
+}
 
-		fdio_write_all(rd.sink, note, (size_t)k, 0);
-	}
-	if (rc)
-		return rc;
-	if (!rd.have_code && rd.line_len > 0 &&
-	    hs_parse_code(rd.line, rd.line_len, &res->code) == 0)
-		rd.have_code = true;   /* "0" without a newline: tolerate it */
-	if (!rd.have_code)
+/* The error text cut at ERR_TEXT_MAX says how much was left out. */
+static void note_dropped(const struct reader *rd)
+{
+	char note[96];
+	int k;
+
+	if (rd->dropped == 0 || rd->sink < 0 || !rd->sink_ok)
+		return;
+	k = snprintf(note, sizeof(note), "\n[jsym: %zu more bytes of the "
+		     "JVM's message not shown]\n", rd->dropped);
+	fdio_write_all(rd->sink, note, (size_t)k, 0);
+}
+
+/* A reply read to its end without error: did it have a result line? */
+static int check_result_line(struct reader *rd, struct err_text *e)
+{
+	if (!rd->have_code && rd->line_len > 0 &&
+	    hs_parse_code(rd->line, rd->line_len, &rd->res->code) == 0)
+		rd->have_code = true;   /* "0" without a newline: tolerate it */
+	if (!rd->have_code)
 		return err_set(e, -ECONNRESET,
 			       "the JVM closed the connection without a reply: it "
 			       "accepts only its own uid/gid or root as peer (jsym "
@@ -320,6 +338,31 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 			       "the protocol limits", (unsigned)geteuid(),
 			       (unsigned)getegid());
 	return 0;
+}
+
+static int roundtrip(const struct target *t, const char *sock, const char *req, size_t len,
+		     const struct hs_opts *o, enum hs_io_mode mode, char *cap,
+		     size_t capmax, struct hs_io_result *res, struct err_text *e)
+{
+	struct reader rd = {
+		.ms = o->read_timeout_ms, .sink = -1, .sink_ok = true,
+		.t = t, .o = o, .mode = mode, .cap = cap, .capmax = capmax, .res = res,
+	};
+	const char *dir = o->dir ? o->dir : "/tmp";
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rd.fd = connect_sock(dir, sock, o->timeout_ms, e);
+	if (rd.fd < 0)
+		return rd.fd;
+	rc = check_peer(t, rd.fd, dir, sock, e);
+	if (rc == 0)
+		rc = send_all(rd.fd, req, len, o->timeout_ms, e);
+	if (rc == 0)
+		rc = read_reply(&rd, e);
+	close(rd.fd);
+	note_dropped(&rd);
+	return rc ? rc : check_result_line(&rd, e);
 }
 
 /* How long a failed connection waits for an exiting JVM to be gone. */

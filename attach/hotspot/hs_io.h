@@ -14,8 +14,7 @@
 
 #include <sys/un.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct target;
 

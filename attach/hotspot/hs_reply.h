@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "attach_types.h"
+#include "base.h"
 
 #define HS_V1_NAME_MAX 16        /* bytes, without the NUL */
 #define HS_V1_ARG_MAX 1024       /* bytes per argument, without the NUL */

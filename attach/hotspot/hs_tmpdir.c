@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "hs_tmpdir.h"
-#include "inroot.h"
 #include "target.h"
 
 /*

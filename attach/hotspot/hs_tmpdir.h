@@ -7,8 +7,7 @@
 #ifndef JSYM_HS_TMPDIR_H
 #define JSYM_HS_TMPDIR_H
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct target;
 

@@ -25,10 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "openj9.h"
-#include "regular.h"
+#include "openj9_int.h"
 
 #define CMD_MAX (64 * 1024)
 #define FIRST_MSG_MAX 4000           /* what the Java attacher reads, B7 */
@@ -466,13 +465,11 @@ static int converse(struct j9_session *s, const char *cmd, bool is_load, bool is
 	return rc;
 }
 
-/* The longest the whole reply may take: t's, else the handshake timeout;
- * -1 (no limit) when t asks for none. */
-static int reply_timeout_ms(const struct openj9_target *t, int timeout_ms)
+/* The longest the whole reply may take: t's; -1 (no limit) when t sets
+ * none (<= 0, the meaning of 0 in every read_timeout_ms of jsym). */
+static int reply_timeout_ms(const struct openj9_target *t)
 {
-	if (t->read_timeout_ms > 0)
-		return t->read_timeout_ms;
-	return t->read_timeout_ms < 0 ? -1 : timeout_ms;
+	return t->read_timeout_ms > 0 ? t->read_timeout_ms : -1;
 }
 
 int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[],
@@ -495,7 +492,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	if (rc)
 		goto out;
 	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
-	s.read_timeout_ms = reply_timeout_ms(t, s.timeout_ms);
+	s.read_timeout_ms = reply_timeout_ms(t);
 	s.deadline = clock_ms() + s.timeout_ms;
 	catch_cancel(old);
 	s.common = openj9_common_dir(t, s.cpath, sizeof(s.cpath), e);

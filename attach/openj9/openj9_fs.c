@@ -21,10 +21,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fdio.h"
-#include "inroot.h"
+#include "base.h"
 #include "openj9.h"
-#include "text.h"
+#include "openj9_int.h"
+#include "target.h"
 
 #define ATTACHINFO_MAX (64 * 1024)
 

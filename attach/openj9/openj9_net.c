@@ -15,9 +15,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "openj9.h"
+#include "openj9_int.h"
 
 int openj9_random_key(char key[17])
 {

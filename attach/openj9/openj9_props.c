@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "openj9.h"
+#include "openj9_int.h"
 
 struct pbuf {
 	char *s;

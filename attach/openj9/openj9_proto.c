@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "openj9.h"
+#include "openj9_int.h"
 
 #define PFX_ERR "ATTACH_ERR "
 #define PFX_INIT "AgentInitializationException"

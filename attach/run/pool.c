@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "pool.h"
 
 struct worker {
@@ -66,99 +66,150 @@ static int next_deadline(const struct worker *w, int jobs)
 	return (int)best;
 }
 
+/* One pool_run: its arguments, its workers and its counts. */
+struct pool {
+	int n, jobs, limit_ms;
+	pool_job_fn job;
+	size_t size;
+	unsigned char *results;
+	char *failed;
+	pool_progress_fn progress;
+	void *ctx;
+	struct worker *w;
+	struct pollfd *pf;
+	int next, running, done;
+};
+
+/* Workers started for the next items while a slot is free.  0, or the
+ * -errno of a pipe or fork that failed (no further worker is started). */
+static int fill_slots(struct pool *p)
+{
+	int rc = 0;
+
+	while (p->running < p->jobs && p->next < p->n && rc == 0) {
+		int slot = 0;
+
+		while (p->w[slot].pid > 0)
+			slot++;
+		rc = start(&p->w[slot], p->next, p->job, p->size, p->ctx);
+		if (rc) {
+			p->w[slot].pid = 0;
+			break;
+		}
+		p->w[slot].deadline = p->limit_ms > 0 ? clock_ms() + p->limit_ms : 0;
+		p->next++;
+		p->running++;
+	}
+	return rc;
+}
+
+/* Wait until a worker's pipe has something or a deadline passes.  -1 when
+ * poll failed for another reason than a signal. */
+static int wait_workers(struct pool *p)
+{
+	for (int s = 0; s < p->jobs; s++) {
+		p->pf[s].fd = p->w[s].pid > 0 ? p->w[s].fd : -1;
+		p->pf[s].events = POLLIN;
+		p->pf[s].revents = 0;
+	}
+	if (poll(p->pf, (nfds_t)p->jobs, next_deadline(p->w, p->jobs)) < 0 && errno != EINTR)
+		return -1;
+	return 0;
+}
+
+/* Slot s is free again; its item failed (result zeroed) unless ok. */
+static void end_worker(struct pool *p, int s, bool ok)
+{
+	struct worker *w = &p->w[s];
+
+	if (!ok) {
+		memset(p->results + p->size * (size_t)w->idx, 0, p->size);
+		if (p->failed)
+			p->failed[w->idx] = 1;
+	}
+	w->pid = 0;
+	p->running--;
+	p->done++;
+	if (p->progress)
+		p->progress(p->done, p->running, p->n, p->ctx);
+}
+
+/* Past its deadline: our own worker, killed, its item failed; not waited
+ * for (stuck in the kernel, it dies when it can). */
+static void kill_overdue(struct pool *p)
+{
+	for (int s = 0; s < p->jobs; s++) {
+		struct worker *w = &p->w[s];
+
+		if (w->pid <= 0 || w->deadline <= 0 || clock_ms() < w->deadline)
+			continue;
+		kill(w->pid, SIGKILL);
+		(void)waitpid(w->pid, NULL, WNOHANG);
+		close(w->fd);
+		p->pf[s].revents = 0;
+		end_worker(p, s, false);
+	}
+}
+
+/* What the workers' pipes hold read into their results; a worker whose
+ * result is complete, or whose pipe ended before, is reaped. */
+static void collect(struct pool *p)
+{
+	for (int s = 0; s < p->jobs; s++) {
+		struct worker *w = &p->w[s];
+		unsigned char *res;
+		ssize_t got;
+		int status;
+
+		if (w->pid <= 0 || !(p->pf[s].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		res = p->results + p->size * (size_t)w->idx;
+		got = read(w->fd, res + w->got, p->size - w->got);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got > 0) {
+			w->got += (size_t)got;
+			if (w->got < p->size)
+				continue;
+		}
+		/* complete, or EOF/error before it was */
+		close(w->fd);
+		while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		end_worker(p, s, w->got == p->size);
+	}
+}
+
 int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t size,
 	     void *results, char *failed, pool_progress_fn progress, void *ctx)
 {
-	struct worker *w = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*w));
-	struct pollfd *pf = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pf));
-	int next = 0, running = 0, done = 0, rc = 0;
+	struct pool p = {
+		.n = n, .jobs = jobs < 1 ? 1 : jobs, .limit_ms = limit_ms, .job = job,
+		.size = size, .results = results, .failed = failed,
+		.progress = progress, .ctx = ctx,
+	};
+	int rc = 0;
 
-	if (!w || !pf) {
-		free(w);
-		free(pf);
+	p.w = calloc((size_t)p.jobs, sizeof(*p.w));
+	p.pf = calloc((size_t)p.jobs, sizeof(*p.pf));
+	if (!p.w || !p.pf) {
+		free(p.w);
+		free(p.pf);
 		return -ENOMEM;
 	}
-	if (jobs < 1)
-		jobs = 1;
 	memset(results, 0, size * (size_t)n);
 	for (;;) {
-		while (running < jobs && next < n && rc == 0) {
-			int slot = 0;
-
-			while (w[slot].pid > 0)
-				slot++;
-			rc = start(&w[slot], next, job, size, ctx);
-			if (rc) {
-				w[slot].pid = 0;
-				break;
-			}
-			w[slot].deadline = limit_ms > 0 ? clock_ms() + limit_ms : 0;
-			next++;
-			running++;
-		}
-		if (running == 0)
+		if (rc == 0)
+			rc = fill_slots(&p);
+		if (p.running == 0 || wait_workers(&p) < 0)
 			break;
-		for (int s = 0; s < jobs; s++) {
-			pf[s].fd = w[s].pid > 0 ? w[s].fd : -1;
-			pf[s].events = POLLIN;
-			pf[s].revents = 0;
-		}
-		if (poll(pf, (nfds_t)jobs, next_deadline(w, jobs)) < 0 && errno != EINTR)
-			break;
-		/* past its deadline: our own worker, killed, its item failed; not
-		 * waited for (stuck in the kernel, it dies when it can) */
-		for (int s = 0; s < jobs; s++) {
-			if (w[s].pid <= 0 || w[s].deadline <= 0 || clock_ms() < w[s].deadline)
-				continue;
-			kill(w[s].pid, SIGKILL);
-			(void)waitpid(w[s].pid, NULL, WNOHANG);
-			close(w[s].fd);
-			memset((unsigned char *)results + size * (size_t)w[s].idx, 0, size);
-			if (failed)
-				failed[w[s].idx] = 1;
-			w[s].pid = 0;
-			pf[s].revents = 0;
-			running--;
-			done++;
-			if (progress)
-				progress(done, running, n, ctx);
-		}
-		for (int s = 0; s < jobs; s++) {
-			unsigned char *res;
-			ssize_t got;
-			int status;
-
-			if (w[s].pid <= 0 || !(pf[s].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			res = (unsigned char *)results + size * (size_t)w[s].idx;
-			got = read(w[s].fd, res + w[s].got, size - w[s].got);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got > 0) {
-				w[s].got += (size_t)got;
-				if (w[s].got < size)
-					continue;
-			}
-			/* complete, or EOF/error before it was */
-			close(w[s].fd);
-			while (waitpid(w[s].pid, &status, 0) < 0 && errno == EINTR)
-				;
-			if (w[s].got < size) {
-				memset(res, 0, size);
-				if (failed)
-					failed[w[s].idx] = 1;
-			}
-			w[s].pid = 0;
-			running--;
-			done++;
-			if (progress)
-				progress(done, running, n, ctx);
-		}
+		kill_overdue(&p);
+		collect(&p);
 	}
-	for (; next < n; next++)
+	for (; p.next < n; p.next++)
 		if (failed)
-			failed[next] = 1;
-	free(w);
-	free(pf);
+			failed[p.next] = 1;
+	free(p.w);
+	free(p.pf);
 	return rc;
 }

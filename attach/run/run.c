@@ -18,11 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "creds.h"
+#include "base.h"
 #include "hotspot.h"
-#include "ns.h"
 #include "openj9.h"
-#include "regular.h"
 #include "run.h"
 #include "target.h"
 
@@ -74,8 +72,7 @@ static int child_openj9(const struct run_request *rq, const struct target *t,
 		.tmpdir = t->opts.tmpdir[0] ? t->opts.tmpdir : NULL,
 		.attach_dir = t->opts.attach_dir[0] ? t->opts.attach_dir : NULL,
 		.timeout_ms = rq->timeout_ms,
-		/* jsym's --read-timeout 0 means "no limit", OpenJ9's is < 0 */
-		.read_timeout_ms = rq->read_timeout_ms ? rq->read_timeout_ms : -1,
+		.read_timeout_ms = rq->read_timeout_ms,
 		.log = log,
 	};
 	struct ns_result nr;

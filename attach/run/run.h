@@ -9,8 +9,8 @@
 #ifndef JSYM_RUN_H
 #define JSYM_RUN_H
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
+#include "pool.h"        /* the bounded pool of workers for --all */
 
 struct target;
 

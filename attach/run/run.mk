@@ -3,4 +3,6 @@
 # inside the target's namespaces.  Uses the protocols, target and base.
 
 ATTACH_RUN_SRCS := attach/run/run.c attach/run/pool.c
-INC_attach/run := -Iattach/run $(INC_attach/hotspot) -Iattach/openj9 $(INC_attach/deploy)
+EXP_attach/run := -Iattach/run/include $(EXP_attach/hotspot) $(EXP_attach/openj9) \
+	$(EXP_attach/deploy)
+INC_attach/run := -Iattach/run $(EXP_attach/run)

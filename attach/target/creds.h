@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "errtext.h"
+#include "base.h"
 
 struct creds_saved {
 	bool switched;          /* creds_become() changed something */

@@ -7,8 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "inroot.h"
-#include "regular.h"
 
 /* The openat2(2) ABI, spelled out: musl ships no <linux/openat2.h>. */
 struct inroot_how {

@@ -131,3 +131,43 @@ int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	}
 	return 0;
 }
+
+int ns_enter_allowed(const struct target *t, unsigned which, unsigned required,
+		     bool *pid_entered, struct err_text *e)
+{
+	static const unsigned each[] = { NS_ENTER_IPC, NS_ENTER_NET, NS_ENTER_PID };
+	struct ns_result nr;
+	int rc;
+
+	*pid_entered = false;
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+		if (!(which & each[i]))
+			continue;
+		rc = ns_enter(t, each[i], &nr, NULL, e);
+		if (rc == -EPERM && !(required & each[i])) {
+			e->msg[0] = '\0';
+			continue;
+		}
+		if (rc)
+			return rc;
+		*pid_entered = *pid_entered || nr.pid_entered;
+	}
+	return 0;
+}
+
+int ns_enter_root(const struct target *t, struct err_text *e)
+{
+	struct ns_result nr;
+	int rc = ns_enter(t, NS_ENTER_MNT, &nr, NULL, e);
+
+	if (rc)
+		return rc;
+	if (nr.mnt_fallback && (fchdir(t->root_fd) != 0 || chroot(".") != 0))
+		return err_set(e, -errno, "cannot enter the container's mount "
+			       "namespace (no CAP_SYS_ADMIN) nor chroot into its root: "
+			       "%s (needs CAP_SYS_CHROOT)", strerror(errno));
+	if (chdir("/") != 0)
+		return err_set(e, -errno, "cannot change to the container's /: %s",
+			       strerror(errno));
+	return 0;
+}

@@ -12,8 +12,7 @@
 
 #include <stdbool.h>
 
-#include "attach_types.h"
-#include "errtext.h"
+#include "base.h"
 
 struct target;
 
@@ -49,5 +48,22 @@ struct ns_result {
  */
 int ns_enter(const struct target *t, unsigned which, struct ns_result *res,
 	     const struct attach_log *log, struct err_text *e);
+
+/*
+ * As many of `which` (ipc, net, pid) as we may: each is entered on its
+ * own, and one refused with EPERM (no CAP_SYS_ADMIN: a DaemonSet with
+ * hostPID) is skipped unless it is in `required`.  *pid_entered says
+ * whether the next fork() lands in the JVM's pid namespace.  0 or -errno
+ * with e set (e is empty after a skip).
+ */
+int ns_enter_allowed(const struct target *t, unsigned which, unsigned required,
+		     bool *pid_entered, struct err_text *e);
+
+/*
+ * The JVM's files as its "/" for code that runs inside (a probe, a
+ * loader): its mount namespace, or, refused, a chroot into its root dir;
+ * then cwd "/".  0 or -errno with e naming CAP_SYS_CHROOT.
+ */
+int ns_enter_root(const struct target *t, struct err_text *e);
 
 #endif

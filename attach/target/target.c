@@ -13,9 +13,8 @@
 #include <sys/fsuid.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "creds.h"
-#include "fdio.h"
 #include "inroot.h"
 #include "jdk_version.h"
 #include "ns.h"

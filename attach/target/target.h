@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "proc.h"
 
 enum target_ns { TNS_MNT, TNS_NET, TNS_IPC, TNS_PID, TNS_USER, TNS_COUNT };
@@ -138,5 +138,15 @@ bool target_gone_within(const struct target *t, int ms);
 
 /* True when the process is stopped right now (SIGSTOP, a debugger). */
 bool target_stopped(const struct target *t);
+
+/*
+ * The rest of the layer's entry: the confined open inside a target's root
+ * (inroot.h), entering its namespaces (ns.h), taking its ids (creds.h), the
+ * JDK's version and what jsym makes of it (jdk_version.h).
+ */
+#include "creds.h"
+#include "inroot.h"
+#include "jdk_version.h"
+#include "ns.h"
 
 #endif

@@ -6,4 +6,8 @@
 ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/jdk_version.c \
 	attach/target/proc_ct.c attach/target/target.c \
 	attach/target/inroot.c attach/target/ns.c attach/target/creds.c attach/target/uts.c
-INC_attach/target := -Iattach/target $(INC_attach/base)
+# EXP_<folder>: what the layers above see, the folder's entry header (its
+# include/ holds that one header) and the entries below it; INC_<folder>:
+# the folder's own headers and EXP_<folder>.
+EXP_attach/target := -Iattach/target/include $(EXP_attach/base)
+INC_attach/target := -Iattach/target $(EXP_attach/target)

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fdio.h"
+#include "base.h"
 #include "inroot.h"
 #include "target.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 
 #define VM_ELF_MAX_TABLE (64u << 20)    /* .dynsym or .dynstr larger: refused */
 

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "journal.h"
 #include "target.h"
 #include "vm_scan.h"

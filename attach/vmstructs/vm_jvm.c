@@ -7,9 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "creds.h"
-#include "fdio.h"
-#include "inroot.h"
+#include "base.h"
+#include "target.h"
 #include "vm_elf.h"
 #include "vm_jvm.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "target.h"
 #include "vm_mem.h"
 #include "vm_tables.h"

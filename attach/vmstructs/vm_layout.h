@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "vm_tables.h"
 
 /* One non-static field: where and how wide (1, 2, 4 or 8 bytes). */

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "vm_jvm.h"
 #include "vm_layout.h"
 

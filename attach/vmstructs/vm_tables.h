@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "vm_mem.h"
 
 /* The exported symbols, in the order of vm_table_symbol_names. */
@@ -72,6 +72,12 @@ struct vm_tables {
 int vm_tables_read(struct vm_mem *m, const uint64_t sym[VS_COUNT], struct vm_tables *t,
 		   struct err_text *e);
 void vm_tables_free(struct vm_tables *t);
+
+/* Every field, type and constant of t, one a line ("field T::N TYPE +OFF",
+ * "type T : SUPER size N", "int N = V", "long N = V"), the names escaped for
+ * a terminal (they are the JVM's memory); *text is malloc'd.  Its length,
+ * or -ENOMEM. */
+long vm_tables_text(const struct vm_tables *t, char **text);
 
 /* Lookups (NULL / false when absent). */
 const struct vm_field *vm_field_find(const struct vm_tables *t, const char *type,

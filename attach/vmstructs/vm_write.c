@@ -9,9 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fdio.h"
-#include "inroot.h"
-#include "termtext.h"
+#include "base.h"
+#include "target.h"
 #include "vm_write.h"
 
 long vm_map_render(const struct vm_snapshot *s, char **out)

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "errtext.h"
+#include "base.h"
 #include "target.h"
 #include "vm_scan.h"
 

@@ -6,7 +6,8 @@
  * net namespace files, enters those two namespaces, calls openj9_exec().
  *
  *   openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]
- *     -t  handshake timeout, -r  reply silence timeout (-1: none)
+ *     -t  handshake timeout, -r  whole reply's timeout (<= 0: none;
+ *         default: the -t value)
  *     -f  only find the VM and print its vmId
  *     -J  create the _notifier semaphore set the way jattach does (1 member,
  *         IPC_CREAT) in the target's ipc ns, then exit: for tests of the
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "openj9.h"
+#include "openj9_int.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -225,14 +227,16 @@ int main(int argc, char **argv)
 	struct err_text err = { "" };
 	char p[64], vmid[256], *status, *env, *cmdline, *line;
 	size_t slen = 0, elen = 0, clen = 0;
-	bool find_only = false, check = false, jattach_set = false;
+	bool find_only = false, check = false, jattach_set = false, r_set = false;
 	int c, pid, rc, ipc_fd, fds_before, bad = 0;
 
 	while ((c = getopt(argc, argv, "+t:r:vfCJ")) != -1) {
 		if (c == 't')
 			t.timeout_ms = atoi(optarg);
-		else if (c == 'r')
+		else if (c == 'r') {
 			t.read_timeout_ms = atoi(optarg);
+			r_set = true;
+		}
 		else if (c == 'v')
 			t.log = &log;
 		else if (c == 'f')
@@ -244,6 +248,8 @@ int main(int argc, char **argv)
 		else
 			return 1;
 	}
+	if (!r_set)     /* the reply bounded like the handshake */
+		t.read_timeout_ms = t.timeout_ms;
 	if (optind >= argc || (!find_only && !jattach_set && optind + 1 >= argc)) {
 		fprintf(stderr, "usage: openj9_client [-t MS] [-r MS] [-v] [-f] [-C] PID [COMMAND ARGS...]\n");
 		return 1;

@@ -38,7 +38,7 @@ FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers
 FUZZ_TARGETS += openj9
 FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach/openj9/openj9_proto.c \
-	attach/base/errtext.c
+	common/errtext.c
 # journal reader and perf-map parser through the lookup index
 FUZZ_TARGETS += journal
 FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
@@ -46,14 +46,14 @@ FUZZ_TARGETS += perfmap
 FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
 FUZZ_TARGETS += agent_names
 FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/format/javaname.c \
-	agent/jvm/options.c agent/jvm/procinfo.c
+	agent/jvm/options.c agent/jvm/procinfo.c common/errtext.c
 # terminal escaping of target text (attach/base)
 FUZZ_TARGETS += termtext
 FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
 # jsym map: the serviceability tables and the code-cache walk over a fake
 # JVM memory (attach/vmstructs)
 VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_tables.c vm_layout.c vm_blob.c \
-	vm_names.c vm_method.c vm_lines.c vm_scan.c vm_maps.c) attach/base/errtext.c agent/format/javaname.c
+	vm_names.c vm_method.c vm_lines.c vm_scan.c vm_maps.c) common/errtext.c agent/format/javaname.c
 VM_FUZZ_FLAGS := -DVM_CACHE_LINES=64u
 FUZZ_TARGETS += vm_tables
 FUZZ_LIBS_vm_tables := $(VM_FUZZ_FLAGS)

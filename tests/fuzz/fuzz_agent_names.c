@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1);
-	char out[64], err[128];
+	struct err_text err = { "" };
+	char out[64];
 	struct agent_opts o;
 	size_t cut;
 
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	names_method_display(out, "m", cut < size ? s + cut + 1 : s, out, sizeof(out));
 	names_method_display("C", "m", s, out, 1);
-	options_parse(s, &o, err, sizeof(err));
+	options_parse(s, &o, &err);
 	if (strnlen(o.dir, sizeof(o.dir)) == sizeof(o.dir))
 		abort();
 	(void)procinfo_parse_starttime(s);

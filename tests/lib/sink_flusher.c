@@ -19,12 +19,12 @@ static void *flusher_main(void *arg)
 	return NULL;
 }
 
-int sink_flusher_spawn(char *why, size_t whylen)
+int sink_flusher_spawn(struct err_text *why)
 {
 	int rc = pthread_create(&sink_flusher, NULL, flusher_main, NULL);
 
 	if (rc)
-		snprintf(why, whylen, "pthread_create: %s", strerror(rc));
+		err_set(why, 0, "pthread_create: %s", strerror(rc));
 	return -rc;
 }
 

@@ -11,12 +11,14 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "errtext.h"
+
 /* The thread last spawned. */
 extern pthread_t sink_flusher;
 
 /* For sink_run_thread: start a pthread running sink_flush_loop.  0, or
  * -errno with the reason in why. */
-int sink_flusher_spawn(char *why, size_t whylen);
+int sink_flusher_spawn(struct err_text *why);
 
 /* How many spawned threads are inside sink_flush_loop now. */
 int sink_flusher_running(void);

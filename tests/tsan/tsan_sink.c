@@ -35,18 +35,19 @@ static int fail(const char *what, const char *why)
 
 int main(void)
 {
-	char dir[] = "/tmp/jsym-tsan-sink.XXXXXX", why[512], cmd[64];
+	char dir[] = "/tmp/jsym-tsan-sink.XXXXXX", cmd[64];
+	struct err_text why = { "" };
 	struct agent_opts o;
 
 	if (!mkdtemp(dir))
 		return fail("mkdtemp", "cannot make a directory in /tmp");
-	if (options_parse("flush_ms=1,jitdump,jitdump_max=64k", &o, why, sizeof(why)))
-		return fail("options", why);
+	if (options_parse("flush_ms=1,jitdump,jitdump_max=64k", &o, &why))
+		return fail("options", why.msg);
 	strcpy(o.dir, dir);
-	if (sink_start(&o, why, sizeof(why)))
-		return fail("sink_start", why);
-	if (sink_run_thread(sink_flusher_spawn, why, sizeof(why)))
-		return fail("flush thread", why);
+	if (sink_start(&o, &why))
+		return fail("sink_start", why.msg);
+	if (sink_run_thread(sink_flusher_spawn, &why))
+		return fail("flush thread", why.msg);
 	for (int i = 0; i < ROUNDS; i++) {
 		char name[64];
 

@@ -128,7 +128,8 @@ static char *slurp(const char *path)
 
 START_TEST(test_perfmap_rewrite_removes_unloaded)
 {
-	char dir[] = "/tmp/jsym-check-map-XXXXXX", path[128], why[256];
+	char dir[] = "/tmp/jsym-check-map-XXXXXX", path[128];
+	struct err_text why = { "" };
 	struct code_table t;
 	struct bbuf b = { 0 };
 	struct stat st;
@@ -142,7 +143,7 @@ START_TEST(test_perfmap_rewrite_removes_unloaded)
 	put(&t, 0x1000, 0x10, 1, "void A.a()");
 	put(&t, 0x2000, 0x20, 2, "void A.b()");
 	ck_assert_int_eq(perfmap_render(&t, &b), 0);
-	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, why, sizeof(why));
+	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, &why);
 	ck_assert_int_ge(fd, 0);
 	/* a load appended through the returned fd */
 	ck_assert_int_eq(write(fd, "4000 40 void D.d()\n", 19), 19);
@@ -157,7 +158,7 @@ START_TEST(test_perfmap_rewrite_removes_unloaded)
 	put(&t, 0x4000, 0x40, 4, "void D.d()");
 	bbuf_clear(&b);
 	ck_assert_int_eq(perfmap_render(&t, &b), 0);
-	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, why, sizeof(why));
+	fd = perfmap_replace(dfd, "perf-1.map", "perf-1.map.tmp", b.data, b.len, &why);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	ck_assert_str_eq(slurp(path), "1000 10 void A.a()\n3000 30 long B.c(int)\n4000 40 void D.d()\n");
@@ -166,16 +167,16 @@ START_TEST(test_perfmap_rewrite_removes_unloaded)
 	/* a planted symlink is refused and left alone */
 	snprintf(path, sizeof(path), "%s/perf-2.map", dir);
 	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
-	ck_assert_int_eq(perfmap_replace(dfd, "perf-2.map", "perf-2.map.tmp", "x\n", 2, why,
-					 sizeof(why)), -ELOOP);
-	ck_assert_ptr_nonnull(strstr(why, "symlink"));
-	ck_assert_int_eq(outfile_open(dfd, "perf-2.map", 0, why, sizeof(why)), -ELOOP);
+	ck_assert_int_eq(perfmap_replace(dfd, "perf-2.map", "perf-2.map.tmp", "x\n", 2,
+					 &why), -ELOOP);
+	ck_assert_ptr_nonnull(strstr(why.msg, "symlink"));
+	ck_assert_int_eq(outfile_open(dfd, "perf-2.map", 0, &why), -ELOOP);
 	unlink(path);
 	/* a FIFO is refused without blocking */
 	snprintf(path, sizeof(path), "%s/jsym-3.journal", dir);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
-	ck_assert_int_eq(outfile_open(dfd, "jsym-3.journal", O_APPEND, why, sizeof(why)), -ENXIO);
-	ck_assert_ptr_nonnull(strstr(why, "FIFO"));
+	ck_assert_int_eq(outfile_open(dfd, "jsym-3.journal", O_APPEND, &why), -ENXIO);
+	ck_assert_ptr_nonnull(strstr(why.msg, "FIFO"));
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/perf-1.map", dir);
 	unlink(path);

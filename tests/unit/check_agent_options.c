@@ -13,13 +13,13 @@ extern Suite *agent_options_suite(void); /* listed in the runner by tests/tests.
 START_TEST(test_defaults)
 {
 	struct agent_opts o;
-	char err[256];
+	struct err_text err = { "" };
 
-	ck_assert_int_eq(options_parse(NULL, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse(NULL, &o, &err), 0);
 	ck_assert_str_eq(o.dir, "/tmp");
 	ck_assert_uint_eq(o.flush_ms, 100);
 	ck_assert(!o.unfold && !o.verbose && !o.stop);
-	ck_assert_int_eq(options_parse("", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("", &o, &err), 0);
 	ck_assert_str_eq(o.dir, "/tmp");
 }
 END_TEST
@@ -27,14 +27,13 @@ END_TEST
 START_TEST(test_all_options)
 {
 	struct agent_opts o;
-	char err[256];
+	struct err_text err = { "" };
 
-	ck_assert_int_eq(options_parse("dir=/var/tmp/x,unfold,verbose,flush_ms=250", &o, err,
-				       sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("dir=/var/tmp/x,unfold,verbose,flush_ms=250", &o, &err), 0);
 	ck_assert_str_eq(o.dir, "/var/tmp/x");
 	ck_assert(o.unfold && o.verbose && !o.stop);
 	ck_assert_uint_eq(o.flush_ms, 250);
-	ck_assert_int_eq(options_parse("stop,,", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("stop,,", &o, &err), 0);
 	ck_assert(o.stop);
 	ck_assert_str_eq(o.dir, "/tmp");
 }
@@ -43,58 +42,59 @@ END_TEST
 START_TEST(test_errors_name_the_option)
 {
 	struct agent_opts o;
-	char err[256];
+	struct err_text err = { "" };
 
-	ck_assert_int_eq(options_parse("dir=/tmp,bogus", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "unknown option 'bogus'"));
-	ck_assert_ptr_nonnull(strstr(err, "known: dir=PATH"));
+	ck_assert_int_eq(options_parse("dir=/tmp,bogus", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown option 'bogus'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "known: dir=PATH"));
 	/* exact keys only: no prefix matching */
-	ck_assert_int_eq(options_parse("unfoldall", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "'unfoldall'"));
-	ck_assert_int_eq(options_parse("dir=relative/path", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "absolute"));
-	ck_assert_int_eq(options_parse("dir", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(options_parse("flush_ms=0", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(options_parse("flush_ms=60001", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(options_parse("flush_ms=-5", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(options_parse("flush_ms=10x", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "flush_ms"));
-	ck_assert_int_eq(options_parse("verbose=1", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "no value"));
+	ck_assert_int_eq(options_parse("unfoldall", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'unfoldall'"));
+	ck_assert_int_eq(options_parse("dir=relative/path", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "absolute"));
+	ck_assert_int_eq(options_parse("dir", &o, &err), -EINVAL);
+	ck_assert_int_eq(options_parse("flush_ms=0", &o, &err), -EINVAL);
+	ck_assert_int_eq(options_parse("flush_ms=60001", &o, &err), -EINVAL);
+	ck_assert_int_eq(options_parse("flush_ms=-5", &o, &err), -EINVAL);
+	ck_assert_int_eq(options_parse("flush_ms=10x", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "flush_ms"));
+	ck_assert_int_eq(options_parse("verbose=1", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no value"));
 }
 END_TEST
 
 START_TEST(test_long_dir)
 {
 	struct agent_opts o;
-	char err[256], s[AGENT_DIR_MAX + 16];
+	struct err_text err = { "" };
+	char s[AGENT_DIR_MAX + 16];
 
 	strcpy(s, "dir=/");
 	memset(s + 5, 'a', AGENT_DIR_MAX);
 	s[5 + AGENT_DIR_MAX] = '\0';
-	ck_assert_int_eq(options_parse(s, &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "too long"));
+	ck_assert_int_eq(options_parse(s, &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too long"));
 }
 END_TEST
 
 START_TEST(test_journal_max_and_jitdump)
 {
 	struct agent_opts o;
-	char err[256];
+	struct err_text err = { "" };
 
-	ck_assert_int_eq(options_parse(NULL, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse(NULL, &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 16u << 20);
 	ck_assert(!o.jitdump);
-	ck_assert_int_eq(options_parse("journal_max=64k,jitdump", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("journal_max=64k,jitdump", &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 64u << 10);
 	ck_assert(o.jitdump);
-	ck_assert_int_eq(options_parse("journal_max=3M", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("journal_max=3M", &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 3u << 20);
-	ck_assert_int_eq(options_parse("journal_max=1g", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("journal_max=1g", &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 1ull << 30);
-	ck_assert_int_eq(options_parse("journal_max=100000", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("journal_max=100000", &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 100000);
-	ck_assert_int_eq(options_parse("journal_max=0", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("journal_max=0", &o, &err), 0);
 	ck_assert_uint_eq(o.journal_max, 0);
 	/* below the floor, above the ceiling, overflow, junk, no value */
 	static const char *const bad[] = {
@@ -104,22 +104,22 @@ START_TEST(test_journal_max_and_jitdump)
 		"jitdump=1",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_msg(options_parse(bad[i], &o, err, sizeof(err)) == -EINVAL, "%s", bad[i]);
-		ck_assert_ptr_nonnull(strstr(err, "known: "));
+		ck_assert_msg(options_parse(bad[i], &o, &err) == -EINVAL, "%s", bad[i]);
+		ck_assert_ptr_nonnull(strstr(err.msg, "known: "));
 	}
-	ck_assert_int_eq(options_parse("journal_max=1k", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "64k..1g"));
+	ck_assert_int_eq(options_parse("journal_max=1k", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "64k..1g"));
 	/* jitdump_max: the same sizes, its own default */
-	ck_assert_int_eq(options_parse(NULL, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse(NULL, &o, &err), 0);
 	ck_assert_uint_eq(o.jitdump_max, 64u << 20);
-	ck_assert_int_eq(options_parse("jitdump,jitdump_max=128k", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("jitdump,jitdump_max=128k", &o, &err), 0);
 	ck_assert_uint_eq(o.jitdump_max, 128u << 10);
 	ck_assert_uint_eq(o.journal_max, 16u << 20);
-	ck_assert_int_eq(options_parse("jitdump_max=0", &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(options_parse("jitdump_max=0", &o, &err), 0);
 	ck_assert_uint_eq(o.jitdump_max, 0);
-	ck_assert_int_eq(options_parse("jitdump_max=1k", &o, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "jitdump_max needs"));
-	ck_assert_ptr_nonnull(strstr(err, "jitdump_max=SIZE"));
+	ck_assert_int_eq(options_parse("jitdump_max=1k", &o, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "jitdump_max needs"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "jitdump_max=SIZE"));
 }
 END_TEST
 

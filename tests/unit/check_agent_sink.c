@@ -29,9 +29,9 @@ extern Suite *agent_sink_suite(void); /* listed in the runner by tests/tests.mk 
 static char dir[64];
 static void start_flusher(void)
 {
-	char why[256];
+	struct err_text why = { "" };
 
-	ck_assert_int_eq(sink_run_thread(sink_flusher_spawn, why, sizeof(why)), 0);
+	ck_assert_int_eq(sink_run_thread(sink_flusher_spawn, &why), 0);
 }
 
 static void stop_with_flusher(void)
@@ -45,16 +45,16 @@ static char path_map[128], path_journal[128], path_dump[192];
 static void start_in_new_dir(const char *opts)
 {
 	struct agent_opts o;
-	char why[256];
+	struct err_text why = { "" };
 
 	tmp_dir(dir, sizeof(dir), "sink");
 	snprintf(path_map, sizeof(path_map), "%s/perf-%d.map", dir, (int)getpid());
 	snprintf(path_journal, sizeof(path_journal), "%s/jsym-%d.journal", dir, (int)getpid());
 	snprintf(path_dump, sizeof(path_dump), "%s/jsym-jit-%d/jit-%d.dump", dir, (int)getpid(),
 		 (int)getpid());
-	ck_assert_int_eq(options_parse(opts, &o, why, sizeof(why)), 0);
+	ck_assert_int_eq(options_parse(opts, &o, &why), 0);
 	strcpy(o.dir, dir);
-	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	ck_assert_int_eq(sink_start(&o, &why), 0);
 }
 
 static void setup_dir(void)
@@ -221,17 +221,18 @@ END_TEST
 START_TEST(test_bad_dir_fails_with_reason)
 {
 	struct agent_opts o;
-	char why[256];
+	struct err_text why = { "" };
+	char log[64];
 
 	options_defaults(&o);
 	strcpy(o.dir, "/nonexistent/jsym-check");
-	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(why, "cannot open output directory /nonexistent/jsym-check"));
+	ck_assert_int_eq(sink_start(&o, &why), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why.msg, "cannot open output directory /nonexistent/jsym-check"));
 	ck_assert(!sink_running());
 	/* the reason also went to the fallback log */
-	snprintf(why, sizeof(why), "/tmp/jsym-%d.log", (int)getpid());
-	ck_assert_int_eq(access(why, R_OK), 0);
-	unlink(why);
+	snprintf(log, sizeof(log), "/tmp/jsym-%d.log", (int)getpid());
+	ck_assert_int_eq(access(log, R_OK), 0);
+	unlink(log);
 }
 END_TEST
 
@@ -256,7 +257,7 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 {
 	static char junk[1 << 16];
 	struct agent_opts o;
-	char why[256];
+	struct err_text why = { "" };
 	pthread_t stuck;
 	int p[2], fds = open_fds(), rc;
 
@@ -275,21 +276,21 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 	sink_stop();    /* gives up on the blocked thread after 5 s */
 	ck_assert(!sink_running());
 
-	ck_assert_int_eq(options_parse("flush_ms=5", &o, why, sizeof(why)), 0);
+	ck_assert_int_eq(options_parse("flush_ms=5", &o, &why), 0);
 	strcpy(o.dir, dir);
-	rc = sink_start(&o, why, sizeof(why));
+	rc = sink_start(&o, &why);
 	if (rc == 0)
-		sink_run_thread(sink_flusher_spawn, why, sizeof(why));
+		sink_run_thread(sink_flusher_spawn, &why);
 	ck_assert_int_le(sink_flusher_running(), 1);
 	ck_assert_int_eq(rc, -EBUSY);
-	ck_assert_ptr_nonnull(strstr(why, "flush thread"));
+	ck_assert_ptr_nonnull(strstr(why.msg, "flush thread"));
 
 	close(p[0]);    /* its write fails with EPIPE: it finishes */
 	pthread_join(stuck, NULL);
 	ck_assert_int_eq(sink_flusher_running(), 0);
 	ck_assert_int_eq(open_fds(), fds);
 
-	ck_assert_int_eq(sink_start(&o, why, sizeof(why)), 0);
+	ck_assert_int_eq(sink_start(&o, &why), 0);
 	start_flusher();
 	ck_assert_int_eq(sink_flusher_running(), 1);
 	stop_with_flusher();

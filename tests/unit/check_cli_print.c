@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_cli_print.c - what `jsym attach` and `jsym detach` print
- * (cli_attach_print.c), and `jsym map --tables` (cli_map_print.c), when the
- * target's text holds terminal escapes: the lines on stdout and the JSON
- * carry them escaped, never raw.
+ * (cli_attach_print.c) when the target's text holds terminal escapes: the
+ * lines on stdout and the JSON carry them escaped, never raw.
  */
 #include <check.h>
 #include <stdio.h>
@@ -12,9 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli_attach.h"
-#include "vm_tables.h"
 
 Suite *cli_print_suite(void); /* the runner finds the definition below */
 
@@ -117,35 +114,6 @@ START_TEST(json_kept_path_escaped)
 }
 END_TEST
 
-/* `jsym map --tables` prints the names of the JVM's vmStructs tables, C
- * strings of its memory: escaped in every column (fixed with issue 17,
- * tested here). */
-START_TEST(map_tables_escaped)
-{
-	struct vm_field f[] = {
-		{ "Code\033]0;t\007Blob", "_na\302\233me", "int\033[2J", false, 8, 0 },
-		{ "Sta\033c", "_s", "", true, 0, 0x1000 },
-	};
-	struct vm_type ty[] = { { "Ty\033[31mpe", "Su\302\233per", 16 } };
-	struct vm_const in[] = { { "In\033t", 1 } }, lo[] = { { "Lo\007ng", 2 } };
-	struct vm_tables t = { .fields = f, .types = ty, .ints = in, .longs = lo,
-			       .nfields = 2, .ntypes = 1, .nints = 1, .nlongs = 1 };
-	int fd, saved = capture_start(&fd);
-	char *text;
-
-	cli_map_tables(&t);
-	text = captured_text(fd, saved);
-	no_raw_controls(text);
-	ck_assert_ptr_nonnull(strstr(text, "field Code\\x1b]0;t\\x07Blob::_na\\xc2\\x9bme "
-				     "int\\x1b[2J +8\n"));
-	ck_assert_ptr_nonnull(strstr(text, "field Sta\\x1bc::_s  static @0x1000\n"));
-	ck_assert_ptr_nonnull(strstr(text, "type Ty\\x1b[31mpe : Su\\xc2\\x9bper size 16\n"));
-	ck_assert_ptr_nonnull(strstr(text, "int In\\x1bt = 1\n"));
-	ck_assert_ptr_nonnull(strstr(text, "long Lo\\x07ng = 2\n"));
-	free(text);
-}
-END_TEST
-
 Suite *cli_print_suite(void)
 {
 	Suite *s = suite_create("cli_print");
@@ -154,9 +122,6 @@ Suite *cli_print_suite(void)
 	tcase_add_test(tc, detach_kept_path_escaped);
 	tcase_add_test(tc, mapped_path_escaped);
 	tcase_add_test(tc, json_kept_path_escaped);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("map");
-	tcase_add_test(tc, map_tables_escaped);
 	suite_add_tcase(s, tc);
 	return s;
 }

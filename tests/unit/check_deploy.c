@@ -15,6 +15,7 @@
 
 #include "check_tmp.h"
 #include "deploy.h"
+#include "deploy_int.h"
 #include "jsym_arch.h"
 #include "target.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* check_fdio.c - attach/base/fdio.c: write all, read small files, lock waits. */
+/* check_fdio.c - attach/base/fdio.c: write all (common/wholeio.c, the agent's
+ * write_all too), read small files, lock waits. */
 #include <errno.h>
 #include <check.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bbuf.h"
 #include "clock.h"
 #include "fdio.h"
 
@@ -80,6 +82,25 @@ START_TEST(write_all_pipe_and_socket)
 	close(sv[1]);
 	ck_assert_int_eq(fdio_write_all(sv[0], "hi", 2, 0), -EPIPE);
 	close(sv[0]);
+}
+END_TEST
+
+/* The agent's write_all is the same loop (common/wholeio.c): into a full
+ * non-blocking pipe it gives up after its 100 ms wait instead of hanging
+ * the flush thread, and it never tries send() on a file. */
+START_TEST(agent_write_all_gives_up_on_a_full_pipe)
+{
+	static char big[1 << 20];
+	int p[2];
+	long t0;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	t0 = clock_ms();
+	ck_assert_int_eq(write_all(p[1], big, sizeof(big)), -ETIMEDOUT);
+	ck_assert_int_ge(clock_ms() - t0, 90);
+	ck_assert_int_lt(clock_ms() - t0, 2000);
+	close(p[0]);
+	close(p[1]);
 }
 END_TEST
 
@@ -219,6 +240,7 @@ Suite *fdio_suite(void)
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, write_all_pipe_and_socket);
 	tcase_add_test(tc, write_all_full_nonblocking_times_out);
+	tcase_add_test(tc, agent_write_all_gives_up_on_a_full_pipe);
 	tcase_add_test(tc, read_all_caps_and_terminates);
 	tcase_add_test(tc, read_refuses_what_is_not_a_file);
 	tcase_add_test(tc, lock_flock_waits_then_times_out);

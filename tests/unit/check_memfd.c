@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "deploy.h"
+#include "deploy_int.h"
 #include "target.h"
 
 Suite *memfd_suite(void); /* the runner finds the definition below */

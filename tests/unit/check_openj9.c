@@ -23,6 +23,7 @@
 #include "check_tmp.h"
 #include "inroot.h"
 #include "openj9.h"
+#include "openj9_int.h"
 
 extern Suite *openj9_suite(void); /* listed in the runner by tests/tests.mk */
 
@@ -335,7 +336,7 @@ END_TEST
 START_TEST(replyinfo_short_write_names_no_stale_errno)
 {
 	struct openj9_target t = { .uid = getuid(), .gid = getgid(), .nspid = 4711,
-				   .timeout_ms = 2000 };
+				   .timeout_ms = 2000, .read_timeout_ms = 2000 };
 	const char *argv[] = { "properties" };
 	struct rlimit old, tiny = { 4, RLIM_INFINITY };
 	struct attach_reply rep;

@@ -22,6 +22,7 @@
 #include "fdio.h"
 #include "inroot.h"
 #include "openj9.h"
+#include "openj9_int.h"
 #include "regular.h"
 #include "target.h"
 

@@ -27,6 +27,7 @@
 #include "vm_blob.h"
 #include "vm_names.h"
 #include "vm_scan.h"
+#include "vm_tables.h"
 #include "vm_write.h"
 
 extern Suite *vmstructs_suite(void); /* listed in the runner by tests/tests.mk */
@@ -333,6 +334,32 @@ START_TEST(render_escapes_method_names)
 	vm_snapshot_free(&s);
 	vm_name_cache_free(&nc);
 	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* `jsym map --tables` prints the names of the JVM's vmStructs tables, C
+ * strings of its memory: escaped in every column, as a terminal takes them
+ * (ESC, BEL, and U+009B, which some terminals take as CSI). */
+START_TEST(tables_text_escaped)
+{
+	struct vm_field f[] = {
+		{ "Code\033]0;t\007Blob", "_na\302\233me", "int\033[2J", false, 8, 0 },
+		{ "Sta\033c", "_s", "", true, 0, 0x1000 },
+	};
+	struct vm_type ty[] = { { "Ty\033[31mpe", "Su\302\233per", 16 } };
+	struct vm_const in[] = { { "In\033t", 1 } }, lo[] = { { "Lo\007ng", 2 } };
+	struct vm_tables t = { .fields = f, .types = ty, .ints = in, .longs = lo,
+			       .nfields = 2, .ntypes = 1, .nints = 1, .nlongs = 1 };
+	char *text = NULL;
+
+	ck_assert_int_gt(vm_tables_text(&t, &text), 0);
+	ck_assert_str_eq(text,
+			 "field Code\\x1b]0;t\\x07Blob::_na\\xc2\\x9bme int\\x1b[2J +8\n"
+			 "field Sta\\x1bc::_s  static @0x1000\n"
+			 "type Ty\\x1b[31mpe : Su\\xc2\\x9bper size 16\n"
+			 "int In\\x1bt = 1\n"
+			 "long Lo\\x07ng = 2\n");
+	free(text);
 }
 END_TEST
 
@@ -716,6 +743,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, nmethod_states_of_jdk8_and_later);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
 	tcase_add_test(tc, render_escapes_method_names);
+	tcase_add_test(tc, tables_text_escaped);
 	tcase_add_test(tc, walk_stops_at_caps);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * errtext.h - a caller-supplied buffer for "what failed, why, what to do".
+ * errtext.h - a caller-supplied buffer for "what failed, why, what to do":
+ * common/, so the CLI's layers (through attach/base's base.h) and the agent
+ * carry a reason the same way.  err_set formats with vsnprintf into the
+ * caller's buffer: no allocation, so the agent may use it (never from a
+ * signal handler).
  *
  * Modules return -errno and, when the errno alone would not tell a user
  * what to do, also describe the failure here (lower case, no "jsym:" prefix,

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0
+# common/common.mk - the bottom layer the agent and the CLI share: the one
+# write-everything loop (wholeio) and the error text every layer carries
+# (errtext: struct err_text, err_set).  Includes nothing else of jsym's and
+# keeps the agent's rules (common/wholeio.h: no allocation, no signals).
+#
+#   COMMON_SRCS   linked into the agent (agent/jvm/agent.mk lists them in
+#                 AGENT_MODULE_SRCS, so they get its per-object flags and
+#                 reach the unit runner that way), into jsym and into the
+#                 test tools that link attach/base
+COMMON_SRCS := common/wholeio.c common/errtext.c
+INC_common := -Icommon

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# 03-layers.sh - one entry per layer (issue 18 point 2): every include of
+# attach/ names the folder's own header or the entry header of a layer
+# below (tests/lib/include_graph.sh --check), and the build enforces it: a
+# source of attach/cli that includes attach/target's internal ns.h does not
+# compile with attach/cli's include paths, while one that includes the
+# entry target.h does.
+source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
+
+t_case include-graph
+graph=$(bash "$JSYM_ROOT/tests/lib/include_graph.sh" --check 2>&1)
+rc=$?
+printf '%s\n' "$graph"
+t_eq "$rc" 0 "include_graph.sh --check finds no include of another layer's inside"
+
+t_case build-enforces
+inc=$(make -s -C "$JSYM_ROOT" --no-print-directory JSYM_DEPS_DONE=1 print-inc \
+	DIR=attach/cli 2>/dev/null)
+t_check "make print-inc gives attach/cli's include paths" test -n "$inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "target.h"\nint layers_probe;\n' >"$tmp/entry.c"
+printf '#include "ns.h"\nint layers_probe;\n' >"$tmp/inside.c"
+# shellcheck disable=SC2086 # $inc is a list of -I flags
+t_check "the entry target.h compiles from attach/cli" \
+	eval "cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $inc '$tmp/entry.c'"
+# shellcheck disable=SC2086
+t_check "target's internal ns.h does not" \
+	eval "! (cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $inc '$tmp/inside.c' 2>/dev/null)"
+t_finish
