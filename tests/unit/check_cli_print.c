@@ -20,25 +20,19 @@ Suite *cli_print_suite(void); /* the runner finds the definition below */
 #define HOSTILE "/tmp/\033]0;owned\007\033[2J\302\233x"
 #define ESCAPED "/tmp/\\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bx"
 
-/* stdout on a memfd until captured_text(); returns the saved stdout. */
-static int capture_start(int *fd)
+/* Run print(env, o) with stdout on a memfd; the text it wrote, malloc'd. */
+static char *captured(void (*print)(const struct attach_env *, const struct attach_outcome *),
+		      const struct attach_env *env, const struct attach_outcome *o)
 {
-	int saved = dup(STDOUT_FILENO);
-
-	*fd = memfd_create("out", 0);
-	ck_assert_int_ge(*fd, 0);
-	fflush(stdout);
-	ck_assert_int_ge(dup2(*fd, STDOUT_FILENO), 0);
-	return saved;
-}
-
-/* stdout back; the text written since capture_start, malloc'd. */
-static char *captured_text(int fd, int saved)
-{
+	int fd = memfd_create("out", 0), saved = dup(STDOUT_FILENO);
 	char *text = calloc(1, 8192);
 	ssize_t n;
 
+	ck_assert_int_ge(fd, 0);
 	ck_assert_ptr_nonnull(text);
+	fflush(stdout);
+	ck_assert_int_ge(dup2(fd, STDOUT_FILENO), 0);
+	print(env, o);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -46,16 +40,6 @@ static char *captured_text(int fd, int saved)
 	ck_assert_int_gt(n, 0);
 	close(fd);
 	return text;
-}
-
-/* Run print(env, o) with stdout on a memfd; the text it wrote, malloc'd. */
-static char *captured(void (*print)(const struct attach_env *, const struct attach_outcome *),
-		      const struct attach_env *env, const struct attach_outcome *o)
-{
-	int fd, saved = capture_start(&fd);
-
-	print(env, o);
-	return captured_text(fd, saved);
 }
 
 static void no_raw_controls(const char *text)
