@@ -11,9 +11,10 @@
 #
 # Adding a harness: a line `FUZZ_TARGETS += name` and the sources it needs
 # as `FUZZ_SRCS_name := tests/fuzz/fuzz_name.c module.c ...` in the section
-# below (extra link flags: FUZZ_LIBS_name).  Seeds, if any, go to
-# tests/fuzz/corpus/<name>/ (read only); new inputs go to
-# glibc-build/fuzz/corpus/<name>/ and crashes to glibc-build/fuzz/<name>-crash-*.
+# below (extra compile flags: FUZZ_FLAGS_name; extra link flags:
+# FUZZ_LIBS_name).  Seeds, if any, go to tests/fuzz/corpus/<name>/ (read
+# only); new inputs go to glibc-build/fuzz/corpus/<name>/ and crashes to
+# glibc-build/fuzz/<name>-crash-*.
 
 FUZZ_CC := clang
 # The product's warnings (WARN, -Werror included).  A harness is compiled
@@ -57,10 +58,10 @@ VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_tables.c vm_layout.c v
 	attach/base/termtext.c attach/base/text.c
 VM_FUZZ_FLAGS := -DVM_CACHE_LINES=64u
 FUZZ_TARGETS += vm_tables
-FUZZ_LIBS_vm_tables := $(VM_FUZZ_FLAGS)
+FUZZ_FLAGS_vm_tables := $(VM_FUZZ_FLAGS)
 FUZZ_SRCS_vm_tables := tests/fuzz/fuzz_vm_tables.c $(VM_FUZZ_SRCS)
 FUZZ_TARGETS += vm_blob
-FUZZ_LIBS_vm_blob := $(VM_FUZZ_FLAGS)
+FUZZ_FLAGS_vm_blob := $(VM_FUZZ_FLAGS)
 FUZZ_SRCS_vm_blob := tests/fuzz/fuzz_vm_blob.c $(VM_FUZZ_SRCS)
 # ---- end of harnesses ----
 
@@ -68,7 +69,7 @@ define fuzz_rule
 $(FUZZ_DIR)/fuzz_$(1): $$(FUZZ_SRCS_$(1)) $$(FUZZ_HEADERS) tests/fuzz/fuzz.mk
 	$$(call msg,FUZZCC,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_FLAGS_$(1)) -o $$@ $$(FUZZ_SRCS_$(1)) $$(FUZZ_LIBS_$(1))
 endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
 
