@@ -415,16 +415,6 @@ static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const c
 	return removed;
 }
 
-/* Is entry a directory name jsym gives this JVM's copies, made by any
- * version of jsym: "jsym-" 12 hex digits, then ours' "-<nspid>-<start>"? */
-static bool copies_of_this_jvm(const char *entry, const char *ours)
-{
-	size_t n = strlen(ours);
-
-	return strlen(entry) == n && n > 17 && !strncmp(entry, "jsym-", 5) &&
-	       strspn(entry + 5, "0123456789abcdef") == 12 && !strcmp(entry + 17, ours + 17);
-}
-
 int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all_versions,
 		 char *kept, size_t keptlen, struct err_text *e)
 {
@@ -451,7 +441,7 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all
 	if (!dir && rfd >= 0)
 		close(rfd);
 	while (dir && (d = readdir(dir)) && seen++ < DEPLOY_CLEAN_SCAN_MAX)
-		if (strcmp(d->d_name, name) && copies_of_this_jvm(d->d_name, name))
+		if (strcmp(d->d_name, name) && deploy_dir_same_jvm(d->d_name, name))
 			removed += clean_dir(t, tmpfd, tmp, d->d_name, true, kept, keptlen);
 	if (dir)
 		closedir(dir);

@@ -26,6 +26,10 @@ const char *deploy_tmpdir(const struct target *t);
 void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
 		     char *out, size_t cap);
 
+/* Is entry the name deploy_dir_name gives this JVM's copies (ours) but for
+ * the hash: made for the same JVM by any version of jsym? */
+bool deploy_dir_same_jvm(const char *entry, const char *ours);
+
 /* Copy both builds and probes into tmp/<name>/{glibc,musl}/ (place.c). */
 int deploy_place(const struct target *t, const struct deploy_builds *b,
 		 const struct deploy_opts *o, struct deploy_result *r,

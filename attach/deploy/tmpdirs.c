@@ -30,11 +30,23 @@ const char *deploy_tmpdir(const struct target *t)
 	return "/tmp";
 }
 
+#define DIR_PREFIX "jsym-"
+#define DIR_HASH_LEN 12         /* hex digits of the builds' hash in the name */
+
 void deploy_dir_name(const struct target *t, const struct deploy_builds *b,
 		     char *out, size_t cap)
 {
 	/* the pid in its namespace too: two JVMs of one container may start
 	 * in the same clock tick */
-	snprintf(out, cap, "jsym-%.12s-%d-%llu", b->hash, (int)t->st.nspid,
-		 (unsigned long long)t->starttime);
+	snprintf(out, cap, DIR_PREFIX "%.*s-%d-%llu", DIR_HASH_LEN, b->hash,
+		 (int)t->st.nspid, (unsigned long long)t->starttime);
+}
+
+bool deploy_dir_same_jvm(const char *entry, const char *ours)
+{
+	size_t skip = strlen(DIR_PREFIX) + DIR_HASH_LEN, n = strlen(ours);
+
+	return strlen(entry) == n && n > skip && !strncmp(entry, DIR_PREFIX, strlen(DIR_PREFIX)) &&
+	       strspn(entry + strlen(DIR_PREFIX), "0123456789abcdef") == DIR_HASH_LEN &&
+	       !strcmp(entry + skip, ours + skip);
 }
