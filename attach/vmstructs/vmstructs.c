@@ -166,7 +166,7 @@ int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 	t0 = clock_ms();
 	reads0 = s->j.mem.syscalls;
 	bytes0 = s->j.mem.bytes;
-	rc = vm_snapshot_take(&s->j, &s->l, &s->nc, &sn, e);
+	rc = vm_snapshot_take(&s->j, &s->l, NULL, &sn, e);
 	if (rc == 0) {
 		map_stats(&sn, st);
 		rc = write_map(s->t, &sn, out, st->where, sizeof(st->where), e);
