@@ -222,15 +222,6 @@ int vm_name_cache_put(struct vm_name_cache *nc, uint64_t method, uint64_t cm, co
 	}
 }
 
-void vm_name_cache_clear(struct vm_name_cache *nc)
-{
-	for (size_t i = 0; i < nc->cap; i++) {
-		free(nc->slot[i].name);
-		nc->slot[i] = (struct vm_name_slot){ 0 };
-	}
-	nc->used = 0;
-}
-
 void vm_name_cache_free(struct vm_name_cache *nc)
 {
 	for (size_t i = 0; i < nc->cap; i++)

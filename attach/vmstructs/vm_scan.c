@@ -20,11 +20,32 @@ struct heap {
 	unsigned char *map;     /* copy of the segment map */
 };
 
-/* The names a walk knows: those kept across snapshots (NULL: none), and
- * those name_ahead found for the blocks read ahead. */
-struct known_names {
-	struct vm_name_cache *kept;
-	struct vm_name_cache ahead;
+/*
+ * A block the walk read ahead (read_ahead): its header and blob decoded
+ * once, and its nmethod's names when they were found ahead, in the
+ * batch's arena.
+ */
+struct ahead_block {
+	size_t seg;             /* its first segment */
+	int rc;                 /* the header: 0, or read_block's error */
+	uint64_t nseg;
+	bool used;
+	int blob_rc;            /* used: the blob's read_blob result */
+	struct vm_blob b;
+	char blobname[256];
+	int name_rc;            /* 0: named ahead (name_off, name_len, cm);
+	                           -EAGAIN: to be named by the walk */
+	uint32_t name_off, name_len;
+	uint64_t cm;
+};
+
+/* The last batch read ahead: blk[0..n) by segment, up to segment `to`. */
+struct ahead_batch {
+	struct ahead_block *blk;        /* VM_AHEAD_RANGES of them */
+	size_t n, next, to;
+	char *names;
+	size_t names_len, names_cap;
+	struct vm_name_cache *kept;     /* names kept across snapshots, or NULL */
 };
 
 /* -E2BIG at a cap: the walk stops there (cap_reached), keeping the rest. */
@@ -172,58 +193,90 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
 		     size_t i, uint64_t nseg, bool fresh, struct vm_blob *b, char *name,
 		     size_t cap);
 
+/* Read and decode the block at segment i into ab (through the cache, and
+ * the batch prefetched when it holds it); ab->name_rc -EAGAIN. */
+static void decode_block(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+			 size_t i, struct ahead_block *ab)
+{
+	ab->seg = i;
+	ab->name_rc = -EAGAIN;
+	ab->blob_rc = -EINVAL;
+	ab->rc = read_block(m, l, hp, i, false, &ab->nseg, &ab->used);
+	if (ab->rc == 0 && (ab->nseg == 0 || ab->nseg > hp->nsegs - i))
+		ab->rc = -EINVAL;
+	if (ab->rc == 0 && ab->used)
+		ab->blob_rc = read_blob(m, l, hp, i, ab->nseg, false, &ab->b, ab->blobname,
+					sizeof(ab->blobname));
+}
+
+/* Keep name[len] in the batch's arena for ab. */
+static void keep_ahead(struct ahead_batch *ba, struct ahead_block *ab, uint64_t cm,
+		       const char *name, size_t len)
+{
+	if (ba->names_len + len > ba->names_cap) {
+		size_t cap = ba->names_cap ? ba->names_cap : 256 * 1024;
+		char *p;
+
+		while (cap < ba->names_len + len)
+			cap *= 2;
+		if (!(p = realloc(ba->names, cap)))
+			return;         /* the walk names it instead */
+		ba->names = p;
+		ba->names_cap = cap;
+	}
+	memcpy(ba->names + ba->names_len, name, len);
+	ab->name_off = (uint32_t)ba->names_len;
+	ab->name_len = (uint32_t)len;
+	ab->cm = cm;
+	ab->name_rc = 0;
+	ba->names_len += len;
+}
+
 /*
- * Ask for the names of the live nmethods in the blocks from segment `from`
- * to `to` (their headers just read ahead) all together, one link of their
+ * Name the live nmethods of the batch all together, one link of their
  * Method -> ConstMethod -> ConstantPool -> Symbol chains a round, each
- * round's lines in one batch (vm_lines_begin): the walk then names them
- * from lines held.  Only a shortcut: what it misses the walk reads as
- * before, so it checks little (a bogus Method* costs a few lines).
- * Names the cache knows (same ConstMethod) are not asked for.
+ * round's lines in one batch (vm_lines_begin).  Only a shortcut: what it
+ * misses the walk reads as before, so it checks little (a bogus Method*
+ * costs a few lines).  Names the kept cache knows (same ConstMethod) are
+ * not asked for.
  */
-static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
-		       const struct heap *hp, size_t from, size_t to)
+static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba)
 {
 	struct pending {
-		uint64_t method;
+		struct ahead_block *ab;
 		struct vm_name_walk w;
 	} *p;
-	char blobname[256], name[4 * VM_MAX_NAME];
+	char name[4 * VM_MAX_NAME];
 	size_t n = 0, len;
-	struct vm_blob b;
-	uint64_t nseg;
-	bool used;
 
-	vm_name_cache_clear(&kn->ahead);        /* the last batch's, named already */
 	if (!j->mem.cache)
 		return;                 /* reading nothing ahead: nothing to gain */
 	p = malloc(VM_AHEAD_RANGES * sizeof(*p));
 	if (!p)
 		return;
-	for (size_t i = from; i < to && n < VM_AHEAD_RANGES; i++)
-		if (hp->map[i] == 0 && read_block(&j->mem, l, hp, i, false, &nseg, &used) == 0 &&
-		    used && nseg && nseg <= hp->nsegs - i &&
-		    read_blob(&j->mem, l, hp, i, nseg, false, &b, blobname, sizeof(blobname)) == 0 &&
-		    b.nmethod && b.alive)
-			p[n++] = (struct pending){ .method = b.method };
+	for (size_t x = 0; x < ba->n; x++) {
+		struct ahead_block *ab = &ba->blk[x];
+
+		if (ab->rc == 0 && ab->used && ab->blob_rc == 0 && ab->b.nmethod && ab->b.alive)
+			p[n++] = (struct pending){ .ab = ab };
+	}
 	if (n == 0 || vm_lines_begin(&j->mem))
 		n = 0;
 	for (int round = 0; n && round < NAME_ROUNDS; round++) {
 		size_t k = 0;
 
 		for (size_t x = 0; x < n; x++) {
-			int rc = vm_method_name_from(&j->mem, l, p[x].method, &p[x].w, name,
+			int rc = vm_method_name_from(&j->mem, l, p[x].ab->b.method, &p[x].w, name,
 						     sizeof(name));
 
 			/* once its ConstMethod is known: a name the cache has
 			 * is not asked for */
-			if (rc == -EAGAIN && !(p[x].w.done >= 1 && kn->kept &&
-					       vm_name_cache_get(kn->kept, p[x].method, p[x].w.cm,
-								 &len)))
+			if (rc == -EAGAIN && !(p[x].w.done >= 1 && ba->kept &&
+					       vm_name_cache_get(ba->kept, p[x].ab->b.method,
+								 p[x].w.cm, &len)))
 				p[k++] = p[x];
 			else if (rc >= 0)
-				vm_name_cache_put(&kn->ahead, p[x].method, p[x].w.cm, name,
-						  (size_t)rc);
+				keep_ahead(ba, p[x].ab, p[x].w.cm, name, (size_t)rc);
 		}
 		n = k;
 		vm_lines_fill(&j->mem);
@@ -233,13 +286,12 @@ static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct known
 }
 
 /* Read the headers (block and blob) of the next blocks the segment map
- * shows from segment i, in a batch, and the names of their nmethods:
- * the segment after the last one read. */
-static size_t read_ahead(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
-			 const struct heap *hp, size_t i)
+ * shows from segment i, in a batch, decode them and name their nmethods:
+ * ba holds them, up to ba->to, the segment after the last one read. */
+static void read_ahead(struct vm_jvm *j, const struct vm_layout *l, const struct heap *hp,
+		       size_t i, struct ahead_batch *ba)
 {
 	struct vm_mem *m = &j->mem;
-	size_t from = i, to;
 	struct vm_range r[VM_AHEAD_RANGES];
 	size_t seg[VM_AHEAD_RANGES], n = 0, taken;
 
@@ -254,9 +306,27 @@ static size_t read_ahead(struct vm_jvm *j, const struct vm_layout *l, struct kno
 			     l->hb_size + l->nm_span;
 	}
 	taken = n ? vm_prefetch(m, r, n) : 0;
-	to = taken < n ? seg[taken] : i;
-	name_ahead(j, l, kn, hp, from, to);
-	return to;
+	ba->to = taken < n ? seg[taken] : i;
+	ba->n = ba->next = ba->names_len = 0;
+	for (size_t k = 0; k < taken; k++)
+		decode_block(m, l, hp, seg[k], &ba->blk[ba->n++]);
+	name_ahead(j, l, ba);
+}
+
+/* The block at segment i: from the batch read ahead, else read now into
+ * *scratch. */
+static struct ahead_block *block_at(struct vm_jvm *j, const struct vm_layout *l,
+				    const struct heap *hp, struct ahead_batch *ba, size_t i,
+				    struct ahead_block *scratch)
+{
+	if (i >= ba->to)
+		read_ahead(j, l, hp, i, ba);
+	while (ba->next < ba->n && ba->blk[ba->next].seg < i)
+		ba->next++;
+	if (ba->next < ba->n && ba->blk[ba->next].seg == i)
+		return &ba->blk[ba->next];
+	decode_block(&j->mem, l, hp, i, scratch);
+	return scratch;
 }
 
 /* The blob of a used block of nseg segments at segment i. */
@@ -280,28 +350,31 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
 	return vm_blob_decode(l, block + l->hb_size, hdr, n, room, rc < 0 ? NULL : name, b);
 }
 
-/* The names of an nmethod's method into out[cap]; *len gets the bytes. */
-static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
-		   uint64_t method, char *out, size_t cap, size_t *len)
+/*
+ * The names of ab's nmethod: *name points at them (*len bytes), named
+ * ahead or now into out[cap].  The kept cache answers first, and learns
+ * every name found.
+ */
+static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba,
+		   const struct ahead_block *ab, char *out, size_t cap, const char **name,
+		   size_t *len)
 {
-	struct vm_name_cache *nc = kn->kept;
-	bool have_cm;
-	uint64_t cm;
-	const char *hit;
+	struct vm_name_cache *nc = ba->kept;
+	uint64_t method = ab->b.method, cm = ab->cm;
+	bool have_cm = ab->name_rc == 0;
 	int rc;
 
-	have_cm = vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0;
-	if (have_cm && nc && (hit = vm_name_cache_get(nc, method, cm, len)) != NULL &&
-	    *len <= cap) {
+	if (!have_cm)
+		have_cm = vm_read_u64(&j->mem, method + l->m_const_method.off, &cm) == 0;
+	if (have_cm && nc && (*name = vm_name_cache_get(nc, method, cm, len)) != NULL) {
 		nc->hits++;
-		memcpy(out, hit, *len);
 		return 0;
 	}
-	if (have_cm && (hit = vm_name_cache_get(&kn->ahead, method, cm, len)) != NULL &&
-	    *len <= cap) {
-		memcpy(out, hit, *len);
-		rc = (int)*len;
+	if (ab->name_rc == 0) {
+		*name = ba->names + ab->name_off;
+		rc = (int)ab->name_len;
 	} else {
+		*name = out;
 		rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
 	}
 	if (rc < 0)
@@ -309,7 +382,7 @@ static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct known_nam
 	*len = (size_t)rc;
 	if (nc) {
 		nc->misses++;
-		vm_name_cache_put(nc, method, cm, out, *len);
+		vm_name_cache_put(nc, method, cm, *name, *len);
 	}
 	return 0;
 }
@@ -348,17 +421,19 @@ static void match_prev(const struct vm_snapshot *prev, const struct vm_snapshot 
 	}
 }
 
-static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct known_names *kn,
+static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba,
 		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
 {
-	char blobname[256], name[4 * VM_MAX_NAME];
-	size_t i = 0, ahead = 0;
+	char out[4 * VM_MAX_NAME];
+	struct ahead_block scratch;
+	size_t i = 0;
 
+	ba->n = ba->next = ba->to = 0;
 	while (i < hp->nsegs) {
 		struct vm_entry en = { 0 };
-		struct vm_blob b;
-		uint64_t nseg;
-		bool used, ok = true;
+		const struct ahead_block *ab;
+		const struct vm_blob *b;
+		bool ok = true;
 		int rc;
 
 		if (hp->map[i] == SEG_FREE) {
@@ -372,12 +447,10 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct known_n
 				i++;
 			continue;
 		}
-		if (i >= ahead)
-			ahead = read_ahead(j, l, kn, hp, i);
-		rc = read_block(&j->mem, l, hp, i, false, &nseg, &used);
-		if (rc == 0 && (nseg == 0 || nseg > hp->nsegs - i))
-			rc = -EINVAL;
-		for (uint64_t k = 1; rc == 0 && k < nseg; k++)
+		ab = block_at(j, l, hp, ba, i, &scratch);
+		b = &ab->b;
+		rc = ab->rc;
+		for (uint64_t k = 1; rc == 0 && k < ab->nseg; k++)
 			if (hp->map[i + k] == 0 || hp->map[i + k] == SEG_FREE)
 				rc = -EINVAL;   /* another block starts inside it */
 		if (rc) {
@@ -386,24 +459,24 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct known_n
 			continue;
 		}
 		s->blocks++;
-		if (used) {
-			rc = read_blob(&j->mem, l, hp, i, nseg, false, &b, blobname,
-				       sizeof(blobname));
-			if (rc == 0 && !b.alive) {
+		if (ab->used) {
+			rc = ab->blob_rc;
+			if (rc == 0 && !b->alive) {
 				s->dead++;
 				ok = false;
-			} else if (rc == 0 && b.code_size) {
-				size_t nlen = strlen(blobname) + 1;
+			} else if (rc == 0 && b->code_size) {
+				const char *name = ab->blobname;
+				size_t nlen = strlen(name) + 1;
 
-				rc = b.nmethod ? name_of(j, l, kn, b.method, name, sizeof(name),
-							 &nlen) : 0;
-				en = (struct vm_entry){ .start = b.code_begin, .size = b.code_size,
-							.blob = b.addr, .method = b.method,
-							.block_len = nseg, .java = b.nmethod,
+				if (b->nmethod)
+					rc = name_of(j, l, ba, ab, out, sizeof(out), &name, &nlen);
+				en = (struct vm_entry){ .start = b->code_begin, .size = b->code_size,
+							.blob = b->addr, .method = b->method,
+							.block_len = ab->nseg, .java = b->nmethod,
 							.log2seg = (uint8_t)hp->log2seg,
 							.name_len = (uint32_t)nlen };
 				if (rc == 0)
-					rc = add_name(s, b.nmethod ? name : blobname, nlen, &en.name);
+					rc = add_name(s, name, nlen, &en.name);
 				if (rc == -ENOMEM || rc == -E2BIG)
 					return rc;
 				if (rc == 0) {
@@ -420,7 +493,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct known_n
 			if (rc && ok)
 				s->dropped++;   /* unreadable or implausible: left out */
 		}
-		i += nseg;
+		i += ab->nseg;
 	}
 	return 0;
 }
@@ -544,7 +617,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 {
 	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
 	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
-	struct known_names kn = { .kept = nc };
+	struct ahead_batch ba = { .kept = nc };
 	int n, rc;
 
 	s->n = 0;
@@ -556,6 +629,9 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
 	s->capped = NULL;
+	ba.blk = malloc(VM_AHEAD_RANGES * sizeof(*ba.blk));
+	if (!ba.blk)
+		return err_set(e, -ENOMEM, "out of memory");
 	rc = find_heaps(&j->mem, l, heaps, &n, e);
 	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
 		struct heap hp;
@@ -566,7 +642,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		} else if (rc == 0) {
 			code_bytes += hp.high - hp.low;
 			s->heaps++;
-			rc = walk_heap(j, l, &kn, prev, &hp, s);
+			rc = walk_heap(j, l, &ba, prev, &hp, s);
 			if (rc == -ENOMEM)
 				err_set(e, rc, "out of memory");
 			if (rc == -E2BIG)
@@ -574,7 +650,8 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		}
 		free(hp.map);
 	}
-	vm_name_cache_free(&kn.ahead);
+	free(ba.blk);
+	free(ba.names);
 	if (rc)
 		return rc;
 	revalidate(j, l, s);

@@ -117,8 +117,6 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		       struct err_text *e);
 void vm_snapshot_free(struct vm_snapshot *s);
 void vm_name_cache_free(struct vm_name_cache *nc);
-/* Forget every name, keeping the table's room. */
-void vm_name_cache_clear(struct vm_name_cache *nc);
 
 /* The cached names of method (vm_method_name's bytes, *len of them) while
  * its ConstMethod is still cm, else NULL. */
