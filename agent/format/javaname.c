@@ -63,12 +63,18 @@ static const char *hidden_sep(const char *s, size_t n)
 static void put_class(struct out *o, const char *s, size_t n)
 {
 	const char *sep = hidden_sep(s, n);
+	size_t k;
 
-	for (size_t i = 0; i < n && !o->err; i++) {
-		char c = s + i == sep ? '/' : s[i] == '/' ? '.' : s[i];
-
-		put(o, &c, 1);
-	}
+	/* as put() of each byte, translated: what fits, then -ENOSPC */
+	if (o->err)
+		return;
+	k = n < o->cap - 1 - o->len ? n : o->cap - 1 - o->len;
+	for (size_t i = 0; i < k; i++)
+		o->p[o->len + i] = s + i == sep ? '/' : s[i] == '/' ? '.' : s[i];
+	o->len += k;
+	o->p[o->len] = '\0';
+	if (k < n)
+		o->err = -ENOSPC;
 }
 
 static const char *primitive(char c)

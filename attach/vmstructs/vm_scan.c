@@ -598,6 +598,15 @@ static int carry_over(struct vm_jvm *j, const struct vm_layout *l,
 	return 0;
 }
 
+/* Walked in address order (heaps too, as a rule): then no sort is needed. */
+static bool sorted(const struct vm_snapshot *s)
+{
+	for (size_t k = 1; k < s->n; k++)
+		if (s->e[k].start < s->e[k - 1].start)
+			return false;
+	return true;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const struct vm_entry *x = a, *y = b;
@@ -659,7 +668,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	if (prev && s->resyncs && !s->capped && (rc = carry_over(j, l, prev, s)) &&
 	    rc != -E2BIG)
 		return err_set(e, -ENOMEM, "out of memory");
-	if (s->n)
+	if (!sorted(s))
 		qsort(s->e, s->n, sizeof(*s->e), by_start);
 	/* overlaps cannot come from one consistent heap: drop the later one */
 	for (size_t k = 1, out = 1; k <= s->n; k++) {
