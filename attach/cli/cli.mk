@@ -20,11 +20,11 @@ JSYM_SRCS := $(COMMON_SRCS) $(ATTACH_LIB_SRCS) $(ATTACH_CLI_SRCS) $(LOOKUP_LIB_S
 
 $(B_glibc)/jsym: $(call obj_of,glibc,$(JSYM_SRCS))
 	$(call msg,LD,$@)
-	$(Q)$(CC_glibc) -o $@ $^ -lcap
+	$(Q)$(CC_glibc) -o $@ $^ -lcap -pthread
 
 $(B_musl)/jsym: $(call obj_of,musl,$(JSYM_SRCS))
 	$(call msg,LD,$@)
-	$(Q)$(CC_musl) -static -o $@ $^
+	$(Q)$(CC_musl) -static -o $@ $^ -pthread
 
 ALL_glibc += $(B_glibc)/jsym
 ALL_musl += $(B_musl)/jsym

@@ -127,6 +127,7 @@ int vm_jvm_open(const struct target *t, struct vm_jvm *j, struct err_text *e)
 	if (rc)
 		return err_set(e, rc, "out of memory");
 	j->mem.readv = vm_readv_process;
+	j->name_thread = true;
 	rc = find_lib(t, &span, e);
 	if (rc == 0)
 		rc = lookup_symbols(t, &span, sym, e);

@@ -11,6 +11,7 @@
 #ifndef JSYM_VM_JVM_H
 #define JSYM_VM_JVM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base.h"
@@ -24,6 +25,9 @@ struct vm_jvm {
 	struct vm_tables tables;
 	uint64_t lib_base;      /* load base of libjvm.so */
 	uint64_t lib_lo, lib_hi;        /* its mapped range */
+	bool name_thread;       /* a snapshot names methods in a second thread
+	                           while it reads on (a live process; the unit
+	                           tests and fuzzers keep to one) */
 };
 
 /* Where a library is mapped, from /proc/<pid>/maps text. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* vm_scan.c - a snapshot of a running JVM's code cache (vm_scan.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,40 @@ struct ahead_block {
 	uint64_t cm;
 };
 
-/* The last batch read ahead: blk[0..n) by segment, up to segment `to`. */
+/* A batch read ahead: blk[0..n) by segment, from segment `from` up to
+ * `to`, and the names found for them in its arena. */
 struct ahead_batch {
 	struct ahead_block *blk;        /* VM_AHEAD_RANGES of them */
-	size_t n, next, to;
+	size_t n, next, from, to;
+	enum { B_FREE, B_READ, B_NAMING, B_NAMED } state;
 	char *names;
 	size_t names_len, names_cap;
+};
+
+/*
+ * The walk's read-ahead over one heap: batches in a ring, each read (its
+ * headers decoded) by the walk's thread up to AHEAD_BATCHES - 1 ahead of
+ * the one it takes blocks from, and named in that order by a second
+ * thread through its own reader (`namer`) when there is one.  The walk
+ * waits for a batch's names only when it reaches the batch.
+ */
+#define AHEAD_BATCHES 3
+struct ahead {
+	struct ahead_batch b[AHEAD_BATCHES];
+	unsigned cur, count;            /* the walk's batch; batches queued from
+	                                   it on (it included) */
+	size_t checked;                 /* the snapshot's entries read again */
+	size_t pos;                     /* where the next batch starts */
+	const struct vm_layout *l;
+	struct vm_mem *mem;             /* the walk's reader */
 	struct vm_name_cache *kept;     /* names kept across snapshots, or NULL */
+	/* the namer: a thread naming b[wnext] while the walk reads on */
+	bool threaded, stop;
+	struct vm_mem names_mem;        /* its reader: caches are not shared */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned wnext;
 };
 
 /* -E2BIG at a cap: the walk stops there (cap_reached), keeping the rest. */
@@ -240,7 +268,8 @@ static void keep_ahead(struct ahead_batch *ba, struct ahead_block *ab, uint64_t 
  * costs a few lines).  Names the kept cache knows (same ConstMethod) are
  * not asked for.
  */
-static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba)
+static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
+		       struct vm_name_cache *kept, struct ahead_batch *ba)
 {
 	struct pending {
 		struct ahead_block *ab;
@@ -249,7 +278,7 @@ static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct ahead
 	char name[4 * VM_MAX_NAME];
 	size_t n = 0, len;
 
-	if (!j->mem.cache)
+	if (!m->cache)
 		return;                 /* reading nothing ahead: nothing to gain */
 	p = malloc(VM_AHEAD_RANGES * sizeof(*p));
 	if (!p)
@@ -260,41 +289,41 @@ static void name_ahead(struct vm_jvm *j, const struct vm_layout *l, struct ahead
 		if (ab->rc == 0 && ab->used && ab->blob_rc == 0 && ab->b.nmethod && ab->b.alive)
 			p[n++] = (struct pending){ .ab = ab };
 	}
-	if (n == 0 || vm_lines_begin(&j->mem))
+	if (n == 0 || vm_lines_begin(m))
 		n = 0;
 	for (int round = 0; n && round < NAME_ROUNDS; round++) {
 		size_t k = 0;
 
 		for (size_t x = 0; x < n; x++) {
-			int rc = vm_method_name_from(&j->mem, l, p[x].ab->b.method, &p[x].w, name,
+			int rc = vm_method_name_from(m, l, p[x].ab->b.method, &p[x].w, name,
 						     sizeof(name));
 
 			/* once its ConstMethod is known: a name the cache has
 			 * is not asked for */
-			if (rc == -EAGAIN && !(p[x].w.done >= 1 && ba->kept &&
-					       vm_name_cache_get(ba->kept, p[x].ab->b.method,
+			if (rc == -EAGAIN && !(p[x].w.done >= 1 && kept &&
+					       vm_name_cache_get(kept, p[x].ab->b.method,
 								 p[x].w.cm, &len)))
 				p[k++] = p[x];
 			else if (rc >= 0)
 				keep_ahead(ba, p[x].ab, p[x].w.cm, name, (size_t)rc);
 		}
 		n = k;
-		vm_lines_fill(&j->mem);
+		vm_lines_fill(m);
 	}
-	vm_lines_end(&j->mem);
+	vm_lines_end(m);
 	free(p);
 }
 
 /* Read the headers (block and blob) of the next blocks the segment map
- * shows from segment i, in a batch, decode them and name their nmethods:
- * ba holds them, up to ba->to, the segment after the last one read. */
-static void read_ahead(struct vm_jvm *j, const struct vm_layout *l, const struct heap *hp,
-		       size_t i, struct ahead_batch *ba)
+ * shows from segment i, in a batch, and decode them into ba: up to ba->to,
+ * the segment after the last one read. */
+static void read_headers(struct vm_mem *m, const struct vm_layout *l, const struct heap *hp,
+			 size_t i, struct ahead_batch *ba)
 {
-	struct vm_mem *m = &j->mem;
 	struct vm_range r[VM_AHEAD_RANGES];
 	size_t seg[VM_AHEAD_RANGES], n = 0, taken;
 
+	ba->from = i;
 	for (; i < hp->nsegs && n < VM_AHEAD_RANGES; i++) {
 		uint64_t at = hp->low + ((uint64_t)i << hp->log2seg);
 
@@ -307,20 +336,179 @@ static void read_ahead(struct vm_jvm *j, const struct vm_layout *l, const struct
 	}
 	taken = n ? vm_prefetch(m, r, n) : 0;
 	ba->to = taken < n ? seg[taken] : i;
+	if (ba->to <= ba->from)
+		ba->to = ba->from + 1;  /* nothing read: the walk reads on alone */
 	ba->n = ba->next = ba->names_len = 0;
 	for (size_t k = 0; k < taken; k++)
 		decode_block(m, l, hp, seg[k], &ba->blk[ba->n++]);
-	name_ahead(j, l, ba);
+}
+
+/* The namer's thread: names the batches in ring order as they are read,
+ * until told to stop. */
+static void *namer(void *arg)
+{
+	struct ahead *a = arg;
+
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		struct ahead_batch *ba;
+
+		/* wnext is read again after each wait: a new heap resets it */
+		while (!a->stop && a->b[a->wnext].state != B_READ)
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->stop)
+			break;
+		ba = &a->b[a->wnext];
+		ba->state = B_NAMING;
+		pthread_mutex_unlock(&a->mu);
+		name_ahead(&a->names_mem, a->l, NULL, ba);
+		pthread_mutex_lock(&a->mu);
+		ba->state = B_NAMED;
+		a->wnext = (a->wnext + 1) % AHEAD_BATCHES;
+		pthread_cond_broadcast(&a->cv);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+/*
+ * Set the read-ahead of a snapshot up: with a namer when j allows one and
+ * no names are kept across snapshots (that cache is the walk's alone),
+ * and its thread and reader can be had; else the walk names each batch
+ * itself.  0 or -ENOMEM.
+ */
+static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *kept,
+		       struct ahead *a)
+{
+	for (int k = 0; k < AHEAD_BATCHES; k++)
+		if (!(a->b[k].blk = malloc(VM_AHEAD_RANGES * sizeof(*a->b[k].blk))))
+			return -ENOMEM;
+	a->l = l;
+	a->mem = &j->mem;
+	a->kept = kept;
+	if (!j->name_thread || kept || !j->mem.cache ||
+	    vm_mem_init(&a->names_mem, j->mem.read, j->mem.ctx, true))
+		return 0;
+	a->names_mem.readv = j->mem.readv;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	a->threaded = pthread_create(&a->thread, NULL, namer, a) == 0;
+	if (!a->threaded) {
+		pthread_cond_destroy(&a->cv);
+		pthread_mutex_destroy(&a->mu);
+		vm_mem_free(&a->names_mem);
+	}
+	return 0;
+}
+
+/* Before the next heap: every batch named and let go. */
+static void ahead_heap_done(struct ahead *a)
+{
+	if (a->threaded) {
+		pthread_mutex_lock(&a->mu);
+		for (int k = 0; k < AHEAD_BATCHES; k++)
+			while (a->b[k].state == B_READ || a->b[k].state == B_NAMING)
+				pthread_cond_wait(&a->cv, &a->mu);
+	}
+	for (int k = 0; k < AHEAD_BATCHES; k++)
+		a->b[k].state = B_FREE;
+	a->cur = a->count = a->wnext = 0;
+	a->pos = 0;
+	if (a->threaded)
+		pthread_mutex_unlock(&a->mu);
+}
+
+/* Stop the namer (the walk has taken every batch it waits for) and count
+ * its reads as the walk's. */
+static void ahead_stop(struct ahead *a)
+{
+	if (!a->threaded)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = true;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+	a->mem->syscalls += a->names_mem.syscalls;
+	a->mem->bytes += a->names_mem.bytes;
+	if (!a->mem->fatal)
+		a->mem->fatal = a->names_mem.fatal;
+	vm_mem_free(&a->names_mem);
+	a->threaded = false;
+}
+
+static void ahead_free(struct ahead *a)
+{
+	ahead_stop(a);
+	for (int k = 0; k < AHEAD_BATCHES; k++) {
+		free(a->b[k].blk);
+		free(a->b[k].names);
+	}
+}
+
+/* Queue the next batch from a->pos: read now, named by the namer (or now,
+ * without one). */
+static void produce(const struct heap *hp, struct ahead *a)
+{
+	struct ahead_batch *ba = &a->b[(a->cur + a->count) % AHEAD_BATCHES];
+
+	read_headers(a->mem, a->l, hp, a->pos, ba);
+	a->pos = ba->to;
+	a->count++;
+	if (!a->threaded) {
+		name_ahead(a->mem, a->l, a->kept, ba);
+		ba->state = B_NAMED;
+		return;
+	}
+	pthread_mutex_lock(&a->mu);
+	ba->state = B_READ;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+/* The batch that holds segment i (named), or the one after it: batches
+ * wholly before i are let go, the ring filled again. */
+static struct ahead_batch *batch_for(const struct heap *hp, struct ahead *a, size_t i)
+{
+	struct ahead_batch *ba;
+
+	while (a->count && i >= a->b[a->cur].to) {
+		if (a->threaded)
+			pthread_mutex_lock(&a->mu);
+		/* a batch the namer has not finished is waited for before it
+		 * can be read into again */
+		while (a->threaded && a->b[a->cur].state != B_NAMED)
+			pthread_cond_wait(&a->cv, &a->mu);
+		a->b[a->cur].state = B_FREE;
+		if (a->threaded)
+			pthread_mutex_unlock(&a->mu);
+		a->cur = (a->cur + 1) % AHEAD_BATCHES;
+		a->count--;
+	}
+	if (!a->count)
+		a->pos = i;             /* the walk went past all read ahead */
+	while (a->count < AHEAD_BATCHES && a->pos < hp->nsegs)
+		produce(hp, a);
+	ba = &a->b[a->cur];
+	if (a->threaded) {
+		pthread_mutex_lock(&a->mu);
+		while (ba->state != B_NAMED)
+			pthread_cond_wait(&a->cv, &a->mu);
+		pthread_mutex_unlock(&a->mu);
+	}
+	return ba;
 }
 
 /* The block at segment i: from the batch read ahead, else read now into
  * *scratch. */
 static struct ahead_block *block_at(struct vm_jvm *j, const struct vm_layout *l,
-				    const struct heap *hp, struct ahead_batch *ba, size_t i,
+				    const struct heap *hp, struct ahead *a, size_t i,
 				    struct ahead_block *scratch)
 {
-	if (i >= ba->to)
-		read_ahead(j, l, hp, i, ba);
+	struct ahead_batch *ba = batch_for(hp, a, i);
+
 	while (ba->next < ba->n && ba->blk[ba->next].seg < i)
 		ba->next++;
 	if (ba->next < ba->n && ba->blk[ba->next].seg == i)
@@ -355,11 +543,11 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
  * ahead or now into out[cap].  The kept cache answers first, and learns
  * every name found.
  */
-static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba,
+static int name_of(struct vm_jvm *j, const struct vm_layout *l, const struct ahead *a,
 		   const struct ahead_block *ab, char *out, size_t cap, const char **name,
 		   size_t *len)
 {
-	struct vm_name_cache *nc = ba->kept;
+	struct vm_name_cache *nc = a->kept;
 	uint64_t method = ab->b.method, cm = ab->cm;
 	bool have_cm = ab->name_rc == 0;
 	int rc;
@@ -371,7 +559,7 @@ static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead_bat
 		return 0;
 	}
 	if (ab->name_rc == 0) {
-		*name = ba->names + ab->name_off;
+		*name = a->b[a->cur].names + ab->name_off;
 		rc = (int)ab->name_len;
 	} else {
 		*name = out;
@@ -421,14 +609,16 @@ static void match_prev(const struct vm_snapshot *prev, const struct vm_snapshot 
 	}
 }
 
-static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead_batch *ba,
+static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
+		       size_t *from);
+
+static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
 {
 	char out[4 * VM_MAX_NAME];
 	struct ahead_block scratch;
 	size_t i = 0;
 
-	ba->n = ba->next = ba->to = 0;
 	while (i < hp->nsegs) {
 		struct vm_entry en = { 0 };
 		const struct ahead_block *ab;
@@ -447,7 +637,11 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead_b
 				i++;
 			continue;
 		}
-		ab = block_at(j, l, hp, ba, i, &scratch);
+		/* the entries of a batch, once the walk leaves it, are read
+		 * again while the namer names the next ones */
+		if (a->count && i >= a->b[a->cur].to)
+			revalidate(j, l, s, &a->checked);
+		ab = block_at(j, l, hp, a, i, &scratch);
 		b = &ab->b;
 		rc = ab->rc;
 		for (uint64_t k = 1; rc == 0 && k < ab->nseg; k++)
@@ -469,7 +663,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead_b
 				size_t nlen = strlen(name) + 1;
 
 				if (b->nmethod)
-					rc = name_of(j, l, ba, ab, out, sizeof(out), &name, &nlen);
+					rc = name_of(j, l, a, ab, out, sizeof(out), &name, &nlen);
 				en = (struct vm_entry){ .start = b->code_begin, .size = b->code_size,
 							.blob = b->addr, .method = b->method,
 							.block_len = ab->nseg, .java = b->nmethod,
@@ -545,15 +739,17 @@ static size_t reread_ahead(struct vm_mem *m, const struct vm_layout *l,
 	return taken < n ? at[taken] : k;
 }
 
-/* Read every new entry again, past the cache: keep it only when its block
- * and blob still say the same.  Known ones were checked when they were
- * new, and the walk just found them unchanged. */
-static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s)
+/* Read every new entry from s->e[*from] on again, past the cache: keep it
+ * only when its block and blob still say the same.  Known ones were
+ * checked when they were new, and the walk just found them unchanged.
+ * *from then is s->n. */
+static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
+		       size_t *from)
 {
-	size_t out = 0, ahead = 0;
+	size_t out = *from, ahead = *from;
 
 	vm_mem_refresh(&j->mem);
-	for (size_t k = 0; k < s->n; k++) {
+	for (size_t k = *from; k < s->n; k++) {
 		if (k >= ahead)
 			ahead = reread_ahead(&j->mem, l, s, k);
 		if (s->e[k].known) {
@@ -564,7 +760,7 @@ static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_sn
 		}
 		s->e[out++] = s->e[k];
 	}
-	s->n = out;
+	s->n = *from = out;
 }
 
 static bool has_id(const struct vm_snapshot *s, const struct vm_entry *p)
@@ -626,7 +822,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 {
 	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
 	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
-	struct ahead_batch ba = { .kept = nc };
+	struct ahead a = { 0 };
 	int n, rc;
 
 	s->n = 0;
@@ -638,10 +834,11 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
 	s->capped = NULL;
-	ba.blk = malloc(VM_AHEAD_RANGES * sizeof(*ba.blk));
-	if (!ba.blk)
-		return err_set(e, -ENOMEM, "out of memory");
-	rc = find_heaps(&j->mem, l, heaps, &n, e);
+	rc = ahead_start(j, l, nc, &a);
+	if (rc)
+		err_set(e, rc, "out of memory");
+	else
+		rc = find_heaps(&j->mem, l, heaps, &n, e);
 	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
 		struct heap hp;
 
@@ -651,7 +848,8 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		} else if (rc == 0) {
 			code_bytes += hp.high - hp.low;
 			s->heaps++;
-			rc = walk_heap(j, l, &ba, prev, &hp, s);
+			rc = walk_heap(j, l, &a, prev, &hp, s);
+			ahead_heap_done(&a);
 			if (rc == -ENOMEM)
 				err_set(e, rc, "out of memory");
 			if (rc == -E2BIG)
@@ -659,11 +857,10 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		}
 		free(hp.map);
 	}
-	free(ba.blk);
-	free(ba.names);
+	ahead_free(&a);
 	if (rc)
 		return rc;
-	revalidate(j, l, s);
+	revalidate(j, l, s, &a.checked);
 	/* has_id is linear: bounded by the rare walks that resynchronised */
 	if (prev && s->resyncs && !s->capped && (rc = carry_over(j, l, prev, s)) &&
 	    rc != -E2BIG)

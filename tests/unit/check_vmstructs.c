@@ -316,6 +316,38 @@ END_TEST
 /* Issue 17 row 6: a method name holding ESC c (a terminal reset) and
  * U+009B (CSI) is the JVM's text: the map (file and --stdout) holds it
  * escaped, never raw. */
+/* The namer thread (a live process's snapshot) names as the walk alone
+ * does: the same entries, names and counts. */
+START_TEST(walk_names_in_a_second_thread)
+{
+	struct vm_layout l;
+	struct vm_jvm one, two;
+	struct vm_snapshot a = { 0 }, b = { 0 };
+	struct err_text e = { "" };
+
+	fake_jvm(&l);
+	take_fake(&one, &l, &a, NULL);
+	memset(&two, 0, sizeof(two));
+	ck_assert_int_eq(vm_mem_init(&two.mem, fake_read, NULL, true), 0);
+	two.name_thread = true;
+	ck_assert_int_eq(vm_snapshot_take(&two, &l, NULL, &b, &e), 0);
+	ck_assert_int_eq((int)b.n, 2);
+	ck_assert_int_eq((int)a.n, (int)b.n);
+	ck_assert(!b.partial);
+	for (size_t k = 0; k < a.n; k++) {
+		ck_assert_uint_eq(a.e[k].start, b.e[k].start);
+		ck_assert_uint_eq(a.e[k].size, b.e[k].size);
+		ck_assert_int_eq(a.e[k].java, b.e[k].java);
+		ck_assert_str_eq(vm_entry_name(&a, &a.e[k]), vm_entry_name(&b, &b.e[k]));
+	}
+	ck_assert_str_eq(vm_entry_name(&b, &b.e[0]), "void Workload.loop(int, long)");
+	vm_snapshot_free(&a);
+	vm_snapshot_free(&b);
+	vm_mem_free(&one.mem);
+	vm_mem_free(&two.mem);
+}
+END_TEST
+
 START_TEST(render_escapes_method_names)
 {
 	struct vm_layout l;
@@ -742,6 +774,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, names_bounds);
 	tcase_add_test(tc, nmethod_states_of_jdk8_and_later);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
+	tcase_add_test(tc, walk_names_in_a_second_thread);
 	tcase_add_test(tc, render_escapes_method_names);
 	tcase_add_test(tc, tables_text_escaped);
 	tcase_add_test(tc, walk_stops_at_caps);
