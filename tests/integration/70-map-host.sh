@@ -6,12 +6,14 @@
 # map --stdout and jcmd again, back to back: >= 99% of the JDK's compiled
 # Java methods are in jsym's map with the same start, size and name (a
 # method gone from the second jcmd snapshot was unloaded in between, not
-# missed).  jsym map writes /tmp/perf-<pid>.map (sorted, no overlaps) and
-# the JVM maps no agent and has no attach socket because of it.  A JVM
-# started with -XX:+DisableAttachMechanism (no jcmd, no agent possible):
-# two snapshots agree on every method still at the same place, perf names
-# its JIT samples from the map jsym wrote, and `jsym attach` points to
-# `jsym map`.
+# missed).  Once the JVM's JIT compiler has gone quiet (t_jvm_wait_quiet:
+# a map taken while it compiles may rightly be partial), jsym map writes
+# /tmp/perf-<pid>.map, whole (not partial), sorted, no overlaps, and the JVM
+# maps no agent and has no attach socket because of it.  A JVM started
+# with -XX:+DisableAttachMechanism (no jcmd, no agent possible): two
+# snapshots agree on every method still at the same place, perf names its
+# JIT samples from the map jsym wrote, and `jsym attach` points to `jsym
+# map`.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 t_need_root "reading another user's JVM memory, perf"
 J=$JSYM_BUILD/jsym
@@ -69,6 +71,7 @@ while read -r home major <&3; do
 		python3 "$CHECK" coverage "$KIT_DIR/jdk$major.a" "$KIT_DIR/jsym$major.map" 99 "$KIT_DIR/jdk$major.b"
 	t_case "jdk$major-write"
 	rm -f "/tmp/perf-$p.map"
+	t_jvm_wait_quiet "$p" "$home"
 	t_run "$J" map --json "$p"
 	t_expect_rc 0
 	t_expect_out '"source":"vmstructs","ok":true' "\"path\":\"/tmp/perf-$p.map\"" '"partial":false'

@@ -3,10 +3,12 @@
 # 71-map-container.sh - `jsym map` of a Debian container JVM (its own JDK 17,
 # PID 1, uid 1000 without a passwd entry), nothing attached.
 #
-# From the host: the map is the container's /tmp/perf-1.map, owned by
-# 1000:1000, mode 0644; nothing new in the host's /tmp; >= 99% of the Java
-# methods of Compiler.perfmap (the host's jcmd, taken just before and just
-# after) are in it with the same start, size and name.  From a sidecar with
+# From the host, once the JVM's JIT compiler has gone quiet (a map taken
+# while it compiles may rightly be partial): the map is whole (not
+# partial), the container's /tmp/perf-1.map, owned by 1000:1000, mode 0644;
+# nothing new in the host's /tmp; >= 99% of the Java methods of
+# Compiler.perfmap (the host's jcmd, taken just before and just after) are
+# in it with the same start, size and name.  From a sidecar with
 # Docker's default capabilities (no CAP_SYS_PTRACE: the JVM's memory is
 # opened as its uid) the static musl jsym does the same through /proc/1;
 # a sidecar with no capabilities gets a clear error and writes nothing.
@@ -15,7 +17,8 @@ t_need_root "namespaces, chown"
 J=$JSYM_BUILD/jsym
 JM=$JSYM_MUSL_BUILD/jsym
 CHECK=$JSYM_ROOT/tests/integration/map_check.py
-JCMD=/usr/lib/jvm/java-17-openjdk-amd64/bin/jcmd
+JDK17=/usr/lib/jvm/java-17-openjdk-amd64
+JCMD=$JDK17/bin/jcmd
 [ -x "$J" ] && [ -x "$JM" ] || t_skip "jsym not built (make)"
 [ -x "$JCMD" ] || t_skip "no JDK 17 jcmd on the host"
 classes=$(kit_java_build)
@@ -34,6 +37,7 @@ jdk_map() {
 }
 
 t_case host
+t_jvm_wait_quiet "$ct" "$JDK17"
 jdk_map "$KIT_DIR/jdk.a" || t_fail "jcmd Compiler.perfmap of the container JVM"
 t_run "$J" map --json "$ct"
 t_expect_rc 0

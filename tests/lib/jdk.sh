@@ -35,3 +35,53 @@ t_jdks() {
 		echo "$real $(t_jdk_major "$real")"
 	done | sort -u | sort -k2,2n -k1,1
 }
+
+# t_jvm_wait_quiet PID HOME [TIMEOUT_S=60]: wait until the JIT compiler of
+# the HotSpot JVM PID has gone quiet, asking it with HOME/bin/jcmd (PID is
+# the host's: a container JVM too).  Quiet: two samples in a row, a second
+# apart, each with no compile running or queued (Compiler.queue) and with
+# the same code list (Compiler.codelist: every nmethod's id, level, state
+# and place).  For a check that needs a JVM whose code heap holds still
+# while jsym reads it (`"partial":false`).  Logs how long it waited; 1, with
+# a line saying the JVM never went quiet, when TIMEOUT_S passed first or
+# the JVM is gone: the caller still runs its check, which may then fail.
+t_jvm_wait_quiet() {
+	local pid=$1 jcmd=$2/bin/jcmd timeout=${3:-60} start=$SECONDS out busy list
+	local prev='' why='no sample yet' cmds=$KIT_DIR/quiet.jcmd
+	printf 'Compiler.queue\nCompiler.codelist\n' >"$cmds"
+	while [ $((SECONDS - start)) -lt "$timeout" ]; do
+		_kit_alive "$pid" || {
+			why='the JVM is gone'
+			break
+		}
+		# One jcmd for both commands: a jcmd is a JVM start of its own.
+		if out=$("$jcmd" "$pid" -f "$cmds" 2>&1 </dev/null); then
+			# Compile tasks: each line under `Current compiles:` and each
+			# one but `Empty` under `C1/C2 compile queue:`, up to a blank.
+			busy=$(awk '/^Current compiles:/ { s = 1; next }
+				/compile queue:$/ { s = 2; next }
+				/^[[:space:]]*$/ { s = 0; next }
+				s == 1 || (s == 2 && $1 != "Empty") { n++ }
+				END { print n + 0 }' <<<"$out")
+			list=$(grep -E '^[0-9]+ -?[0-9]+ [0-9]+ .*\[0x' <<<"$out")
+			if [ "$busy" != 0 ]; then
+				why="$busy compiles running or queued"
+				prev=''
+			elif [ -z "$list" ]; then
+				why='no code list in its answer'
+			elif [ "$list" = "$prev" ]; then
+				t_log "JVM $pid: JIT quiet after $((SECONDS - start)) s ($(grep -c '' <<<"$list") nmethods)"
+				return 0
+			else
+				why='its code list changed'
+				prev=$list
+			fi
+		else
+			why="jcmd failed: $(tail -n 1 <<<"$out")"
+			prev=''
+		fi
+		sleep 1
+	done
+	t_log "JVM $pid never went quiet in $timeout s (last: $why): checking anyway"
+	return 1
+}
