@@ -24,7 +24,21 @@ char *term_escape(char *dst, size_t cap, const char *s, size_t n, unsigned flags
 		return dst;
 	for (size_t i = 0; i < n;) {
 		unsigned char c = u[i];
-		size_t k = 1;
+		size_t k = 1, run = i;
+
+		/* a run of printable ASCII (most text) is copied at once, as
+		 * much of it as fits */
+		while (run < n && u[run] >= 0x20 && u[run] < 0x7f)
+			run++;
+		if (run > i) {
+			k = run - i < cap - 1 - o ? run - i : cap - 1 - o;
+			memcpy(dst + o, u + i, k);
+			o += k;
+			if (k < run - i)
+				break;
+			i = run;
+			continue;
+		}
 
 		if ((c >= 0x20 && c < 0x7f) ||
 		    ((flags & TERM_KEEP_NL) && (c == '\n' || c == '\t'))) {

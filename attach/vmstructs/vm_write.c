@@ -13,6 +13,21 @@
 #include "target.h"
 #include "vm_write.h"
 
+/* v in lower-case hex, no leading zeros (as "%llx"): the digits written. */
+static size_t put_hex(char *p, uint64_t v)
+{
+	char t[16];
+	size_t n = 0;
+
+	do {
+		t[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		p[i] = t[n - 1 - i];
+	return n;
+}
+
 long vm_map_render(const struct vm_snapshot *s, char **out)
 {
 	/* an escaped byte takes 4 (\xNN) */
@@ -25,10 +40,11 @@ long vm_map_render(const struct vm_snapshot *s, char **out)
 	for (size_t k = 0; k < s->n; k++) {
 		const struct vm_entry *en = &s->e[k];
 		const char *name = vm_entry_name(s, en);
-		int n = snprintf(buf + len, cap - len, "%llx %llx ",
-				 (unsigned long long)en->start, (unsigned long long)en->size);
 
-		len += (size_t)n;
+		len += put_hex(buf + len, en->start);
+		buf[len++] = ' ';
+		len += put_hex(buf + len, en->size);
+		buf[len++] = ' ';
 		/* A method name is the JVM's text (a class file may hold ESC or
 		 * a C1 control): the map goes to a terminal with --stdout and
 		 * through perf to one later, so it holds only the escaped form. */
