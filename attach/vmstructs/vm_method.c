@@ -53,6 +53,34 @@ static int symbol_len(struct vm_mem *m, const struct vm_layout *l, uint64_t sym,
 	return 0;
 }
 
+/* Display, class, method, signature: four strings back to back into
+ * out[cap]; the bytes used, NULs included, or -errno. */
+static int names_of(const char *klass, size_t kl, const char *name, size_t nl, const char *sig,
+		    size_t sl, char *out, size_t cap)
+{
+	size_t len;
+	int rc;
+
+	if (cap < VM_MAX_NAME)
+		return -ENOSPC;
+	rc = vm_names_display(klass, kl, name, nl, sig, sl, out, VM_MAX_NAME);
+	if (rc < 0)
+		return rc;
+	len = (size_t)rc + 1;
+	rc = vm_names_class(klass, kl, out + len, cap - len);
+	if (rc < 0)
+		return rc;
+	len += (size_t)rc + 1;
+	if (nl + 1 + sl + 1 > cap - len)
+		return -ENOSPC;
+	memcpy(out + len, name, nl);
+	out[len + nl] = '\0';
+	len += nl + 1;
+	memcpy(out + len, sig, sl);
+	out[len + sl] = '\0';
+	return (int)(len + sl + 1);
+}
+
 int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 			struct vm_name_walk *w, char *out, size_t cap)
 {
@@ -108,29 +136,39 @@ int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t me
 		break;
 	}
 	kl = w->len[0], nl = w->len[1], sl = w->len[2];
+	if (w->raw) {
+		/* the three lengths, then the bytes (vm_method_names_raw) */
+		uint32_t lens[3] = { (uint32_t)kl, (uint32_t)nl, (uint32_t)sl };
+
+		len = sizeof(lens) + kl + nl + sl;
+		if (len > cap)
+			return -ENOSPC;
+		memcpy(out, lens, sizeof(lens));
+		if ((rc = first_err(vm_read(m, w->sym[0] + l->sym_body, out + sizeof(lens), kl),
+				    vm_read(m, w->sym[1] + l->sym_body, out + sizeof(lens) + kl, nl),
+				    vm_read(m, w->sym[2] + l->sym_body, out + sizeof(lens) + kl + nl,
+					    sl))))
+			return rc;
+		return (int)len;
+	}
 	if ((rc = first_err(vm_read(m, w->sym[0] + l->sym_body, klass, kl),
 			    vm_read(m, w->sym[1] + l->sym_body, name, nl),
 			    vm_read(m, w->sym[2] + l->sym_body, sig, sl))))
 		return rc;
-	/* display, class, method, signature: four strings back to back */
-	if (cap < VM_MAX_NAME)
-		return -ENOSPC;
-	rc = vm_names_display(klass, kl, name, nl, sig, sl, out, VM_MAX_NAME);
-	if (rc < 0)
-		return rc;
-	len = (size_t)rc + 1;
-	rc = vm_names_class(klass, kl, out + len, cap - len);
-	if (rc < 0)
-		return rc;
-	len += (size_t)rc + 1;
-	if (nl + 1 + sl + 1 > cap - len)
-		return -ENOSPC;
-	memcpy(out + len, name, nl);
-	out[len + nl] = '\0';
-	len += nl + 1;
-	memcpy(out + len, sig, sl);
-	out[len + sl] = '\0';
-	return (int)(len + sl + 1);
+	return names_of(klass, kl, name, nl, sig, sl, out, cap);
+}
+
+int vm_method_names_raw(const char *raw, size_t len, char *out, size_t cap)
+{
+	uint32_t l[3];
+
+	if (len < sizeof(l))
+		return -EINVAL;
+	memcpy(l, raw, sizeof(l));
+	if ((uint64_t)l[0] + l[1] + l[2] != len - sizeof(l))
+		return -EINVAL;
+	raw += sizeof(l);
+	return names_of(raw, l[0], raw + l[0], l[1], raw + l[0] + l[1], l[2], out, cap);
 }
 
 int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,

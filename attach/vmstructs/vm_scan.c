@@ -45,35 +45,44 @@ struct ahead_block {
 struct ahead_batch {
 	struct ahead_block *blk;        /* VM_AHEAD_RANGES of them */
 	size_t n, next, from, to;
+	uint64_t seq;                   /* the walk's batches are numbered */
 	enum { B_FREE, B_READ, B_NAMING, B_NAMED } state;
 	char *names;
 	size_t names_len, names_cap;
 };
 
 /*
- * The walk's read-ahead over one heap: batches in a ring, each read (its
- * headers decoded) by the walk's thread up to AHEAD_BATCHES - 1 ahead of
- * the one it takes blocks from, and named in that order by a second
- * thread through its own reader (`namer`) when there is one.  The walk
- * waits for a batch's names only when it reaches the batch.
+ * The walk's read-ahead: batches numbered in the order they are read,
+ * batch q in b[q % AHEAD_RING].  The walk's thread reads them (their
+ * headers decoded) up to AHEAD_RING - 1 ahead of the one it takes blocks
+ * from; they are named by NAMERS threads in turn (namer t names batches
+ * t, t + NAMERS, ...), each through a reader of its own (caches are not
+ * shared), or by the walk itself when there are none.  The walk waits for
+ * a batch's names only when it reaches the batch.
  */
-#define AHEAD_BATCHES 3
+#define AHEAD_RING 4
+#define NAMERS 1
+struct ahead;
+struct namer {
+	struct ahead *a;
+	struct vm_mem mem;
+	pthread_t thread;
+	uint64_t want;                  /* the batch it names next */
+};
 struct ahead {
-	struct ahead_batch b[AHEAD_BATCHES];
-	unsigned cur, count;            /* the walk's batch; batches queued from
-	                                   it on (it included) */
+	struct ahead_batch b[AHEAD_RING];
+	uint64_t first, next;           /* batches [first, next) are queued;
+	                                   first is the walk's */
 	size_t checked;                 /* the snapshot's entries read again */
 	size_t pos;                     /* where the next batch starts */
 	const struct vm_layout *l;
 	struct vm_mem *mem;             /* the walk's reader */
 	struct vm_name_cache *kept;     /* names kept across snapshots, or NULL */
-	/* the namer: a thread naming b[wnext] while the walk reads on */
-	bool threaded, stop;
-	struct vm_mem names_mem;        /* its reader: caches are not shared */
-	pthread_t thread;
+	struct namer nm[NAMERS];
+	unsigned namers;                /* threads running */
+	bool stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	unsigned wnext;
 };
 
 /* -E2BIG at a cap: the walk stops there (cap_reached), keeping the rest. */
@@ -287,7 +296,7 @@ static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
 		struct ahead_block *ab = &ba->blk[x];
 
 		if (ab->rc == 0 && ab->used && ab->blob_rc == 0 && ab->b.nmethod && ab->b.alive)
-			p[n++] = (struct pending){ .ab = ab };
+			p[n++] = (struct pending){ .ab = ab, .w.raw = true };
 	}
 	if (n == 0 || vm_lines_begin(m))
 		n = 0;
@@ -343,129 +352,175 @@ static void read_headers(struct vm_mem *m, const struct vm_layout *l, const stru
 		decode_block(m, l, hp, seg[k], &ba->blk[ba->n++]);
 }
 
-/* The namer's thread: names the batches in ring order as they are read,
- * until told to stop. */
+/* A namer's thread: names its batches in order as they are read, until
+ * told to stop. */
 static void *namer(void *arg)
 {
-	struct ahead *a = arg;
+	struct namer *me = arg;
+	struct ahead *a = me->a;
 
 	pthread_mutex_lock(&a->mu);
 	for (;;) {
-		struct ahead_batch *ba;
+		struct ahead_batch *ba = &a->b[me->want % AHEAD_RING];
 
-		/* wnext is read again after each wait: a new heap resets it */
-		while (!a->stop && a->b[a->wnext].state != B_READ)
+		while (!a->stop && !(ba->state == B_READ && ba->seq == me->want))
 			pthread_cond_wait(&a->cv, &a->mu);
 		if (a->stop)
 			break;
-		ba = &a->b[a->wnext];
 		ba->state = B_NAMING;
 		pthread_mutex_unlock(&a->mu);
-		name_ahead(&a->names_mem, a->l, NULL, ba);
+		name_ahead(&me->mem, a->l, NULL, ba);
 		pthread_mutex_lock(&a->mu);
 		ba->state = B_NAMED;
-		a->wnext = (a->wnext + 1) % AHEAD_BATCHES;
+		me->want += a->namers;
 		pthread_cond_broadcast(&a->cv);
 	}
 	pthread_mutex_unlock(&a->mu);
 	return NULL;
 }
 
+static void lock(struct ahead *a)
+{
+	if (a->namers)
+		pthread_mutex_lock(&a->mu);
+}
+
+static void unlock(struct ahead *a)
+{
+	if (a->namers)
+		pthread_mutex_unlock(&a->mu);
+}
+
+/* Wait (holding the lock) until batch ba is named. */
+static void wait_named(struct ahead *a, const struct ahead_batch *ba)
+{
+	while (a->namers && ba->state != B_NAMED)
+		pthread_cond_wait(&a->cv, &a->mu);
+}
+
+/* Stop the namers and count their reads as the walk's. */
+static void ahead_stop(struct ahead *a)
+{
+	unsigned n = a->namers;
+
+	if (!n)
+		return;
+	lock(a);
+	a->stop = true;
+	pthread_cond_broadcast(&a->cv);
+	unlock(a);
+	for (unsigned t = 0; t < n; t++) {
+		pthread_join(a->nm[t].thread, NULL);
+		a->mem->syscalls += a->nm[t].mem.syscalls;
+		a->mem->bytes += a->nm[t].mem.bytes;
+		if (!a->mem->fatal)
+			a->mem->fatal = a->nm[t].mem.fatal;
+		vm_mem_free(&a->nm[t].mem);
+	}
+	a->namers = 0;
+	pthread_cond_destroy(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+}
+
 /*
- * Set the read-ahead of a snapshot up: with a namer when j allows one and
- * no names are kept across snapshots (that cache is the walk's alone),
- * and its thread and reader can be had; else the walk names each batch
- * itself.  0 or -ENOMEM.
+ * Set the read-ahead of a snapshot up: with namers when j allows them and
+ * no names are kept across snapshots (that cache is the walk's alone), as
+ * many as can be had (their threads and readers); without any the walk
+ * names each batch itself.  0 or -ENOMEM.
  */
 static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *kept,
 		       struct ahead *a)
 {
-	for (int k = 0; k < AHEAD_BATCHES; k++)
+	unsigned want = j->name_thread && !kept && j->mem.cache ? NAMERS : 0, n = 0;
+
+	for (int k = 0; k < AHEAD_RING; k++)
 		if (!(a->b[k].blk = malloc(VM_AHEAD_RANGES * sizeof(*a->b[k].blk))))
 			return -ENOMEM;
 	a->l = l;
 	a->mem = &j->mem;
 	a->kept = kept;
-	if (!j->name_thread || kept || !j->mem.cache ||
-	    vm_mem_init(&a->names_mem, j->mem.read, j->mem.ctx, true))
+	if (!want)
 		return 0;
-	a->names_mem.readv = j->mem.readv;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
-	a->threaded = pthread_create(&a->thread, NULL, namer, a) == 0;
-	if (!a->threaded) {
-		pthread_cond_destroy(&a->cv);
-		pthread_mutex_destroy(&a->mu);
-		vm_mem_free(&a->names_mem);
+	/* the namers are told how many they are before any starts: each
+	 * steps by that many batches */
+	for (; n < want; n++)
+		if (vm_mem_init(&a->nm[n].mem, j->mem.read, j->mem.ctx, true))
+			break;
+	a->namers = n;
+	pthread_mutex_lock(&a->mu);
+	for (unsigned t = 0; t < n; t++) {
+		a->nm[t].a = a;
+		a->nm[t].want = t;
+		a->nm[t].mem.readv = j->mem.readv;
+		if (pthread_create(&a->nm[t].thread, NULL, namer, &a->nm[t])) {
+			/* fewer threads: the ones started step by the count
+			 * they were given, so none runs at all */
+			a->stop = true;
+			pthread_mutex_unlock(&a->mu);
+			for (unsigned k = 0; k < t; k++)
+				pthread_join(a->nm[k].thread, NULL);
+			for (unsigned k = 0; k < n; k++)
+				vm_mem_free(&a->nm[k].mem);
+			a->namers = 0;
+			a->stop = false;
+			pthread_cond_destroy(&a->cv);
+			pthread_mutex_destroy(&a->mu);
+			return 0;
+		}
 	}
+	pthread_mutex_unlock(&a->mu);
 	return 0;
 }
 
 /* Before the next heap: every batch named and let go. */
 static void ahead_heap_done(struct ahead *a)
 {
-	if (a->threaded) {
-		pthread_mutex_lock(&a->mu);
-		for (int k = 0; k < AHEAD_BATCHES; k++)
-			while (a->b[k].state == B_READ || a->b[k].state == B_NAMING)
-				pthread_cond_wait(&a->cv, &a->mu);
-	}
-	for (int k = 0; k < AHEAD_BATCHES; k++)
-		a->b[k].state = B_FREE;
-	a->cur = a->count = a->wnext = 0;
-	a->pos = 0;
-	if (a->threaded)
-		pthread_mutex_unlock(&a->mu);
-}
+	lock(a);
+	for (; a->first < a->next; a->first++) {
+		struct ahead_batch *ba = &a->b[a->first % AHEAD_RING];
 
-/* Stop the namer (the walk has taken every batch it waits for) and count
- * its reads as the walk's. */
-static void ahead_stop(struct ahead *a)
-{
-	if (!a->threaded)
-		return;
-	pthread_mutex_lock(&a->mu);
-	a->stop = true;
-	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
-	pthread_join(a->thread, NULL);
-	pthread_cond_destroy(&a->cv);
-	pthread_mutex_destroy(&a->mu);
-	a->mem->syscalls += a->names_mem.syscalls;
-	a->mem->bytes += a->names_mem.bytes;
-	if (!a->mem->fatal)
-		a->mem->fatal = a->names_mem.fatal;
-	vm_mem_free(&a->names_mem);
-	a->threaded = false;
+		wait_named(a, ba);
+		ba->state = B_FREE;
+	}
+	unlock(a);
+	a->pos = 0;
 }
 
 static void ahead_free(struct ahead *a)
 {
 	ahead_stop(a);
-	for (int k = 0; k < AHEAD_BATCHES; k++) {
+	for (int k = 0; k < AHEAD_RING; k++) {
 		free(a->b[k].blk);
 		free(a->b[k].names);
 	}
 }
 
-/* Queue the next batch from a->pos: read now, named by the namer (or now,
- * without one). */
+/* Queue the next batch from a->pos: read now, named by its namer (or now,
+ * without namers). */
 static void produce(const struct heap *hp, struct ahead *a)
 {
-	struct ahead_batch *ba = &a->b[(a->cur + a->count) % AHEAD_BATCHES];
+	struct ahead_batch *ba = &a->b[a->next % AHEAD_RING];
 
 	read_headers(a->mem, a->l, hp, a->pos, ba);
 	a->pos = ba->to;
-	a->count++;
-	if (!a->threaded) {
+	ba->seq = a->next++;
+	if (!a->namers) {
 		name_ahead(a->mem, a->l, a->kept, ba);
 		ba->state = B_NAMED;
 		return;
 	}
-	pthread_mutex_lock(&a->mu);
+	lock(a);
 	ba->state = B_READ;
 	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
+	unlock(a);
+}
+
+/* The walk's batch, or NULL when none is queued. */
+static struct ahead_batch *current(struct ahead *a)
+{
+	return a->first < a->next ? &a->b[a->first % AHEAD_RING] : NULL;
 }
 
 /* The batch that holds segment i (named), or the one after it: batches
@@ -474,30 +529,23 @@ static struct ahead_batch *batch_for(const struct heap *hp, struct ahead *a, siz
 {
 	struct ahead_batch *ba;
 
-	while (a->count && i >= a->b[a->cur].to) {
-		if (a->threaded)
-			pthread_mutex_lock(&a->mu);
-		/* a batch the namer has not finished is waited for before it
-		 * can be read into again */
-		while (a->threaded && a->b[a->cur].state != B_NAMED)
-			pthread_cond_wait(&a->cv, &a->mu);
-		a->b[a->cur].state = B_FREE;
-		if (a->threaded)
-			pthread_mutex_unlock(&a->mu);
-		a->cur = (a->cur + 1) % AHEAD_BATCHES;
-		a->count--;
+	lock(a);
+	while ((ba = current(a)) != NULL && i >= ba->to) {
+		/* a batch being named is waited for before it is read into
+		 * again */
+		wait_named(a, ba);
+		ba->state = B_FREE;
+		a->first++;
 	}
-	if (!a->count)
+	unlock(a);
+	if (!current(a))
 		a->pos = i;             /* the walk went past all read ahead */
-	while (a->count < AHEAD_BATCHES && a->pos < hp->nsegs)
+	while (a->next - a->first < AHEAD_RING && a->pos < hp->nsegs)
 		produce(hp, a);
-	ba = &a->b[a->cur];
-	if (a->threaded) {
-		pthread_mutex_lock(&a->mu);
-		while (ba->state != B_NAMED)
-			pthread_cond_wait(&a->cv, &a->mu);
-		pthread_mutex_unlock(&a->mu);
-	}
+	ba = current(a);
+	lock(a);
+	wait_named(a, ba);
+	unlock(a);
 	return ba;
 }
 
@@ -543,7 +591,7 @@ static int read_blob(struct vm_mem *m, const struct vm_layout *l, const struct h
  * ahead or now into out[cap].  The kept cache answers first, and learns
  * every name found.
  */
-static int name_of(struct vm_jvm *j, const struct vm_layout *l, const struct ahead *a,
+static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 		   const struct ahead_block *ab, char *out, size_t cap, const char **name,
 		   size_t *len)
 {
@@ -558,11 +606,13 @@ static int name_of(struct vm_jvm *j, const struct vm_layout *l, const struct ahe
 		nc->hits++;
 		return 0;
 	}
+	*name = out;
 	if (ab->name_rc == 0) {
-		*name = a->b[a->cur].names + ab->name_off;
-		rc = (int)ab->name_len;
+		/* read ahead as the Symbols' bytes: formatted here, by the
+		 * walk, while a namer reads on */
+		rc = vm_method_names_raw(current(a)->names + ab->name_off, ab->name_len, out,
+					 cap);
 	} else {
-		*name = out;
 		rc = vm_method_name(&j->mem, l, method, &cm, out, cap);
 	}
 	if (rc < 0)
@@ -639,7 +689,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *
 		}
 		/* the entries of a batch, once the walk leaves it, are read
 		 * again while the namer names the next ones */
-		if (a->count && i >= a->b[a->cur].to)
+		if (current(a) && i >= current(a)->to)
 			revalidate(j, l, s, &a->checked);
 		ab = block_at(j, l, hp, a, i, &scratch);
 		b = &ab->b;

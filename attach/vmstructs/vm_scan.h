@@ -153,6 +153,8 @@ int vm_method_name(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 /* How far naming a method got: what vm_method_name_from has read. */
 struct vm_name_walk {
 	unsigned done;          /* steps done (0: none) */
+	bool raw;               /* the Symbols' bytes as read, unformatted:
+	                           vm_method_names_raw formats them */
 	uint64_t cm, cp, ni, si, holder, cplen;
 	uint64_t sym[3];        /* the class's, the method's and the descriptor's
 	                           Symbol* */
@@ -167,5 +169,9 @@ struct vm_name_walk {
  */
 int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 			struct vm_name_walk *w, char *out, size_t cap);
+
+/* The four strings of vm_method_name from raw[len], what a walk with
+ * vm_name_walk.raw wrote (another thread may format what one read). */
+int vm_method_names_raw(const char *raw, size_t len, char *out, size_t cap);
 
 #endif
