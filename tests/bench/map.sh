@@ -83,6 +83,20 @@ ready() {
 	done
 }
 
+# quiet PID...: wait until each JVM's JIT compiler is quiet (a compiling
+# twin takes a core from both jsym and jcmd: the figures moved by half),
+# asking with the host's jcmd (JDK 17: it attaches to the matrix's JDKs as
+# well); a JVM that does not get quiet in 2 min is measured anyway, and
+# the line says so.
+quiet() {
+	local pid
+	for pid in "$@"; do
+		t_jvm_wait_quiet "$pid" /usr/lib/jvm/java-17-openjdk-amd64 120 2>"$KIT_DIR/quiet.log" >&2
+		sed 's/^--- /  (/; s/$/)/' "$KIT_DIR/quiet.log"
+	done
+	sleep 2
+}
+
 host_jdk() {
 	local jdk=/usr/lib/jvm/java-17-openjdk-amd64 n pids=()
 	[ -x "$jdk/bin/javac" ] || { echo "  JDK 17  skipped: needs the host's JDK 17"; return 0; }
@@ -95,7 +109,7 @@ host_jdk() {
 		kit_on_exit "kill ${pids[-1]} 2>/dev/null; rm -f /tmp/perf-${pids[-1]}.map"
 	done
 	ready "$KIT_DIR/out-a" "$KIT_DIR/out-b" || { echo "  JDK 17  the JVMs did not get ready"; return 1; }
-	sleep 2
+	quiet "${pids[@]}"
 	bench 17 "${pids[0]}" "${pids[1]}" "$jdk/bin/jcmd"
 	kill "${pids[@]}" 2>/dev/null
 }
@@ -113,7 +127,7 @@ matrix_jdk() {
 	done
 	ready "$KIT_DIR/bench${major}a.log" "$KIT_DIR/bench${major}b.log" ||
 		{ echo "  JDK $major  the JVMs did not get ready: $(tail -n 3 "$KIT_DIR/bench${major}a.log")"; return 1; }
-	sleep 2
+	quiet "${cts[@]}"
 	bench "$major" "${cts[0]}" 1 kit_exec "${cts[1]}" --uid 1000 --gid 1000 -- "$home/bin/jcmd"
 	kit_stop "bench${major}a"
 	kit_stop "bench${major}b"
