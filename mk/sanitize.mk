@@ -6,7 +6,9 @@
 #               UndefinedBehaviorSanitizer, run; then the fuzzers' short run
 #               (they are always built with both)
 #   make tsan   tests/tsan/tsan_sink.c under ThreadSanitizer: the sink's flush
-#               thread against sink_update and loads from another thread
+#               thread against sink_update and loads from another thread;
+#               tests/tsan/tsan_map.c: jsym map's namer thread against its
+#               walk, over a fake code cache of many batches and heaps
 #
 # Objects go to glibc-build/asan/ and glibc-build/tsan/, compiled from the
 # same sources with the same include rules as glibc-build/obj/; the glibc
@@ -41,6 +43,13 @@ $(TSAN_SINK): $(patsubst %.c,glibc-build/tsan/obj/%.o,tests/tsan/tsan_sink.c $(T
 	$(call msg,LD,$@)
 	$(Q)$(CC_glibc) $(SAN_FLAGS_tsan) -o $@ $^ -lpthread
 
+TSAN_MAP := glibc-build/tsan/tsan_map
+$(TSAN_MAP): $(patsubst %.c,glibc-build/tsan/obj/%.o,tests/tsan/tsan_map.c \
+	tests/lib/check_codecache.c $(COMMON_SRCS) $(ATTACH_BASE_SRCS) $(ATTACH_TARGET_SRCS) \
+	$(ATTACH_VMSTRUCTS_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS))
+	$(call msg,LD,$@)
+	$(Q)$(CC_glibc) $(SAN_FLAGS_tsan) -o $@ $^ -lpthread -lcap
+
 .PHONY: asan asan-unit tsan
 # Leaks are not what this run looks for (test helpers keep what they
 # allocate until the forked case ends): detect_leaks=0.
@@ -50,8 +59,9 @@ asan-unit: $(ASAN_UNIT)
 
 asan: asan-unit fuzz-short
 
-tsan: $(TSAN_SINK)
+tsan: $(TSAN_SINK) $(TSAN_MAP)
 	$(Q)TSAN_OPTIONS=halt_on_error=1:exitcode=66 setarch -R $(TSAN_SINK)
+	$(Q)TSAN_OPTIONS=halt_on_error=1:exitcode=66 setarch -R $(TSAN_MAP)
 
 
 # The sink's race harness costs seconds: part of make test.  The ASan build

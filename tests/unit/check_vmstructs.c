@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_codecache.h"
 #include "names.h"
 #include "journal_format.h"
 #include "jsym_arch.h"
@@ -341,6 +342,44 @@ START_TEST(walk_names_in_a_second_thread)
 		ck_assert_str_eq(vm_entry_name(&a, &a.e[k]), vm_entry_name(&b, &b.e[k]));
 	}
 	ck_assert_str_eq(vm_entry_name(&b, &b.e[0]), "void Workload.loop(int, long)");
+	vm_snapshot_free(&a);
+	vm_snapshot_free(&b);
+	vm_mem_free(&one.mem);
+	vm_mem_free(&two.mem);
+}
+END_TEST
+
+/* Many batches over several heaps, named by the namer thread while the
+ * walk reads on, as the walk alone names them; a lost wake-up between two
+ * heaps hangs here (the case's timeout). */
+START_TEST(walk_many_batches_in_a_second_thread)
+{
+	struct vm_layout l;
+	struct vm_jvm one, two;
+	struct vm_snapshot a = { 0 }, b = { 0 };
+	struct err_text e = { "" };
+	char want[64];
+
+	codecache_build(&l);
+	ck_assert_int_eq(codecache_jvm(&one, false), 0);
+	ck_assert_int_eq(codecache_jvm(&two, true), 0);
+	ck_assert_int_eq(vm_snapshot_take(&one, &l, NULL, &a, &e), 0);
+	ck_assert_int_eq(vm_snapshot_take(&two, &l, NULL, &b, &e), 0);
+	ck_assert_int_eq((int)a.n, CODECACHE_HEAPS * CODECACHE_BLOCKS);
+	ck_assert_int_eq((int)b.n, (int)a.n);
+	ck_assert(!a.partial && !b.partial);
+	for (size_t k = 0; k < b.n; k++) {
+		int h = (int)k / CODECACHE_BLOCKS, blk = (int)k % CODECACHE_BLOCKS;
+
+		codecache_name(h, blk, want, sizeof(want));
+		ck_assert_str_eq(vm_entry_name(&a, &a.e[k]), want);
+		ck_assert_str_eq(vm_entry_name(&b, &b.e[k]), want);
+		ck_assert_uint_eq(a.e[k].start, b.e[k].start);
+	}
+	/* a second snapshot of the same session: the namer starts again */
+	vm_snapshot_free(&b);
+	ck_assert_int_eq(vm_snapshot_take(&two, &l, NULL, &b, &e), 0);
+	ck_assert_int_eq((int)b.n, (int)a.n);
 	vm_snapshot_free(&a);
 	vm_snapshot_free(&b);
 	vm_mem_free(&one.mem);
@@ -775,6 +814,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, nmethod_states_of_jdk8_and_later);
 	tcase_add_test(tc, walk_names_nmethods_and_stubs);
 	tcase_add_test(tc, walk_names_in_a_second_thread);
+	tcase_add_test(tc, walk_many_batches_in_a_second_thread);
 	tcase_add_test(tc, render_escapes_method_names);
 	tcase_add_test(tc, tables_text_escaped);
 	tcase_add_test(tc, walk_stops_at_caps);

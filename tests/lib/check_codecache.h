@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * check_codecache.h - a fake HotSpot code cache large enough for jsym
+ * map's read-ahead to run over several batches and heaps: HEAPS code
+ * heaps of BLOCKS two-segment nmethods each, naming METHODS methods of
+ * CLASSES classes (block b of heap h names method (7 b + h) % METHODS, so
+ * the heaps share methods as C1's and C2's do).  Method m of class
+ * m % CLASSES is "void pkg.C<class>.m<m>(int)".  The layout is JDK 25's
+ * shapes as check_vmstructs' small fake JVM has them.  Read-only once
+ * built: any number of threads may read it.
+ */
+#ifndef JSYM_CHECK_CODECACHE_H
+#define JSYM_CHECK_CODECACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vm_jvm.h"
+#include "vm_layout.h"
+
+#define CODECACHE_HEAPS 3
+#define CODECACHE_BLOCKS 1500
+#define CODECACHE_METHODS 2000
+#define CODECACHE_CLASSES 40
+
+/* Build the fake (once; later calls keep it) and its layout into l. */
+void codecache_build(struct vm_layout *l);
+
+/* vm_read_fn over the fake (ctx unused). */
+int codecache_read(void *ctx, uint64_t addr, void *buf, size_t n);
+
+/* The display name of block b of heap h, into out[cap]. */
+void codecache_name(int h, int b, char *out, size_t cap);
+
+/* j set up to read the fake: its page cache, and the namer thread when
+ * `threaded`.  0 or -ENOMEM. */
+int codecache_jvm(struct vm_jvm *j, bool threaded);
+
+#endif
