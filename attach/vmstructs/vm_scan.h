@@ -13,10 +13,10 @@
  *   - a block chain that breaks (a length that lands inside another block)
  *     is picked up again at the next block start of the segment map and
  *     the snapshot counts a resync;
- *   - after the walk every entry is read again, past the cache, and kept
- *     only if its block and blob still say the same (an nmethod still at
- *     the same place for the same Method was alive, and so was its
- *     metadata, all the time jsym read its name);
+ *   - once its batch of blocks is named, every entry is read again, past
+ *     the cache, and kept only if its block and blob still say the same
+ *     (an nmethod still at the same place for the same Method was alive,
+ *     and so was its metadata, all the time jsym read its name);
  *   - what fails either test is dropped and counted, never guessed.
  */
 #ifndef JSYM_VM_SCAN_H
