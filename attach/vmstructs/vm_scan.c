@@ -46,6 +46,7 @@ struct ahead_batch {
 	struct ahead_block *blk;        /* VM_AHEAD_RANGES of them */
 	size_t n, next, from, to;
 	uint64_t seq;                   /* the walk's batches are numbered */
+	unsigned heap;                  /* of ahead.heaps */
 	enum { B_FREE, B_READ, B_NAMING, B_NAMED } state;
 	char *names;
 	size_t names_len, names_cap;
@@ -55,7 +56,7 @@ struct ahead_batch {
  * The walk's read-ahead: batches numbered in the order they are read,
  * batch q in b[q % AHEAD_RING].  The walk's thread reads them (their
  * headers decoded) up to AHEAD_RING - 1 ahead of the one it takes blocks
- * from; they are named by NAMERS threads in turn (namer t names batches
+ * from, on into the next heap (the namer is not left idle between two); they are named by NAMERS threads in turn (namer t names batches
  * t, t + NAMERS, ...), each through a reader of its own (caches are not
  * shared), or by the walk itself when there are none.  The walk waits for
  * a batch's names only when it reaches the batch.
@@ -74,7 +75,9 @@ struct ahead {
 	uint64_t first, next;           /* batches [first, next) are queued;
 	                                   first is the walk's */
 	size_t checked;                 /* the snapshot's entries read again */
-	size_t pos;                     /* where the next batch starts */
+	const struct heap *heaps;       /* the heaps walked, in order */
+	unsigned nheaps, ph;            /* the next batch starts in heaps[ph] */
+	size_t pos;                     /* at this segment */
 	const struct vm_layout *l;
 	struct vm_mem *mem;             /* the walk's reader */
 	struct vm_name_cache *kept;     /* names kept across snapshots, or NULL */
@@ -474,20 +477,6 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	return 0;
 }
 
-/* Before the next heap: every batch named and let go. */
-static void ahead_heap_done(struct ahead *a)
-{
-	lock(a);
-	for (; a->first < a->next; a->first++) {
-		struct ahead_batch *ba = &a->b[a->first % AHEAD_RING];
-
-		wait_named(a, ba);
-		ba->state = B_FREE;
-	}
-	unlock(a);
-	a->pos = 0;
-}
-
 static void ahead_free(struct ahead *a)
 {
 	ahead_stop(a);
@@ -497,24 +486,31 @@ static void ahead_free(struct ahead *a)
 	}
 }
 
-/* Queue the next batch from a->pos: read now, named by its namer (or now,
- * without namers). */
-static void produce(const struct heap *hp, struct ahead *a)
+/* Queue the next batch from segment a->pos of heaps[a->ph] (or the next
+ * heap's start): read now, named by its namer (or now, without namers).
+ * False when every heap is read ahead. */
+static bool produce(struct ahead *a)
 {
 	struct ahead_batch *ba = &a->b[a->next % AHEAD_RING];
 
-	read_headers(a->mem, a->l, hp, a->pos, ba);
+	for (; a->ph < a->nheaps && a->pos >= a->heaps[a->ph].nsegs; a->ph++)
+		a->pos = 0;
+	if (a->ph >= a->nheaps)
+		return false;
+	read_headers(a->mem, a->l, &a->heaps[a->ph], a->pos, ba);
+	ba->heap = a->ph;
 	a->pos = ba->to;
 	ba->seq = a->next++;
 	if (!a->namers) {
 		name_ahead(a->mem, a->l, a->kept, ba);
 		ba->state = B_NAMED;
-		return;
+		return true;
 	}
 	lock(a);
 	ba->state = B_READ;
 	pthread_cond_broadcast(&a->cv);
 	unlock(a);
+	return true;
 }
 
 /* The walk's batch, or NULL when none is queued. */
@@ -523,14 +519,21 @@ static struct ahead_batch *current(struct ahead *a)
 	return a->first < a->next ? &a->b[a->first % AHEAD_RING] : NULL;
 }
 
-/* The batch that holds segment i (named), or the one after it: batches
- * wholly before i are let go, the ring filled again. */
-static struct ahead_batch *batch_for(const struct heap *hp, struct ahead *a, size_t i)
+/* Whether the walk, at segment i of heap h, is past batch ba. */
+static bool passed(const struct ahead_batch *ba, unsigned h, size_t i)
+{
+	return ba->heap < h || (ba->heap == h && i >= ba->to);
+}
+
+/* The batch that holds segment i of heap h (named), or the one after it
+ * (NULL: none): batches wholly before it are let go, the ring filled
+ * again. */
+static struct ahead_batch *batch_for(struct ahead *a, unsigned h, size_t i)
 {
 	struct ahead_batch *ba;
 
 	lock(a);
-	while ((ba = current(a)) != NULL && i >= ba->to) {
+	while ((ba = current(a)) != NULL && passed(ba, h, i)) {
 		/* a batch being named is waited for before it is read into
 		 * again */
 		wait_named(a, ba);
@@ -538,11 +541,14 @@ static struct ahead_batch *batch_for(const struct heap *hp, struct ahead *a, siz
 		a->first++;
 	}
 	unlock(a);
-	if (!current(a))
-		a->pos = i;             /* the walk went past all read ahead */
-	while (a->next - a->first < AHEAD_RING && a->pos < hp->nsegs)
-		produce(hp, a);
-	ba = current(a);
+	if (!current(a)) {
+		a->ph = h;              /* the walk went past all read ahead */
+		a->pos = i;
+	}
+	while (a->next - a->first < AHEAD_RING && produce(a))
+		;
+	if (!(ba = current(a)))
+		return NULL;
 	lock(a);
 	wait_named(a, ba);
 	unlock(a);
@@ -552,16 +558,16 @@ static struct ahead_batch *batch_for(const struct heap *hp, struct ahead *a, siz
 /* The block at segment i: from the batch read ahead, else read now into
  * *scratch. */
 static struct ahead_block *block_at(struct vm_jvm *j, const struct vm_layout *l,
-				    const struct heap *hp, struct ahead *a, size_t i,
+				    struct ahead *a, unsigned h, size_t i,
 				    struct ahead_block *scratch)
 {
-	struct ahead_batch *ba = batch_for(hp, a, i);
+	struct ahead_batch *ba = batch_for(a, h, i);
 
-	while (ba->next < ba->n && ba->blk[ba->next].seg < i)
+	while (ba && ba->heap == h && ba->next < ba->n && ba->blk[ba->next].seg < i)
 		ba->next++;
-	if (ba->next < ba->n && ba->blk[ba->next].seg == i)
+	if (ba && ba->heap == h && ba->next < ba->n && ba->blk[ba->next].seg == i)
 		return &ba->blk[ba->next];
-	decode_block(&j->mem, l, hp, i, scratch);
+	decode_block(&j->mem, l, &a->heaps[h], i, scratch);
 	return scratch;
 }
 
@@ -663,8 +669,9 @@ static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_sn
 		       size_t *from);
 
 static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
-		     const struct vm_snapshot *prev, struct heap *hp, struct vm_snapshot *s)
+		     const struct vm_snapshot *prev, unsigned h, struct vm_snapshot *s)
 {
+	const struct heap *hp = &a->heaps[h];
 	char out[4 * VM_MAX_NAME];
 	struct ahead_block scratch;
 	size_t i = 0;
@@ -689,9 +696,9 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *
 		}
 		/* the entries of a batch, once the walk leaves it, are read
 		 * again while the namer names the next ones */
-		if (current(a) && i >= current(a)->to)
+		if (current(a) && passed(current(a), h, i))
 			revalidate(j, l, s, &a->checked);
-		ab = block_at(j, l, hp, a, i, &scratch);
+		ab = block_at(j, l, a, h, i, &scratch);
 		b = &ab->b;
 		rc = ab->rc;
 		for (uint64_t k = 1; rc == 0 && k < ab->nseg; k++)
@@ -872,8 +879,10 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 {
 	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
 	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
+	struct heap hp[VM_MAX_HEAPS];
 	struct ahead a = { 0 };
-	int n, rc;
+	unsigned nh = 0;
+	int n = 0, rc;
 
 	s->n = 0;
 	s->names_len = 0;
@@ -889,25 +898,35 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		err_set(e, rc, "out of memory");
 	else
 		rc = find_heaps(&j->mem, l, heaps, &n, e);
+	/* every heap opened first: the read-ahead goes on from one to the
+	 * next */
 	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
-		struct heap hp;
-
-		rc = open_heap(&j->mem, l, heaps[h], &hp, e);
-		if (rc == 0 && hp.high - hp.low > max_code - code_bytes) {
+		rc = open_heap(&j->mem, l, heaps[h], &hp[nh], e);
+		if (rc == 0 && hp[nh].high - hp[nh].low > max_code - code_bytes) {
 			s->capped = "code heap bytes";   /* this heap not read */
+			free(hp[nh].map);
 		} else if (rc == 0) {
-			code_bytes += hp.high - hp.low;
-			s->heaps++;
-			rc = walk_heap(j, l, &a, prev, &hp, s);
-			ahead_heap_done(&a);
-			if (rc == -ENOMEM)
-				err_set(e, rc, "out of memory");
-			if (rc == -E2BIG)
-				rc = 0;                 /* s->capped says which */
+			code_bytes += hp[nh].high - hp[nh].low;
+			nh++;
+		} else {
+			free(hp[nh].map);
 		}
-		free(hp.map);
+	}
+	a.heaps = hp;
+	a.nheaps = nh;
+	for (unsigned h = 0; rc == 0 && h < nh; h++) {
+		s->heaps++;
+		rc = walk_heap(j, l, &a, prev, h, s);
+		if (rc == -ENOMEM)
+			err_set(e, rc, "out of memory");
+		if (rc == -E2BIG) {
+			rc = 0;                 /* s->capped says which */
+			break;
+		}
 	}
 	ahead_free(&a);
+	for (unsigned h = 0; h < nh; h++)
+		free(hp[h].map);
 	if (rc)
 		return rc;
 	revalidate(j, l, s, &a.checked);
