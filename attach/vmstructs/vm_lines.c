@@ -87,6 +87,15 @@ int vm_lines_want(struct vm_mem *m, uint64_t page, uint64_t bits)
 	return -EAGAIN;
 }
 
+const unsigned char *vm_lines_at(const struct vm_mem *m, const struct vm_cache_line *l,
+				 size_t line)
+{
+	for (int i = 0; i < VM_LINE_SLOTS; i++)
+		if (l->slot[i] && (l->slot[i] & (VM_LINE - 1)) == line)
+			return m->lines->line[(l->slot[i] >> 6) - 1];
+	return NULL;
+}
+
 void vm_lines_copy(const struct vm_mem *m, const struct vm_cache_line *l, size_t off,
 		   void *out, size_t k)
 {
@@ -96,10 +105,10 @@ void vm_lines_copy(const struct vm_mem *m, const struct vm_cache_line *l, size_t
 	while (k) {
 		size_t line = off / VM_LINE, from = off % VM_LINE;
 		size_t n = VM_LINE - from < k ? VM_LINE - from : k;
+		const unsigned char *p = vm_lines_at(m, l, line);
 
-		for (int i = 0; i < VM_LINE_SLOTS; i++)
-			if (l->slot[i] && (l->slot[i] & (VM_LINE - 1)) == line)
-				memcpy(o, m->lines->line[(l->slot[i] >> 6) - 1] + from, n);
+		if (p)
+			memcpy(o, p + from, n);
 		o += n;
 		off += n;
 		k -= n;

@@ -171,6 +171,10 @@ size_t vm_lines_fill(struct vm_mem *m);
 void vm_lines_end(struct vm_mem *m);
 void vm_lines_free(struct vm_mem *m);
 
+/* The 64 bytes of line `line` of l's page, held apart, or NULL. */
+const unsigned char *vm_lines_at(const struct vm_mem *m, const struct vm_cache_line *l,
+				 size_t line);
+
 /* Copy [off, off + k) of l's page, held in lines apart, to out. */
 void vm_lines_copy(const struct vm_mem *m, const struct vm_cache_line *l, size_t off,
 		   void *out, size_t k);
