@@ -17,7 +17,7 @@
 
 #include "vm_mem.h"
 
-/* lines held apart: as many as the cache lines' slots (4 MiB) */
+/* lines held apart: as many as the cache lines' slots (2 MiB) */
 #define LINES_MAX (VM_CACHE_LINES * VM_LINE_SLOTS)
 
 /*

@@ -69,7 +69,7 @@ struct vm_ahead {
 
 /* A cache line: a whole page (its bytes in vm_mem.cache_data), or while
  * collecting up to VM_LINE_SLOTS of its 64-byte lines (in vm_lines.c). */
-#define VM_LINE_SLOTS 4
+#define VM_LINE_SLOTS 2
 struct vm_cache_line {
 	uint64_t page;          /* page address + 1 (0: empty) */
 	uint32_t gen;
