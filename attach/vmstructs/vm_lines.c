@@ -28,7 +28,7 @@
  * here, is read whole into the cache.
  */
 struct vm_lines {
-	uint32_t gen;                   /* `line` holds lines of this generation */
+	uint64_t gen;                   /* `line` holds lines of this generation */
 	size_t used;
 	size_t n;                       /* pages with lines asked for */
 	uint64_t page[VM_CACHE_LINES];  /* (a page a cache line at most) */

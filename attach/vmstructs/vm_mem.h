@@ -57,7 +57,7 @@ bool vm_range_merge(struct vm_range *p, const struct vm_range *x);
 
 /* Ranges read ahead in a batch, valid for the generation that read them. */
 struct vm_ahead {
-	uint32_t gen;
+	uint64_t gen;
 	size_t n;               /* ranges held, sorted by address */
 	uint64_t low, high;     /* no range holds bytes outside [low, high) */
 	struct vm_ahead_range {
@@ -72,7 +72,7 @@ struct vm_ahead {
 #define VM_LINE_SLOTS 2
 struct vm_cache_line {
 	uint64_t page;          /* page address + 1 (0: empty) */
-	uint32_t gen;
+	uint64_t gen;
 	uint32_t blk;           /* 1 + its block of cache_data, 0: none yet */
 	uint32_t slot[VM_LINE_SLOTS];   /* lines held apart: 0, or
 	                           (1 + where) << 6 | line (vm_lines.c) */
@@ -87,7 +87,8 @@ struct vm_lines;
 struct vm_mem {
 	vm_read_fn read;
 	void *ctx;
-	uint32_t gen;           /* cache lines of older generations are stale */
+	uint64_t gen;           /* cache lines of older generations are stale
+	                           (64 bits: never wraps, however many checks) */
 	struct vm_cache_line *cache;    /* VM_CACHE_LINES, or NULL: no cache */
 	unsigned char (*cache_data)[VM_PAGE];   /* their pages' bytes, apart:
 	                           looking a page up touches no page's bytes;

@@ -41,6 +41,7 @@ struct ahead_block {
 	char blobname[256];
 	int name_rc;            /* 0: named ahead (name_off, name_len, cm);
 	                           -EAGAIN: to be named by the walk */
+	bool cm_known;          /* cm read ahead (a name the kept cache has) */
 	uint32_t name_off, name_len;
 	uint64_t cm;
 };
@@ -245,6 +246,7 @@ static void decode_block(struct vm_mem *m, const struct vm_layout *l, const stru
 {
 	ab->seg = i;
 	ab->name_rc = -EAGAIN;
+	ab->cm_known = false;
 	ab->blob_rc = -EINVAL;
 	ab->rc = read_block(m, l, hp, i, false, &ab->nseg, &ab->used);
 	if (ab->rc == 0 && (ab->nseg == 0 || ab->nseg > hp->nsegs - i))
@@ -317,12 +319,16 @@ static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
 
 			/* once its ConstMethod is known: a name the cache has
 			 * is not asked for */
-			if (rc == -EAGAIN && !(p[x].w.done >= 1 && kept &&
-					       vm_name_cache_get(kept, p[x].ab->b.method,
-								 p[x].w.cm, &len)))
+			if (rc == -EAGAIN && p[x].w.done >= 1 && kept &&
+			    vm_name_cache_get(kept, p[x].ab->b.method, p[x].w.cm, &len)) {
+				/* the walk takes it from the cache, with this cm */
+				p[x].ab->cm = p[x].w.cm;
+				p[x].ab->cm_known = true;
+			} else if (rc == -EAGAIN) {
 				p[k++] = p[x];
-			else if (rc >= 0)
+			} else if (rc >= 0) {
 				keep_ahead(ba, p[x].ab, p[x].w.cm, name, (size_t)rc);
+			}
 		}
 		n = k;
 		vm_lines_fill(m);
@@ -440,6 +446,7 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 		       struct ahead *a)
 {
 	unsigned want = j->name_thread && !kept && j->mem.cache ? NAMERS : 0, n = 0;
+	pthread_attr_t attr;
 
 	for (int k = 0; k < AHEAD_RING; k++)
 		if (!(a->b[k].blk = malloc(AHEAD_BLOCKS * sizeof(*a->b[k].blk))))
@@ -447,22 +454,26 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	a->l = l;
 	a->mem = &j->mem;
 	a->kept = kept;
-	if (!want)
-		return 0;
-	pthread_mutex_init(&a->mu, NULL);
-	pthread_cond_init(&a->cv, NULL);
 	/* the namers are told how many they are before any starts: each
 	 * steps by that many batches */
 	for (; n < want; n++)
 		if (vm_mem_init(&a->nm[n].mem, j->mem.read, j->mem.ctx, true))
 			break;
+	if (!n)
+		return 0;
 	a->namers = n;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	/* the namer's frames hold about 50 KiB of buffers: more than some
+	 * libcs' default stacks leave room for */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256u << 10);
 	pthread_mutex_lock(&a->mu);
 	for (unsigned t = 0; t < n; t++) {
 		a->nm[t].a = a;
 		a->nm[t].want = t;
 		a->nm[t].mem.readv = j->mem.readv;
-		if (pthread_create(&a->nm[t].thread, NULL, namer, &a->nm[t])) {
+		if (pthread_create(&a->nm[t].thread, &attr, namer, &a->nm[t])) {
 			/* fewer threads: the ones started step by the count
 			 * they were given, so none runs at all */
 			a->stop = true;
@@ -475,10 +486,12 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 			a->stop = false;
 			pthread_cond_destroy(&a->cv);
 			pthread_mutex_destroy(&a->mu);
-			return 0;
+			break;
 		}
 	}
-	pthread_mutex_unlock(&a->mu);
+	if (a->namers)
+		pthread_mutex_unlock(&a->mu);
+	pthread_attr_destroy(&attr);
 	return 0;
 }
 
@@ -608,7 +621,7 @@ static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 {
 	struct vm_name_cache *nc = a->kept;
 	uint64_t method = ab->b.method, cm = ab->cm;
-	bool have_cm = ab->name_rc == 0;
+	bool have_cm = ab->name_rc == 0 || ab->cm_known;
 	int rc;
 
 	if (!have_cm)
@@ -810,6 +823,8 @@ static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_sn
 {
 	size_t out = *from, ahead = *from;
 
+	if (*from >= s->n)
+		return;                 /* nothing new: the cache is kept */
 	vm_mem_refresh(&j->mem);
 	for (size_t k = *from; k < s->n; k++) {
 		if (k >= ahead)
@@ -898,11 +913,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
 	s->capped = NULL;
-	rc = ahead_start(j, l, nc, &a);
-	if (rc)
-		err_set(e, rc, "out of memory");
-	else
-		rc = find_heaps(&j->mem, l, heaps, &n, e);
+	rc = find_heaps(&j->mem, l, heaps, &n, e);
 	/* every heap opened first: the read-ahead goes on from one to the
 	 * next */
 	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
@@ -917,6 +928,9 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 			free(hp[nh].map);
 		}
 	}
+	/* the namer, once there is something to name */
+	if (rc == 0 && nh && (rc = ahead_start(j, l, nc, &a)) != 0)
+		err_set(e, rc, "out of memory");
 	a.heaps = hp;
 	a.nheaps = nh;
 	for (unsigned h = 0; rc == 0 && h < nh; h++) {

@@ -314,9 +314,6 @@ START_TEST(walk_names_nmethods_and_stubs)
 }
 END_TEST
 
-/* Issue 17 row 6: a method name holding ESC c (a terminal reset) and
- * U+009B (CSI) is the JVM's text: the map (file and --stdout) holds it
- * escaped, never raw. */
 /* The namer thread (a live process's snapshot) names as the walk alone
  * does: the same entries, names and counts. */
 START_TEST(walk_names_in_a_second_thread)
@@ -387,6 +384,9 @@ START_TEST(walk_many_batches_in_a_second_thread)
 }
 END_TEST
 
+/* Issue 17 row 6: a method name holding ESC c (a terminal reset) and
+ * U+009B (CSI) is the JVM's text: the map (file and --stdout) holds it
+ * escaped, never raw. */
 START_TEST(render_escapes_method_names)
 {
 	struct vm_layout l;
