@@ -40,8 +40,8 @@ char *term_escape(char *dst, size_t cap, const char *s, size_t n, unsigned flags
 			continue;
 		}
 
-		if ((c >= 0x20 && c < 0x7f) ||
-		    ((flags & TERM_KEEP_NL) && (c == '\n' || c == '\t'))) {
+		/* printable ASCII went in the run above */
+		if ((flags & TERM_KEEP_NL) && (c == '\n' || c == '\t')) {
 			if (o + 1 >= cap)
 				break;
 			dst[o++] = (char)c;
