@@ -62,20 +62,14 @@ struct ahead_batch {
  * The walk's read-ahead: batches numbered in the order they are read,
  * batch q in b[q % AHEAD_RING].  The walk's thread reads them (their
  * headers decoded) up to AHEAD_RING - 1 ahead of the one it takes blocks
- * from, on into the next heap (the namer is not left idle between two); they are named by NAMERS threads in turn (namer t names batches
- * t, t + NAMERS, ...), each through a reader of its own (caches are not
- * shared), or by the walk itself when there are none.  The walk waits for
- * a batch's names only when it reaches the batch.
+ * from, on into the next heap (the namer is not left idle between two).
+ * They are named in order by a second thread, the namer, through a
+ * reader of its own (caches are not shared), or by the walk itself when
+ * there is none.  The walk waits for a batch's names only when it
+ * reaches the batch.  (Two namers, each with its own cache, read again
+ * the pages the other had: 20% more CPU and a slower map.)
  */
 #define AHEAD_RING 4
-#define NAMERS 1
-struct ahead;
-struct namer {
-	struct ahead *a;
-	struct vm_mem mem;
-	pthread_t thread;
-	uint64_t want;                  /* the batch it names next */
-};
 struct ahead {
 	struct ahead_batch b[AHEAD_RING];
 	uint64_t first, next;           /* batches [first, next) are queued;
@@ -87,9 +81,11 @@ struct ahead {
 	const struct vm_layout *l;
 	struct vm_mem *mem;             /* the walk's reader */
 	struct vm_name_cache *kept;     /* names kept across snapshots, or NULL */
-	struct namer nm[NAMERS];
-	unsigned namers;                /* threads running */
-	bool stop;
+	/* the namer */
+	bool threaded, stop;
+	struct vm_mem names_mem;        /* its reader */
+	uint64_t want;                  /* the batch it names next */
+	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -366,27 +362,26 @@ static void read_headers(struct vm_mem *m, const struct vm_layout *l, const stru
 		decode_block(m, l, hp, seg[k], &ba->blk[ba->n++]);
 }
 
-/* A namer's thread: names its batches in order as they are read, until
+/* The namer's thread: names the batches in order as they are read, until
  * told to stop. */
 static void *namer(void *arg)
 {
-	struct namer *me = arg;
-	struct ahead *a = me->a;
+	struct ahead *a = arg;
 
 	pthread_mutex_lock(&a->mu);
 	for (;;) {
-		struct ahead_batch *ba = &a->b[me->want % AHEAD_RING];
+		struct ahead_batch *ba = &a->b[a->want % AHEAD_RING];
 
-		while (!a->stop && !(ba->state == B_READ && ba->seq == me->want))
+		while (!a->stop && !(ba->state == B_READ && ba->seq == a->want))
 			pthread_cond_wait(&a->cv, &a->mu);
 		if (a->stop)
 			break;
 		ba->state = B_NAMING;
 		pthread_mutex_unlock(&a->mu);
-		name_ahead(&me->mem, a->l, NULL, ba);
+		name_ahead(&a->names_mem, a->l, NULL, ba);
 		pthread_mutex_lock(&a->mu);
 		ba->state = B_NAMED;
-		me->want += a->namers;
+		a->want++;
 		pthread_cond_broadcast(&a->cv);
 	}
 	pthread_mutex_unlock(&a->mu);
@@ -395,57 +390,52 @@ static void *namer(void *arg)
 
 static void lock(struct ahead *a)
 {
-	if (a->namers)
+	if (a->threaded)
 		pthread_mutex_lock(&a->mu);
 }
 
 static void unlock(struct ahead *a)
 {
-	if (a->namers)
+	if (a->threaded)
 		pthread_mutex_unlock(&a->mu);
 }
 
 /* Wait (holding the lock) until batch ba is named. */
 static void wait_named(struct ahead *a, const struct ahead_batch *ba)
 {
-	while (a->namers && ba->state != B_NAMED)
+	while (a->threaded && ba->state != B_NAMED)
 		pthread_cond_wait(&a->cv, &a->mu);
 }
 
-/* Stop the namers and count their reads as the walk's. */
+/* Stop the namer and count its reads as the walk's. */
 static void ahead_stop(struct ahead *a)
 {
-	unsigned n = a->namers;
-
-	if (!n)
+	if (!a->threaded)
 		return;
 	lock(a);
 	a->stop = true;
 	pthread_cond_broadcast(&a->cv);
 	unlock(a);
-	for (unsigned t = 0; t < n; t++) {
-		pthread_join(a->nm[t].thread, NULL);
-		a->mem->syscalls += a->nm[t].mem.syscalls;
-		a->mem->bytes += a->nm[t].mem.bytes;
-		if (!a->mem->fatal)
-			a->mem->fatal = a->nm[t].mem.fatal;
-		vm_mem_free(&a->nm[t].mem);
-	}
-	a->namers = 0;
+	pthread_join(a->thread, NULL);
+	a->mem->syscalls += a->names_mem.syscalls;
+	a->mem->bytes += a->names_mem.bytes;
+	if (!a->mem->fatal)
+		a->mem->fatal = a->names_mem.fatal;
+	vm_mem_free(&a->names_mem);
+	a->threaded = false;
 	pthread_cond_destroy(&a->cv);
 	pthread_mutex_destroy(&a->mu);
 }
 
 /*
- * Set the read-ahead of a snapshot up: with namers when j allows them and
- * no names are kept across snapshots (that cache is the walk's alone), as
- * many as can be had (their threads and readers); without any the walk
- * names each batch itself.  0 or -ENOMEM.
+ * Set the read-ahead of a snapshot up: with the namer when j allows one
+ * and no names are kept across snapshots (that cache is the walk's alone),
+ * and its reader and thread can be had; without it the walk names each
+ * batch itself.  0 or -ENOMEM.
  */
 static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *kept,
 		       struct ahead *a)
 {
-	unsigned want = j->name_thread && !kept && j->mem.cache ? NAMERS : 0, n = 0;
 	pthread_attr_t attr;
 
 	for (int k = 0; k < AHEAD_RING; k++)
@@ -454,44 +444,23 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	a->l = l;
 	a->mem = &j->mem;
 	a->kept = kept;
-	/* the namers are told how many they are before any starts: each
-	 * steps by that many batches */
-	for (; n < want; n++)
-		if (vm_mem_init(&a->nm[n].mem, j->mem.read, j->mem.ctx, true))
-			break;
-	if (!n)
+	if (!j->name_thread || kept || !j->mem.cache ||
+	    vm_mem_init(&a->names_mem, j->mem.read, j->mem.ctx, true))
 		return 0;
-	a->namers = n;
+	a->names_mem.readv = j->mem.readv;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	/* the namer's frames hold about 50 KiB of buffers: more than some
 	 * libcs' default stacks leave room for */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256u << 10);
-	pthread_mutex_lock(&a->mu);
-	for (unsigned t = 0; t < n; t++) {
-		a->nm[t].a = a;
-		a->nm[t].want = t;
-		a->nm[t].mem.readv = j->mem.readv;
-		if (pthread_create(&a->nm[t].thread, &attr, namer, &a->nm[t])) {
-			/* fewer threads: the ones started step by the count
-			 * they were given, so none runs at all */
-			a->stop = true;
-			pthread_mutex_unlock(&a->mu);
-			for (unsigned k = 0; k < t; k++)
-				pthread_join(a->nm[k].thread, NULL);
-			for (unsigned k = 0; k < n; k++)
-				vm_mem_free(&a->nm[k].mem);
-			a->namers = 0;
-			a->stop = false;
-			pthread_cond_destroy(&a->cv);
-			pthread_mutex_destroy(&a->mu);
-			break;
-		}
-	}
-	if (a->namers)
-		pthread_mutex_unlock(&a->mu);
+	a->threaded = pthread_create(&a->thread, &attr, namer, a) == 0;
 	pthread_attr_destroy(&attr);
+	if (!a->threaded) {
+		pthread_cond_destroy(&a->cv);
+		pthread_mutex_destroy(&a->mu);
+		vm_mem_free(&a->names_mem);
+	}
 	return 0;
 }
 
@@ -505,7 +474,7 @@ static void ahead_free(struct ahead *a)
 }
 
 /* Queue the next batch from segment a->pos of heaps[a->ph] (or the next
- * heap's start): read now, named by its namer (or now, without namers).
+ * heap's start): read now, named by the namer (or now, without it).
  * False when every heap is read ahead. */
 static bool produce(struct ahead *a)
 {
@@ -519,7 +488,7 @@ static bool produce(struct ahead *a)
 	ba->heap = a->ph;
 	a->pos = ba->to;
 	ba->seq = a->next++;
-	if (!a->namers) {
+	if (!a->threaded) {
 		name_ahead(a->mem, a->l, a->kept, ba);
 		ba->state = B_NAMED;
 		return true;
