@@ -102,10 +102,10 @@ static void build_heaps(void)
 	}
 }
 
-void codecache_build(struct vm_layout *l)
+void codecache_layout(struct vm_layout *l, uint64_t heaps_addr)
 {
 	*l = (struct vm_layout){
-		.heaps_addr = FIXED, .ga_len = { 0, 4 }, .ga_data = { 8, 8 },
+		.heaps_addr = heaps_addr, .ga_len = { 0, 4 }, .ga_data = { 8, 8 },
 		.heap_segmap = 112, .heap_log2seg = { 248, 4 },
 		.vs_low_boundary = { 0, 8 }, .vs_high_boundary = { 8, 8 }, .vs_high = { 24, 8 },
 		.hb_size = 8, .hb_length = { 0, 4 }, .hb_used = { 4, 1 },
@@ -117,6 +117,11 @@ void codecache_build(struct vm_layout *l)
 		.cp_holder = { 24, 8 }, .cp_length = { 60, 4 }, .cp_size = 72, .k_name = { 24, 8 },
 		.sym_length = { 4, 2 }, .sym_body = 6,
 	};
+}
+
+void codecache_build(struct vm_layout *l)
+{
+	codecache_layout(l, FIXED);
 	if (built)
 		return;
 	build_meta();

@@ -23,6 +23,10 @@
 #define CODECACHE_METHODS 2000
 #define CODECACHE_CLASSES 40
 
+/* JDK 25's shapes, CodeCache::_heaps at heaps_addr: the layout of this
+ * fake and of check_vmstructs' small one. */
+void codecache_layout(struct vm_layout *l, uint64_t heaps_addr);
+
 /* Build the fake (once; later calls keep it) and its layout into l. */
 void codecache_build(struct vm_layout *l);
 

@@ -204,27 +204,9 @@ static int fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
 	return -EFAULT;
 }
 
-static struct vm_fld F(uint32_t off, uint8_t w)
-{
-	return (struct vm_fld){ off, w };
-}
-
 static void fake_jvm(struct vm_layout *l)
 {
-	memset(l, 0, sizeof(*l));
-	*l = (struct vm_layout){
-		.heaps_addr = HEAPS_SYM, .ga_len = F(0, 4), .ga_data = F(8, 8),
-		.heap_segmap = 112, .heap_log2seg = F(248, 4),
-		.vs_low_boundary = F(0, 8), .vs_high_boundary = F(8, 8), .vs_high = F(24, 8),
-		.hb_size = 8, .hb_length = F(0, 4), .hb_used = F(4, 1),
-		.cb_name = F(8, 8), .cb_size = F(24, 4), .code_offsets = true,
-		.cb_code_begin = F(36, 4), .cb_code_end = F(40, 4), .has_kind = true,
-		.cb_kind = F(56, 1), .kind_nmethod = 1, .nm_method = F(80, 8),
-		.blob_span = 57, .nm_span = 88, .m_const_method = F(8, 8),
-		.cm_constants = F(8, 8), .cm_name_index = F(36, 2), .cm_sig_index = F(38, 2),
-		.cp_holder = F(24, 8), .cp_length = F(60, 4), .cp_size = 72, .k_name = F(24, 8),
-		.sym_length = F(4, 2), .sym_body = 6,
-	};
+	codecache_layout(l, HEAPS_SYM);
 	stub_reads = free_stub_at = 0;
 	memset(fixed, 0, sizeof(fixed));
 	memset(heap, 0, sizeof(heap));
