@@ -15,7 +15,9 @@
 #include "outfile.h"
 
 static int log_fd = -1;
-static volatile bool log_verbose;
+/* set by the thread that loads the agent, read by the sink's flush thread:
+ * relaxed atomics (a note may go to stderr or not around the change) */
+static bool log_verbose;
 static char log_dir[1024] = "/tmp";
 
 static void log_name(char *buf, size_t len)
@@ -36,14 +38,14 @@ int agentlog_open(int dirfd, const char *dir, bool verbose)
 	if (log_fd >= 0)
 		close(log_fd);
 	log_fd = fd;
-	log_verbose = verbose;
+	__atomic_store_n(&log_verbose, verbose, __ATOMIC_RELAXED);
 	snprintf(log_dir, sizeof(log_dir), "%s", dir);
 	return 0;
 }
 
 void agentlog_set_verbose(bool verbose)
 {
-	log_verbose = verbose;
+	__atomic_store_n(&log_verbose, verbose, __ATOMIC_RELAXED);
 }
 
 void agentlog_close(void)
@@ -107,7 +109,7 @@ void agentlog(const char *fmt, ...)
 			close(fd);
 		}
 	}
-	if (log_verbose)
+	if (__atomic_load_n(&log_verbose, __ATOMIC_RELAXED))
 		(void)!write(STDERR_FILENO, line, (size_t)n);
 	errno = saved;
 }
