@@ -12,7 +12,7 @@
 #              pages count against the writer's cgroup, and jsym's worker
 #              joins the JVM's memory cgroup to write them)
 #  memory-short a container filled (a tmpfs file written inside it) until
-#              4 MiB are left below its limit: the agent is refused with
+#              10 MiB are left below its limit: the agent is refused with
 #              the reason (loading it there got the JVM killed), nothing is
 #              written; --fallback=map maps it from outside; the JVM and
 #              the filler file are untouched
@@ -79,20 +79,25 @@ fi
 
 t_case memory-short
 # A second such container, its tmpfs filled from inside (charged to the
-# container) until 4 MiB are left below its limit, counted as jsym counts
+# container) until 10 MiB are left below its limit, counted as jsym counts
 # (the inactive page cache is room: the kernel reclaims it first).
 # Loading the agent there got the JVM killed by the kernel (measured while
 # writing this case), so jsym refuses below its 16 MiB reserve, and
 # --fallback=map reads the symbols from outside instead (its map is
-# charged to jsym, not the JVM).
-short=$(jvm short --memory 160m --tmpfs /tmp:rw,exec,size=256m) || exit 1
+# charged to jsym, not the JVM).  The JVM's heap is made resident at its
+# start (-Xms = -Xmx, AlwaysPreTouch) and the room is measured once it has
+# run 5 s: with 4 MiB left, measured 1 s after its start, a CI run saw the
+# JVM's own growth get it killed while /tmp was filled.
+short=$(jvm short --memory 160m --tmpfs /tmp:rw,exec,size=256m \
+	-e JAVA_TOOL_OPTIONS='-Xms64m -XX:+AlwaysPreTouch') || exit 1
 cg=$(memcg short)
 if [ ! -r "$cg/memory.stat" ]; then
 	t_skip_case "no cgroup v1 memory controller at $cg (cgroup v2 or podman's systemd driver)"
 else
+	sleep 5
 	room=$(( $(cat "$cg/memory.limit_in_bytes") - $(cat "$cg/memory.usage_in_bytes") +
 		$(stat_of "$cg" total_inactive_file) ))
-	fill=$(( (room >> 20) - 4 ))
+	fill=$(( (room >> 20) - 10 ))
 	t_log "room below the limit: $((room >> 20)) MiB; filling $fill MiB"
 	podman exec "$(pod_name short)" dd if=/dev/zero of=/tmp/fill bs=1M count="$fill" status=none ||
 		t_fail "cannot fill the container's /tmp"
