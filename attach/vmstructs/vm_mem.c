@@ -62,6 +62,12 @@ int vm_mem_init(struct vm_mem *m, vm_read_fn fn, void *ctx, bool cached)
 			vm_mem_free(m);
 			return -ENOMEM;
 		}
+		/* written now, while the process may have one thread: its
+		 * lines are looked up before they are taken, and a page read
+		 * first is the kernel's shared zero page, its first write then
+		 * a copy and a TLB flush on every CPU the process's threads
+		 * run on */
+		memset(m->cache, 0, VM_CACHE_LINES * sizeof(*m->cache));
 	}
 	return 0;
 }
@@ -293,7 +299,13 @@ size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 		 * out */
 		taken += (size_t)whole < q ? first[whole + 1] : k;
 	}
-	qsort(a->r, a->n, sizeof(a->r[0]), by_addr);
+	/* the walk's ranges come in address order: no sort then */
+	for (size_t i = 1; i < a->n; i++) {
+		if (a->r[i].addr < a->r[i - 1].addr) {
+			qsort(a->r, a->n, sizeof(a->r[0]), by_addr);
+			break;
+		}
+	}
 	a->low = UINT64_MAX;
 	a->high = 0;
 	for (size_t i = 0; i < a->n; i++) {
