@@ -103,3 +103,19 @@ void text_json_str(FILE *f, const char *s, size_t n)
 	}
 	fputc('"', f);
 }
+
+int text_reserve(char **buf, size_t *cap, size_t need, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	char *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need && c <= (1u << 30))
+		c *= 2;
+	if (c < need || !(p = realloc(*buf, c)))
+		return -ENOMEM;
+	*buf = p;
+	*cap = c;
+	return 0;
+}

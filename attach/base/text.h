@@ -36,4 +36,11 @@ void text_json_str(FILE *f, const char *s, size_t n);
  */
 size_t text_utf8_len(const unsigned char *s, size_t n);
 
+/*
+ * Make the malloc'd *buf (of *cap bytes, 0 for none yet) hold need bytes:
+ * its capacity doubled from `first` until it does, at most 2 GiB.  0, or
+ * -ENOMEM with *buf and *cap as they were.
+ */
+int text_reserve(char **buf, size_t *cap, size_t need, size_t first);
+
 #endif

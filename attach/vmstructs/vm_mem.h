@@ -216,6 +216,11 @@ int vm_read_u64(struct vm_mem *m, uint64_t addr, uint64_t *out);
  */
 int vm_read_cstr(struct vm_mem *m, uint64_t addr, char *out, size_t cap);
 
+/* Ask the CPU to bring in what a read at addr will look at: the cache's
+ * two places for its page, or (data) the bytes the cache holds for it.
+ * A hint: it reads nothing from the process, and changes nothing. */
+void vm_mem_prefetch(const struct vm_mem *m, uint64_t addr, bool data);
+
 /* A value from n bytes at p, little-endian (width 1, 2, 4 or 8). */
 uint64_t vm_get_uint(const unsigned char *p, unsigned width);
 

@@ -158,6 +158,31 @@ int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t me
 	return names_of(klass, kl, name, nl, sig, sl, out, cap);
 }
 
+int vm_name_next(const struct vm_layout *l, uint64_t method, const struct vm_name_walk *w,
+		 uint64_t addr[3])
+{
+	switch (w->done) {
+	case 0:
+		addr[0] = method + l->m_const_method.off;
+		return 1;
+	case 1:
+		addr[0] = w->cm + l->cm_constants.off;
+		return 1;
+	case 2:
+		addr[0] = w->cp + l->cp_holder.off;
+		return 1;
+	case 3:
+		addr[0] = w->holder + l->k_name.off;
+		addr[1] = w->cp + l->cp_size + w->ni * 8;
+		addr[2] = w->cp + l->cp_size + w->si * 8;
+		return 3;
+	default:
+		for (int i = 0; i < 3; i++)
+			addr[i] = w->sym[i] + (w->done == 4 ? l->sym_length.off : l->sym_body);
+		return 3;
+	}
+}
+
 int vm_method_names_raw(const char *raw, size_t len, char *out, size_t cap)
 {
 	uint32_t l[3];

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "vm_blob.h"
 #include "vm_scan.h"
@@ -75,6 +76,10 @@ struct ahead {
 	uint64_t first, next;           /* batches [first, next) are queued;
 	                                   first is the walk's */
 	size_t checked;                 /* the snapshot's entries read again */
+	struct vm_snapshot *s;          /* the snapshot (its idle hook) */
+	size_t idled;                   /* s->settled at its last idle call */
+	bool disordered;                /* the walk found entries out of order
+	                                   or overlapping: none settled since */
 	const struct heap *heaps;       /* the heaps walked, in order */
 	unsigned nheaps, ph;            /* the next batch starts in heaps[ph] */
 	size_t pos;                     /* at this segment */
@@ -85,6 +90,7 @@ struct ahead {
 	bool threaded, stop;
 	struct vm_mem names_mem;        /* its reader */
 	uint64_t want;                  /* the batch it names next */
+	size_t ready;                   /* bytes of its cache made present */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -99,17 +105,8 @@ static int add_name(struct vm_snapshot *s, const char *name, size_t n, uint32_t 
 		s->capped = "name bytes";
 		return -E2BIG;
 	}
-	if (s->names_len + n > s->names_cap) {
-		size_t cap = s->names_cap ? s->names_cap * 2 : 256 * 1024;
-		char *p;
-
-		while (cap < s->names_len + n)
-			cap *= 2;
-		if (cap > (1u << 31) || !(p = realloc(s->names, cap)))
-			return -ENOMEM;
-		s->names = p;
-		s->names_cap = cap;
-	}
+	if (text_reserve(&s->names, &s->names_cap, s->names_len + n, 256 * 1024))
+		return -ENOMEM;
 	memcpy(s->names + s->names_len, name, n);
 	*off = (uint32_t)s->names_len;
 	s->names_len += n;
@@ -256,23 +253,35 @@ static void decode_block(struct vm_mem *m, const struct vm_layout *l, const stru
 static void keep_ahead(struct ahead_batch *ba, struct ahead_block *ab, uint64_t cm,
 		       const char *name, size_t len)
 {
-	if (ba->names_len + len > ba->names_cap) {
-		size_t cap = ba->names_cap ? ba->names_cap : 256 * 1024;
-		char *p;
-
-		while (cap < ba->names_len + len)
-			cap *= 2;
-		if (!(p = realloc(ba->names, cap)))
-			return;         /* the walk names it instead */
-		ba->names = p;
-		ba->names_cap = cap;
-	}
+	if (text_reserve(&ba->names, &ba->names_cap, ba->names_len + len, 256 * 1024))
+		return;                 /* the walk names it instead */
 	memcpy(ba->names + ba->names_len, name, len);
 	ab->name_off = (uint32_t)ba->names_len;
 	ab->name_len = (uint32_t)len;
 	ab->cm = cm;
 	ab->name_rc = 0;
 	ba->names_len += len;
+}
+
+/* A method of a batch being named, and how far its name got. */
+struct pending {
+	struct ahead_block *ab;
+	struct vm_name_walk w;
+};
+
+/* Prefetch what p[x]'s next step reads (when x < n): the cache's places
+ * for its pages, or (data) their bytes.  Each step of a batch's methods
+ * touches fresh cache memory: without these, a third of the namer's time
+ * went to waiting for it. */
+static void hint(const struct vm_mem *m, const struct vm_layout *l, const struct pending *p,
+		 size_t n, size_t x, bool data)
+{
+	uint64_t addr[3];
+
+	if (x >= n)
+		return;
+	for (int i = vm_name_next(l, p[x].ab->b.method, &p[x].w, addr); i-- > 0;)
+		vm_mem_prefetch(m, addr[i], data);
 }
 
 /*
@@ -286,10 +295,7 @@ static void keep_ahead(struct ahead_batch *ba, struct ahead_block *ab, uint64_t 
 static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
 		       struct vm_name_cache *kept, struct ahead_batch *ba)
 {
-	struct pending {
-		struct ahead_block *ab;
-		struct vm_name_walk w;
-	} *p;
+	struct pending *p;
 	char name[4 * VM_MAX_NAME];
 	size_t n = 0, len;
 
@@ -310,8 +316,15 @@ static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
 		size_t k = 0;
 
 		for (size_t x = 0; x < n; x++) {
-			int rc = vm_method_name_from(m, l, p[x].ab->b.method, &p[x].w, name,
-						     sizeof(name));
+			int rc;
+
+			/* the CPU brings in what the next methods look at while
+			 * this one is named: the cache's places for their pages
+			 * 8 ahead, their bytes 4 ahead */
+			hint(m, l, p, n, x + 8, false);
+			hint(m, l, p, n, x + 4, true);
+			rc = vm_method_name_from(m, l, p[x].ab->b.method, &p[x].w, name,
+						 sizeof(name));
 
 			/* once its ConstMethod is known: a name the cache has
 			 * is not asked for */
@@ -368,7 +381,12 @@ static void *namer(void *arg)
 {
 	struct ahead *a = arg;
 
+	pthread_setname_np(pthread_self(), "jsym-namer");
 	pthread_mutex_lock(&a->mu);
+	/* its reader is made here, while the walk reads the first batches
+	 * (without a cache name_ahead names nothing: the walk names all) */
+	if (vm_mem_init(&a->names_mem, a->mem->read, a->mem->ctx, true) == 0)
+		a->names_mem.readv = a->mem->readv;
 	for (;;) {
 		struct ahead_batch *ba = &a->b[a->want % AHEAD_RING];
 
@@ -400,11 +418,62 @@ static void unlock(struct ahead *a)
 		pthread_mutex_unlock(&a->mu);
 }
 
-/* Wait (holding the lock) until batch ba is named. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
+#endif
+/* The walk's thread, waiting, keeps the namer's cache present this far
+ * ahead of the blocks the namer took, 2 MiB (a huge page) at a time. */
+#define READY_STEP (2u << 20)
+#define READY_AHEAD (2 * READY_STEP)
+
+/* Make the next READY_STEP bytes of the namer's cache present (the
+ * kernel zeroes them now, not when the namer first writes them): false
+ * when they are far enough ahead, or cannot be.  Called holding the lock,
+ * dropped meanwhile. */
+static bool make_ready(struct ahead *a)
+{
+	size_t taken = (size_t)__atomic_load_n(&a->names_mem.blocks, __ATOMIC_RELAXED) * VM_PAGE;
+	unsigned char *p = (unsigned char *)a->names_mem.cache_data;
+	int rc;
+
+	if (!p || a->ready > taken + READY_AHEAD ||
+	    a->ready + READY_STEP > (size_t)VM_CACHE_LINES * VM_PAGE)
+		return false;
+	unlock(a);
+	rc = madvise(p + a->ready, READY_STEP, MADV_POPULATE_WRITE);
+	lock(a);
+	/* older kernels: EINVAL, and no more tries */
+	a->ready = rc ? (size_t)VM_CACHE_LINES * VM_PAGE : a->ready + READY_STEP;
+	return true;
+}
+
+/* Call the snapshot's idle hook, when there is one and entries were
+ * settled since its last call: false when not.  Called holding the lock,
+ * dropped meanwhile. */
+static bool idle(struct ahead *a)
+{
+	struct vm_snapshot *s = a->s;
+
+	if (!s || !s->idle || s->settled == a->idled)
+		return false;
+	a->idled = s->settled;
+	unlock(a);
+	s->idle(s->idle_ctx, s);
+	lock(a);
+	return true;
+}
+
+/* Wait (holding the lock) until batch ba is named.  Meanwhile the walk's
+ * thread lets the snapshot's user go on with the entries settled (idle),
+ * and makes the namer's next cache pages present (they are taken in
+ * order: vm_line_bytes). */
 static void wait_named(struct ahead *a, const struct ahead_batch *ba)
 {
+	while (a->threaded && ba->state != B_NAMED && (idle(a) || make_ready(a)))
+		;
 	while (a->threaded && ba->state != B_NAMED)
 		pthread_cond_wait(&a->cv, &a->mu);
+
 }
 
 /* Stop the namer and count its reads as the walk's. */
@@ -444,10 +513,8 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	a->l = l;
 	a->mem = &j->mem;
 	a->kept = kept;
-	if (!j->name_thread || kept || !j->mem.cache ||
-	    vm_mem_init(&a->names_mem, j->mem.read, j->mem.ctx, true))
+	if (!j->name_thread || kept || !j->mem.cache)
 		return 0;
-	a->names_mem.readv = j->mem.readv;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	/* the namer's frames hold about 50 KiB of buffers: more than some
@@ -459,7 +526,6 @@ static int ahead_start(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	if (!a->threaded) {
 		pthread_cond_destroy(&a->cv);
 		pthread_mutex_destroy(&a->mu);
-		vm_mem_free(&a->names_mem);
 	}
 	return 0;
 }
@@ -655,6 +721,16 @@ static void match_prev(const struct vm_snapshot *prev, const struct vm_snapshot 
 static void revalidate(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
 		       size_t *from);
 
+/* The entries read again are settled while the walk's order holds: each
+ * starts at or after the end of the one before. */
+static void settle_checked(struct ahead *a, struct vm_snapshot *s)
+{
+	for (size_t k = s->settled ? s->settled : 1; !a->disordered && k < a->checked; k++)
+		a->disordered = s->e[k].start < s->e[k - 1].start + s->e[k - 1].size;
+	if (!a->disordered)
+		s->settled = a->checked;
+}
+
 static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 		     const struct vm_snapshot *prev, unsigned h, struct vm_snapshot *s)
 {
@@ -683,8 +759,10 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *
 		}
 		/* the entries of a batch, once the walk leaves it, are read
 		 * again while the namer names the next ones */
-		if (current(a) && passed(current(a), h, i))
+		if (current(a) && passed(current(a), h, i)) {
 			revalidate(j, l, s, &a->checked);
+			settle_checked(a, s);
+		}
 		ab = block_at(j, l, a, h, i, &scratch);
 		b = &ab->b;
 		rc = ab->rc;
@@ -879,6 +957,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->blocks = 0;
 	s->dead = s->dropped = s->resyncs = s->carried = 0;
 	s->known = 0;
+	s->settled = 0;
 	s->partial = false;
 	vm_mem_refresh(&j->mem);
 	s->capped = NULL;
@@ -897,11 +976,21 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 			free(hp[nh].map);
 		}
 	}
+	/* walked in address order (JDK 17 lists its heaps otherwise): the
+	 * entries come sorted, and settle as they are checked */
+	for (unsigned h = 1; h < nh; h++)
+		for (unsigned k = h; k > 0 && hp[k].low < hp[k - 1].low; k--) {
+			struct heap t = hp[k];
+
+			hp[k] = hp[k - 1];
+			hp[k - 1] = t;
+		}
 	/* the namer, once there is something to name */
 	if (rc == 0 && nh && (rc = ahead_start(j, l, nc, &a)) != 0)
 		err_set(e, rc, "out of memory");
 	a.heaps = hp;
 	a.nheaps = nh;
+	a.s = s;
 	for (unsigned h = 0; rc == 0 && h < nh; h++) {
 		s->heaps++;
 		rc = walk_heap(j, l, &a, prev, h, s);
@@ -922,6 +1011,11 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	if (prev && s->resyncs && !s->capped && (rc = carry_over(j, l, prev, s)) &&
 	    rc != -E2BIG)
 		return err_set(e, -ENOMEM, "out of memory");
+	/* what was carried over is checked too: in order, or all unsettled */
+	a.checked = s->n;
+	settle_checked(&a, s);
+	if (a.disordered)
+		s->settled = 0;
 	if (!sorted(s))
 		qsort(s->e, s->n, sizeof(*s->e), by_start);
 	/* overlaps cannot come from one consistent heap: drop the later one */

@@ -81,6 +81,14 @@ struct vm_snapshot {
 	size_t max_entries;     /* 0: VM_MAX_ENTRIES (tests set less) */
 	size_t max_name_bytes;  /* 0: VM_MAX_NAME_BYTES */
 	uint64_t max_code_bytes;/* 0: VM_MAX_CODE_BYTES */
+	/* When set, the walk's thread calls idle(idle_ctx, s) while it waits
+	 * for a second thread's names, entries [0, settled) final and in
+	 * address order.  Taken, settled is n when every entry it said was
+	 * final still is, else 0 (the walk's order broke: they were sorted
+	 * or cleaned up at the end). */
+	void (*idle)(void *ctx, const struct vm_snapshot *s);
+	void *idle_ctx;
+	size_t settled;
 };
 
 /* Method* -> name, kept across snapshots of one JVM (--follow). */
@@ -169,6 +177,11 @@ struct vm_name_walk {
  */
 int vm_method_name_from(struct vm_mem *m, const struct vm_layout *l, uint64_t method,
 			struct vm_name_walk *w, char *out, size_t cap);
+
+/* The addresses w's next step reads first (1 to 3 of them, into addr):
+ * for a prefetch hint, unchecked. */
+int vm_name_next(const struct vm_layout *l, uint64_t method, const struct vm_name_walk *w,
+		 uint64_t addr[3]);
 
 /* The four strings of vm_method_name from raw[len], what a walk with
  * vm_name_walk.raw wrote (another thread may format what one read). */

@@ -28,33 +28,48 @@ static size_t put_hex(char *p, uint64_t v)
 	return n;
 }
 
-long vm_map_render(const struct vm_snapshot *s, char **out)
+int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_text *t)
 {
-	/* an escaped byte takes 4 (\xNN) */
-	size_t cap = s->n * 48 + 4 * s->names_len + 64, len = 0;
-	char *buf = malloc(cap);
+	size_t need = 1, len = t->len;
 
-	*out = NULL;
-	if (!buf)
+	/* two hex numbers, two spaces and a newline take at most 35 bytes;
+	 * an escaped byte takes 4 (\xNN) */
+	for (size_t k = t->done; k < upto; k++)
+		need += 35 + 4 * strlen(vm_entry_name(s, &s->e[k]));
+	if (text_reserve(&t->buf, &t->cap, t->len + need, 256 * 1024))
 		return -ENOMEM;
-	for (size_t k = 0; k < s->n; k++) {
+	for (size_t k = t->done; k < upto; k++) {
 		const struct vm_entry *en = &s->e[k];
 		const char *name = vm_entry_name(s, en);
 
-		len += put_hex(buf + len, en->start);
-		buf[len++] = ' ';
-		len += put_hex(buf + len, en->size);
-		buf[len++] = ' ';
+		len += put_hex(t->buf + len, en->start);
+		t->buf[len++] = ' ';
+		len += put_hex(t->buf + len, en->size);
+		t->buf[len++] = ' ';
 		/* A method name is the JVM's text (a class file may hold ESC or
 		 * a C1 control): the map goes to a terminal with --stdout and
 		 * through perf to one later, so it holds only the escaped form. */
-		term_escape(buf + len, cap - len, name, strlen(name), 0);
-		len += strlen(buf + len);
-		buf[len++] = '\n';
+		term_escape(t->buf + len, t->cap - len, name, strlen(name), 0);
+		len += strlen(t->buf + len);
+		t->buf[len++] = '\n';
 	}
-	buf[len] = '\0';       /* not part of the map; for callers that print it */
-	*out = buf;
-	return (long)len;
+	t->buf[len] = '\0';    /* not part of the map; for callers that print it */
+	t->len = len;
+	t->done = upto > t->done ? upto : t->done;
+	return 0;
+}
+
+long vm_map_render(const struct vm_snapshot *s, char **out)
+{
+	struct vm_map_text t = { 0 };
+
+	*out = NULL;
+	if (vm_map_render_more(s, s->n, &t)) {
+		free(t.buf);
+		return -ENOMEM;
+	}
+	*out = t.buf;
+	return (long)t.len;
 }
 
 static const char *kind_of(mode_t m)

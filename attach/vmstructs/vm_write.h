@@ -32,6 +32,18 @@
  */
 long vm_map_render(const struct vm_snapshot *s, char **out);
 
+/* A map's text rendered a part at a time (zeroed to start): while a
+ * snapshot is taken, its settled entries (vm_snapshot.idle). */
+struct vm_map_text {
+	char *buf;              /* malloc'd, NUL-terminated after len */
+	size_t len, cap;
+	size_t done;            /* entries rendered */
+};
+
+/* Render s's entries [t->done, upto) onto t.  0 or -ENOMEM (t as it
+ * was). */
+int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_text *t);
+
 /*
  * Replace the JVM's map with text[len].  where[cap] gets the path as the
  * JVM names it.  0 or -errno with e set.

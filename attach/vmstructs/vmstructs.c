@@ -118,23 +118,34 @@ static size_t java_entries(const struct vm_snapshot *s)
 	return java;
 }
 
-/* The snapshot rendered as a perf map, into out or the container. */
-static int write_map(const struct target *t, const struct vm_snapshot *s, FILE *out,
-		     char *where, size_t cap, struct err_text *e)
+/* The snapshot rendered as a perf map, into out or the container; tx
+ * holds what was rendered while it was taken (render_settled), or
+ * nothing.  Frees tx's text. */
+static int write_map(const struct target *t, const struct vm_snapshot *s,
+		     struct vm_map_text *tx, FILE *out, char *where, size_t cap,
+		     struct err_text *e)
 {
-	char *text = NULL;
-	long len = vm_map_render(s, &text);
-	int rc;
+	int rc = 0;
 
-	if (len < 0)
-		return err_set(e, (int)len, "out of memory");
-	if (out)
-		rc = fwrite(text, 1, (size_t)len, out) == (size_t)len ? 0 :
+	if (s->settled != s->n)
+		tx->len = tx->done = 0;         /* sorted at the end: again */
+	if (vm_map_render_more(s, s->n, tx))
+		rc = err_set(e, -ENOMEM, "out of memory");
+	if (rc == 0 && out)
+		rc = fwrite(tx->buf, 1, tx->len, out) == tx->len ? 0 :
 		     err_set(e, -EIO, "cannot write the map to stdout");
-	else
-		rc = vm_map_write(t, text, (size_t)len, where, cap, e);
-	free(text);
+	else if (rc == 0)
+		rc = vm_map_write(t, tx->buf, tx->len, where, cap, e);
+	free(tx->buf);
+	*tx = (struct vm_map_text){ 0 };
 	return rc;
+}
+
+/* A snapshot's idle hook: its settled entries rendered while the walk
+ * waits for names (a failure is left for write_map to meet again). */
+static void render_settled(void *ctx, const struct vm_snapshot *s)
+{
+	vm_map_render_more(s, s->settled, ctx);
 }
 
 static void map_stats(const struct vm_snapshot *sn, struct vm_map_stats *st)
@@ -154,7 +165,8 @@ static void map_stats(const struct vm_snapshot *sn, struct vm_map_stats *st)
 int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 		  struct err_text *e)
 {
-	struct vm_snapshot sn = { 0 };
+	struct vm_map_text tx = { 0 };
+	struct vm_snapshot sn = { .idle = render_settled, .idle_ctx = &tx };
 	uint64_t reads0, bytes0;
 	long t0;
 	int rc;
@@ -166,14 +178,13 @@ int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 	t0 = clock_ms();
 	reads0 = s->j.mem.syscalls;
 	bytes0 = s->j.mem.bytes;
-	rc = vm_snapshot_take(&s->j, &s->l, NULL, &sn, e);
-	if (rc == 0) {
+	rc = vm_snapshot_take(&s->j, &s->l, NULL, &sn, e);	if (rc == 0) {
 		map_stats(&sn, st);
-		rc = write_map(s->t, &sn, out, st->where, sizeof(st->where), e);
-		st->ms = clock_ms() - t0;
-		st->reads = s->j.mem.syscalls - reads0;
+		rc = write_map(s->t, &sn, &tx, out, st->where, sizeof(st->where), e);
+		st->ms = clock_ms() - t0;		st->reads = s->j.mem.syscalls - reads0;
 		st->bytes = s->j.mem.bytes - bytes0;
 	}
+	free(tx.buf);
 	vm_snapshot_free(&sn);
 	return rc;
 }
@@ -214,7 +225,9 @@ static void follow_stats(const struct vm_follow *f, struct vm_follow_stats *st)
 int vmstructs_follow_write(struct vm_session *s, struct vm_follow_stats *st,
 			   struct err_text *e)
 {
-	return write_map(s->t, &s->f.cur, NULL, st->where, sizeof(st->where), e);
+	struct vm_map_text tx = { 0 };
+
+	return write_map(s->t, &s->f.cur, &tx, NULL, st->where, sizeof(st->where), e);
 }
 
 int vmstructs_follow_start(struct vm_session *s, const char *writer,

@@ -2,10 +2,13 @@
 /* check_codecache.c - a fake code cache of many blocks (check_codecache.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "check_codecache.h"
+#include "vm_write.h"
 
 #define BLOCK 128u                      /* two 64-byte segments */
 #define FIXED 0x10000ull                /* _heaps, its array, the CodeHeaps */
@@ -23,6 +26,7 @@ static unsigned char code[CODECACHE_HEAPS][PAGES(CODECACHE_BLOCKS * BLOCK)];
 static unsigned char meta[PAGES(CODECACHE_METHODS * 0x200)];
 static unsigned char klass[PAGES(CODECACHE_CLASSES * 0x100)], str[0x1000];
 static int built;
+unsigned codecache_names_delay_us;
 
 static void put(unsigned char *p, uint64_t v, int w)
 {
@@ -79,7 +83,9 @@ static void build_heaps(void)
 	for (int h = 0; h < CODECACHE_HEAPS; h++) {
 		unsigned char *ch = fixed + 0x400 + h * 0x200;
 
-		put(fixed + 0x200 + h * 8, FIXED + 0x400 + (uint64_t)h * 0x200, 8);
+		/* listed from the highest address down */
+		put(fixed + 0x200 + (CODECACHE_HEAPS - 1 - h) * 8,
+		    FIXED + 0x400 + (uint64_t)h * 0x200, 8);
 		put(ch, CODE(h), 8);                            /* low boundary */
 		put(ch + 8, CODE(h) + CODECACHE_BLOCKS * BLOCK, 8);    /* high boundary */
 		put(ch + 24, CODE(h) + CODECACHE_BLOCKS * BLOCK, 8);   /* high */
@@ -161,6 +167,11 @@ static ssize_t codecache_readv(void *ctx, const struct vm_range *r, size_t n, vo
 	unsigned char *out = buf;
 	size_t got = 0;
 
+	for (size_t i = 0; codecache_names_delay_us && i < n; i++)
+		if (r[i].addr >= META && r[i].addr < META + sizeof(meta)) {
+			usleep(codecache_names_delay_us);
+			break;
+		}
 	for (size_t i = 0; i < n; i++) {
 		if (codecache_read(ctx, r[i].addr, out + got, r[i].len))
 			return got ? (ssize_t)got : -EFAULT;
@@ -184,5 +195,44 @@ int codecache_jvm(struct vm_jvm *j, bool threaded)
 	rc = vm_mem_init(&j->mem, codecache_read, NULL, true);
 	j->mem.readv = codecache_readv;
 	j->name_thread = threaded;
+	return rc;
+}
+
+struct rendering {
+	struct vm_map_text tx;
+	int calls;
+};
+
+static void render_settled(void *ctx, const struct vm_snapshot *s)
+{
+	struct rendering *r = ctx;
+
+	r->calls++;
+	vm_map_render_more(s, s->settled, &r->tx);
+}
+
+int codecache_take_rendering(struct vm_jvm *j, const struct vm_layout *l,
+			     struct vm_snapshot *s, int *idles)
+{
+	struct rendering r = { { 0 }, 0 };
+	struct err_text e = { "" };
+	char *full = NULL;
+	int rc = -1;
+
+	*s = (struct vm_snapshot){ .idle = render_settled, .idle_ctx = &r };
+	if (vm_snapshot_take(j, l, NULL, s, &e))
+		fprintf(stderr, "codecache: the snapshot failed: %s\n", e.msg);
+	else if (s->settled != s->n)
+		fprintf(stderr, "codecache: %zu of %zu entries settled\n", s->settled, s->n);
+	else if (vm_map_render_more(s, s->n, &r.tx) || vm_map_render(s, &full) < 0)
+		fprintf(stderr, "codecache: out of memory\n");
+	else if (strcmp(r.tx.buf, full))
+		fprintf(stderr, "codecache: the map rendered while the walk waited (%d calls) "
+			"is not the map rendered at its end\n", r.calls);
+	else
+		rc = 0;
+	*idles = r.calls;
+	free(r.tx.buf);
+	free(full);
 	return rc;
 }

@@ -110,6 +110,29 @@ START_TEST(json_utf8_edges)
 }
 END_TEST
 
+/* A buffer grows by doubling from its first size, never past 2 GiB: a
+ * larger need fails and leaves it as it was. */
+START_TEST(reserve_grows_and_bounds)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+
+	ck_assert_int_eq(text_reserve(&buf, &cap, 10, 64), 0);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(cap, 64);
+	memset(buf, 'x', 64);
+	ck_assert_int_eq(text_reserve(&buf, &cap, 64, 64), 0);
+	ck_assert_uint_eq(cap, 64);
+	ck_assert_int_eq(text_reserve(&buf, &cap, 300, 64), 0);
+	ck_assert_uint_eq(cap, 512);
+	ck_assert_int_eq(buf[63], 'x');
+	ck_assert_int_eq(text_reserve(&buf, &cap, (size_t)3 << 30, 64), -ENOMEM);
+	ck_assert_uint_eq(cap, 512);
+	ck_assert_int_eq(buf[63], 'x');
+	free(buf);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -121,6 +144,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, json_escapes);
 	tcase_add_test(tc, json_invalid_utf8_replaced);
 	tcase_add_test(tc, json_utf8_edges);
+	tcase_add_test(tc, reserve_grows_and_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

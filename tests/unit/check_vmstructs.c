@@ -336,7 +336,10 @@ END_TEST
 
 /* Many batches over several heaps, named by the namer thread while the
  * walk reads on, as the walk alone names them; a lost wake-up between two
- * heaps hangs here (the case's timeout). */
+ * heaps hangs here (the case's timeout).  The heaps are walked in address
+ * order, not in the order CodeCache::_heaps lists them: every entry is
+ * settled as it is checked, and the map rendered while the walk waits for
+ * names is the map rendered at the end. */
 START_TEST(walk_many_batches_in_a_second_thread)
 {
 	struct vm_layout l;
@@ -344,6 +347,7 @@ START_TEST(walk_many_batches_in_a_second_thread)
 	struct vm_snapshot a = { 0 }, b = { 0 };
 	struct err_text e = { "" };
 	char want[64];
+	int idles;
 
 	codecache_build(&l);
 	ck_assert_int_eq(codecache_jvm(&one, false), 0);
@@ -352,15 +356,18 @@ START_TEST(walk_many_batches_in_a_second_thread)
 	ck_assert_int_eq(vm_snapshot_take(&two, &l, NULL, &b, &e), 0);
 	ck_assert_int_eq((int)a.n, CODECACHE_HEAPS * CODECACHE_BLOCKS);
 	ck_assert(!a.partial && !b.partial);
+	ck_assert_int_eq((int)a.settled, (int)a.n);
+	ck_assert_int_eq((int)b.settled, (int)b.n);
 	for (size_t k = 0; k < a.n; k++) {
 		codecache_name((int)k / CODECACHE_BLOCKS, (int)k % CODECACHE_BLOCKS, want,
 			       sizeof(want));
 		ck_assert_str_eq(vm_entry_name(&a, &a.e[k]), want);
 	}
 	same_snapshot(&a, &b);
-	/* a second snapshot of the same session: the namer starts again */
+	/* a second snapshot of the same session: the namer starts again;
+	 * the map rendered as the walk waits */
 	vm_snapshot_free(&b);
-	ck_assert_int_eq(vm_snapshot_take(&two, &l, NULL, &b, &e), 0);
+	ck_assert_int_eq(codecache_take_rendering(&two, &l, &b, &idles), 0);
 	same_snapshot(&a, &b);
 	vm_snapshot_free(&a);
 	vm_snapshot_free(&b);
@@ -590,6 +597,37 @@ START_TEST(walk_resyncs_on_a_lying_length)
 }
 END_TEST
 
+/* Two heaps over the same memory (a hostile _heaps): the second walk of
+ * it overlaps the first, so nothing the walk had settled holds (settled
+ * 0: `jsym map` renders the map again), and the later copies are
+ * dropped. */
+START_TEST(walk_unsettled_when_heaps_overlap)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+
+	fake_jvm(&l);
+	put(fixed + 0x100, 2, 4);               /* _len: 2 */
+	put(fixed + 0x208, 0x10300, 8);         /* the same CodeHeap again */
+	take_fake(&j, &l, &s, NULL);
+	ck_assert_int_eq((int)s.heaps, 2);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert_int_eq((int)s.dropped, 2);
+	ck_assert(s.partial);
+	ck_assert_int_eq((int)s.settled, 0);
+	vm_snapshot_free(&s);
+	vm_mem_free(&j.mem);
+	/* one heap: every entry settled */
+	fake_jvm(&l);
+	take_fake(&j, &l, &s, NULL);
+	ck_assert_int_eq((int)s.n, 2);
+	ck_assert_int_eq((int)s.settled, 2);
+	vm_snapshot_free(&s);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
 START_TEST(maps_find_the_library)
 {
 	static const char maps[] =
@@ -807,6 +845,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, prefetch_batches_and_leaves_out_holes);
 	tcase_add_test(tc, lines_collect_then_fill);
+	tcase_add_test(tc, walk_unsettled_when_heaps_overlap);
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
