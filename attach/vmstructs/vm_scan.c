@@ -940,16 +940,68 @@ int vm_snapshot_take(struct vm_jvm *j, const struct vm_layout *l, struct vm_name
 	return vm_snapshot_rescan(j, l, nc, NULL, s, e);
 }
 
+/* The code heaps, opened (bounds, segment maps) up to the cap on their
+ * bytes, into hp[*nh], in address order (JDK 17 lists its heaps
+ * otherwise): walked so, the entries come sorted, and settle as they are
+ * checked.  Every heap is opened before any is walked: the read-ahead
+ * goes on from one to the next.  0 or -errno with e set; hp[0..*nh) are
+ * the caller's to free either way. */
+static int open_heaps(struct vm_jvm *j, const struct vm_layout *l, struct vm_snapshot *s,
+		      struct heap *hp, unsigned *nh, struct err_text *e)
+{
+	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
+	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
+	int n = 0, rc = find_heaps(&j->mem, l, heaps, &n, e);
+
+	*nh = 0;
+	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
+		rc = open_heap(&j->mem, l, heaps[h], &hp[*nh], e);
+		if (rc == 0 && hp[*nh].high - hp[*nh].low > max_code - code_bytes) {
+			s->capped = "code heap bytes";   /* this heap not read */
+			free(hp[*nh].map);
+		} else if (rc == 0) {
+			code_bytes += hp[*nh].high - hp[*nh].low;
+			(*nh)++;
+		} else {
+			free(hp[*nh].map);
+		}
+	}
+	for (unsigned h = 1; h < *nh; h++)
+		for (unsigned k = h; k > 0 && hp[k].low < hp[k - 1].low; k--) {
+			struct heap t = hp[k];
+
+			hp[k] = hp[k - 1];
+			hp[k - 1] = t;
+		}
+	return rc;
+}
+
+/* Sorted by start (when the walk's order broke), and without overlaps:
+ * they cannot come from one consistent heap, the later one is dropped. */
+static void put_in_order(struct vm_snapshot *s)
+{
+	size_t out = 1;
+
+	if (!sorted(s))
+		qsort(s->e, s->n, sizeof(*s->e), by_start);
+	for (size_t k = 1; k < s->n; k++) {
+		if (s->e[k].start < s->e[out - 1].start + s->e[out - 1].size)
+			s->dropped++;
+		else
+			s->e[out++] = s->e[k];
+	}
+	if (s->n)
+		s->n = out;
+}
+
 int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_name_cache *nc,
 		       const struct vm_snapshot *prev, struct vm_snapshot *s,
 		       struct err_text *e)
 {
-	uint64_t heaps[VM_MAX_HEAPS], code_bytes = 0;
-	uint64_t max_code = s->max_code_bytes ? s->max_code_bytes : VM_MAX_CODE_BYTES;
 	struct heap hp[VM_MAX_HEAPS];
-	struct ahead a = { 0 };
+	struct ahead a = { .s = s };
 	unsigned nh = 0;
-	int n = 0, rc;
+	int rc;
 
 	s->n = 0;
 	s->names_len = 0;
@@ -959,38 +1011,14 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	s->known = 0;
 	s->settled = 0;
 	s->partial = false;
-	vm_mem_refresh(&j->mem);
 	s->capped = NULL;
-	rc = find_heaps(&j->mem, l, heaps, &n, e);
-	/* every heap opened first: the read-ahead goes on from one to the
-	 * next */
-	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
-		rc = open_heap(&j->mem, l, heaps[h], &hp[nh], e);
-		if (rc == 0 && hp[nh].high - hp[nh].low > max_code - code_bytes) {
-			s->capped = "code heap bytes";   /* this heap not read */
-			free(hp[nh].map);
-		} else if (rc == 0) {
-			code_bytes += hp[nh].high - hp[nh].low;
-			nh++;
-		} else {
-			free(hp[nh].map);
-		}
-	}
-	/* walked in address order (JDK 17 lists its heaps otherwise): the
-	 * entries come sorted, and settle as they are checked */
-	for (unsigned h = 1; h < nh; h++)
-		for (unsigned k = h; k > 0 && hp[k].low < hp[k - 1].low; k--) {
-			struct heap t = hp[k];
-
-			hp[k] = hp[k - 1];
-			hp[k - 1] = t;
-		}
+	vm_mem_refresh(&j->mem);
+	rc = open_heaps(j, l, s, hp, &nh, e);
 	/* the namer, once there is something to name */
 	if (rc == 0 && nh && (rc = ahead_start(j, l, nc, &a)) != 0)
 		err_set(e, rc, "out of memory");
 	a.heaps = hp;
 	a.nheaps = nh;
-	a.s = s;
 	for (unsigned h = 0; rc == 0 && h < nh; h++) {
 		s->heaps++;
 		rc = walk_heap(j, l, &a, prev, h, s);
@@ -1016,20 +1044,7 @@ int vm_snapshot_rescan(struct vm_jvm *j, const struct vm_layout *l, struct vm_na
 	settle_checked(&a, s);
 	if (a.disordered)
 		s->settled = 0;
-	if (!sorted(s))
-		qsort(s->e, s->n, sizeof(*s->e), by_start);
-	/* overlaps cannot come from one consistent heap: drop the later one */
-	for (size_t k = 1, out = 1; k <= s->n; k++) {
-		if (k == s->n) {
-			s->n = out;
-			break;
-		}
-		if (s->e[k].start < s->e[out - 1].start + s->e[out - 1].size) {
-			s->dropped++;
-			continue;
-		}
-		s->e[out++] = s->e[k];
-	}
+	put_in_order(s);
 	s->partial = s->dropped || s->resyncs || s->capped;
 	if (j->mem.fatal)
 		return err_set(e, j->mem.fatal, "reading the JVM's memory failed: %s",
