@@ -106,7 +106,7 @@ void text_json_str(FILE *f, const char *s, size_t n)
 
 int text_reserve(char **buf, size_t *cap, size_t need, size_t first)
 {
-	size_t c = *cap ? *cap : first;
+	size_t c = *cap ? *cap : first ? first : 1;
 	char *p;
 
 	if (need <= *cap)

@@ -381,12 +381,16 @@ static void *namer(void *arg)
 {
 	struct ahead *a = arg;
 
+	struct vm_mem mem;
+
 	pthread_setname_np(pthread_self(), "jsym-namer");
+	/* its reader is made here, while the walk reads the first batches,
+	 * and handed over under the lock (make_ready looks at it); without a
+	 * cache name_ahead names nothing, and the walk names every method */
+	if (vm_mem_init(&mem, a->mem->read, a->mem->ctx, true) == 0)
+		mem.readv = a->mem->readv;
 	pthread_mutex_lock(&a->mu);
-	/* its reader is made here, while the walk reads the first batches
-	 * (without a cache name_ahead names nothing: the walk names all) */
-	if (vm_mem_init(&a->names_mem, a->mem->read, a->mem->ctx, true) == 0)
-		a->names_mem.readv = a->mem->readv;
+	a->names_mem = mem;
 	for (;;) {
 		struct ahead_batch *ba = &a->b[a->want % AHEAD_RING];
 
@@ -421,10 +425,11 @@ static void unlock(struct ahead *a)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
 #endif
-/* The walk's thread, waiting, keeps the namer's cache present this far
- * ahead of the blocks the namer took, 2 MiB (a huge page) at a time. */
+/* The walk's thread, waiting, keeps the namer's cache present up to 4 MiB
+ * ahead of the blocks the namer took, 2 MiB (a huge page) at a time: a
+ * map's namer uses 10 to 16 MiB of it. */
 #define READY_STEP (2u << 20)
-#define READY_AHEAD (2 * READY_STEP)
+#define READY_AHEAD READY_STEP
 
 /* Make the next READY_STEP bytes of the namer's cache present (the
  * kernel zeroes them now, not when the namer first writes them): false
@@ -473,7 +478,6 @@ static void wait_named(struct ahead *a, const struct ahead_batch *ba)
 		;
 	while (a->threaded && ba->state != B_NAMED)
 		pthread_cond_wait(&a->cv, &a->mu);
-
 }
 
 /* Stop the namer and count its reads as the walk's. */

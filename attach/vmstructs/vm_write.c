@@ -59,6 +59,13 @@ int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_t
 	return 0;
 }
 
+int vm_map_text_finish(const struct vm_snapshot *s, struct vm_map_text *t)
+{
+	if (s->settled != s->n)
+		t->len = t->done = 0;   /* put in order at the end: again */
+	return vm_map_render_more(s, s->n, t);
+}
+
 long vm_map_render(const struct vm_snapshot *s, char **out)
 {
 	struct vm_map_text t = { 0 };

@@ -44,6 +44,11 @@ struct vm_map_text {
  * was). */
 int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_text *t);
 
+/* The whole map of s, taken, on t: the rest rendered, or all of it again
+ * when what was settled did not hold (vm_snapshot.settled 0).  0 or
+ * -ENOMEM. */
+int vm_map_text_finish(const struct vm_snapshot *s, struct vm_map_text *t);
+
 /*
  * Replace the JVM's map with text[len].  where[cap] gets the path as the
  * JVM names it.  0 or -errno with e set.

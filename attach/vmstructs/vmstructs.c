@@ -127,9 +127,7 @@ static int write_map(const struct target *t, const struct vm_snapshot *s,
 {
 	int rc = 0;
 
-	if (s->settled != s->n)
-		tx->len = tx->done = 0;         /* sorted at the end: again */
-	if (vm_map_render_more(s, s->n, tx))
+	if (vm_map_text_finish(s, tx))
 		rc = err_set(e, -ENOMEM, "out of memory");
 	if (rc == 0 && out)
 		rc = fwrite(tx->buf, 1, tx->len, out) == tx->len ? 0 :
@@ -178,10 +176,12 @@ int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 	t0 = clock_ms();
 	reads0 = s->j.mem.syscalls;
 	bytes0 = s->j.mem.bytes;
-	rc = vm_snapshot_take(&s->j, &s->l, NULL, &sn, e);	if (rc == 0) {
+	rc = vm_snapshot_take(&s->j, &s->l, NULL, &sn, e);
+	if (rc == 0) {
 		map_stats(&sn, st);
 		rc = write_map(s->t, &sn, &tx, out, st->where, sizeof(st->where), e);
-		st->ms = clock_ms() - t0;		st->reads = s->j.mem.syscalls - reads0;
+		st->ms = clock_ms() - t0;
+		st->reads = s->j.mem.syscalls - reads0;
 		st->bytes = s->j.mem.bytes - bytes0;
 	}
 	free(tx.buf);

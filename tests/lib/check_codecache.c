@@ -75,17 +75,25 @@ static void build_meta(void)
 	}
 }
 
+void codecache_list_heaps(const int *heap, int n)
+{
+	put(fixed + 0x100, (uint64_t)n, 4);                     /* _len */
+	for (int i = 0; i < n && i < 8; i++)                    /* _data[i] */
+		put(fixed + 0x200 + i * 8, FIXED + 0x400 + (uint64_t)heap[i] * 0x200, 8);
+}
+
 static void build_heaps(void)
 {
+	int down[CODECACHE_HEAPS];
+
 	put(fixed, FIXED + 0x100, 8);                           /* _heaps */
-	put(fixed + 0x100, CODECACHE_HEAPS, 4);                 /* _len */
 	put(fixed + 0x108, FIXED + 0x200, 8);                   /* _data */
+	for (int h = 0; h < CODECACHE_HEAPS; h++)
+		down[h] = CODECACHE_HEAPS - 1 - h;
+	codecache_list_heaps(down, CODECACHE_HEAPS);
 	for (int h = 0; h < CODECACHE_HEAPS; h++) {
 		unsigned char *ch = fixed + 0x400 + h * 0x200;
 
-		/* listed from the highest address down */
-		put(fixed + 0x200 + (CODECACHE_HEAPS - 1 - h) * 8,
-		    FIXED + 0x400 + (uint64_t)h * 0x200, 8);
 		put(ch, CODE(h), 8);                            /* low boundary */
 		put(ch + 8, CODE(h) + CODECACHE_BLOCKS * BLOCK, 8);    /* high boundary */
 		put(ch + 24, CODE(h) + CODECACHE_BLOCKS * BLOCK, 8);   /* high */
@@ -222,9 +230,7 @@ int codecache_take_rendering(struct vm_jvm *j, const struct vm_layout *l,
 	*s = (struct vm_snapshot){ .idle = render_settled, .idle_ctx = &r };
 	if (vm_snapshot_take(j, l, NULL, s, &e))
 		fprintf(stderr, "codecache: the snapshot failed: %s\n", e.msg);
-	else if (s->settled != s->n)
-		fprintf(stderr, "codecache: %zu of %zu entries settled\n", s->settled, s->n);
-	else if (vm_map_render_more(s, s->n, &r.tx) || vm_map_render(s, &full) < 0)
+	else if (vm_map_text_finish(s, &r.tx) || vm_map_render(s, &full) < 0)
 		fprintf(stderr, "codecache: out of memory\n");
 	else if (strcmp(r.tx.buf, full))
 		fprintf(stderr, "codecache: the map rendered while the walk waited (%d calls) "

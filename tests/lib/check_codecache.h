@@ -22,7 +22,7 @@
 
 #define CODECACHE_HEAPS 3
 #define CODECACHE_BLOCKS 1500
-#define CODECACHE_METHODS 2000
+#define CODECACHE_METHODS 4000
 #define CODECACHE_CLASSES 40
 
 /* JDK 25's shapes, CodeCache::_heaps at heaps_addr: the layout of this
@@ -47,10 +47,15 @@ void codecache_name(int h, int b, char *out, size_t cap);
  * `threaded`.  0 or -ENOMEM. */
 int codecache_jvm(struct vm_jvm *j, bool threaded);
 
+/* List these heaps (0 to CODECACHE_HEAPS - 1, a heap any number of times,
+ * up to 8) in CodeCache::_heaps, while no reader runs; codecache_build
+ * lists them from the highest address down. */
+void codecache_list_heaps(const int *heap, int n);
+
 /* vm_snapshot_take of j into s with an idle hook that renders the settled
- * entries as `jsym map` does (vm_map_render_more).  0 when the snapshot
- * was taken, all its entries settled, and the map rendered as it went
- * equals the map rendered at the end; *idles gets the hook's calls.
+ * entries as `jsym map` does (vm_map_render_more, then
+ * vm_map_text_finish).  0 when the snapshot was taken and that map equals
+ * the map rendered at the end in one go; *idles gets the hook's calls.
  * Else -1, with why on stderr. */
 int codecache_take_rendering(struct vm_jvm *j, const struct vm_layout *l,
 			     struct vm_snapshot *s, int *idles);

@@ -46,6 +46,11 @@ int main(void)
 			return 1;
 		}
 		idles += calls;
+		if (codecache_names_delay_us && calls < 2) {
+			fprintf(stderr, "tsan_map: round %d: the walk rendered %d times while it "
+				"waited for a slowed namer\n", r, calls);
+			return 1;
+		}
 		for (size_t k = 0; k < s.n; k++) {
 			codecache_name((int)(k / CODECACHE_BLOCKS), (int)(k % CODECACHE_BLOCKS), want,
 				       sizeof(want));

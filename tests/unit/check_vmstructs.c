@@ -364,10 +364,15 @@ START_TEST(walk_many_batches_in_a_second_thread)
 		ck_assert_str_eq(vm_entry_name(&a, &a.e[k]), want);
 	}
 	same_snapshot(&a, &b);
-	/* a second snapshot of the same session: the namer starts again;
-	 * the map rendered as the walk waits */
+	/* a second snapshot of the same session: the namer starts again,
+	 * slower than the walk (its reads of the methods take 0.5 ms a
+	 * batch), so the walk waits and renders the map meanwhile */
 	vm_snapshot_free(&b);
+	codecache_names_delay_us = 500;
 	ck_assert_int_eq(codecache_take_rendering(&two, &l, &b, &idles), 0);
+	codecache_names_delay_us = 0;
+	ck_assert_int_ge(idles, 2);
+	ck_assert_int_eq((int)b.settled, (int)b.n);
 	same_snapshot(&a, &b);
 	vm_snapshot_free(&a);
 	vm_snapshot_free(&b);
@@ -594,6 +599,72 @@ START_TEST(walk_resyncs_on_a_lying_length)
 	ck_assert_int_eq((int)s.resyncs, 2);
 	vm_snapshot_free(&s);
 	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* One heap listed twice, walked with the namer slower than the walk: the
+ * map was rendered in part while the walk waited, then the second walk of
+ * the heap overlapped the first, so nothing settled holds (settled 0);
+ * the map finished equals the map rendered in one go, and the second
+ * copies are dropped.  (Here the part rendered happens to survive; the
+ * next case has one that does not.) */
+START_TEST(walk_renders_again_when_a_heap_is_listed_twice)
+{
+	static const int twice[] = { 2, 1, 0, 1 };
+	static const int down[] = { 2, 1, 0 };
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s;
+	int idles;
+
+	codecache_build(&l);
+	codecache_list_heaps(twice, 4);
+	ck_assert_int_eq(codecache_jvm(&j, true), 0);
+	codecache_names_delay_us = 500;
+	ck_assert_int_eq(codecache_take_rendering(&j, &l, &s, &idles), 0);
+	codecache_names_delay_us = 0;
+	codecache_list_heaps(down, 3);
+	ck_assert_int_ge(idles, 1);
+	ck_assert_int_eq((int)s.heaps, 4);
+	ck_assert_int_eq((int)s.n, CODECACHE_HEAPS * CODECACHE_BLOCKS);
+	ck_assert_int_eq((int)s.dropped, CODECACHE_BLOCKS);
+	ck_assert(s.partial);
+	ck_assert_int_eq((int)s.settled, 0);
+	vm_snapshot_free(&s);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* A map rendered in part while the walk waited is finished as is when
+ * everything settled held; when it did not (settled 0: the entries were
+ * put in order at the end, one rendered before may be gone), it is
+ * rendered again from the start. */
+START_TEST(render_finish_starts_again_when_unsettled)
+{
+	char names[] = "one\0two\0three";
+	struct vm_entry e[3] = {
+		{ .start = 0x1000, .size = 0x10, .name = 0, .name_len = 4 },
+		{ .start = 0x2000, .size = 0x20, .name = 4, .name_len = 4 },
+		{ .start = 0x3000, .size = 0x30, .name = 8, .name_len = 6 },
+	};
+	struct vm_snapshot s = { .e = e, .n = 3, .names = names };
+	struct vm_map_text t = { 0 };
+
+	/* rendered up to two, then all settled: the rest added */
+	ck_assert_int_eq(vm_map_render_more(&s, 2, &t), 0);
+	ck_assert_str_eq(t.buf, "1000 10 one\n2000 20 two\n");
+	s.settled = 3;
+	ck_assert_int_eq(vm_map_text_finish(&s, &t), 0);
+	ck_assert_str_eq(t.buf, "1000 10 one\n2000 20 two\n3000 30 three\n");
+	/* rendered up to two, then the second dropped at the end */
+	t.len = t.done = 0;
+	ck_assert_int_eq(vm_map_render_more(&s, 2, &t), 0);
+	e[1] = e[2];
+	s.n = 2;
+	s.settled = 0;
+	ck_assert_int_eq(vm_map_text_finish(&s, &t), 0);
+	ck_assert_str_eq(t.buf, "1000 10 one\n3000 30 three\n");
+	free(t.buf);
 }
 END_TEST
 
@@ -846,6 +917,8 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, prefetch_batches_and_leaves_out_holes);
 	tcase_add_test(tc, lines_collect_then_fill);
 	tcase_add_test(tc, walk_unsettled_when_heaps_overlap);
+	tcase_add_test(tc, render_finish_starts_again_when_unsettled);
+	tcase_add_test(tc, walk_renders_again_when_a_heap_is_listed_twice);
 	tcase_add_test(tc, maps_find_the_library);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
