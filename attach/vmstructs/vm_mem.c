@@ -377,28 +377,6 @@ struct vm_cache_line *vm_line_take(struct vm_mem *m, uint64_t page, bool keep_wa
 	return l;
 }
 
-void vm_mem_prefetch(const struct vm_mem *m, uint64_t addr, bool data)
-{
-	uint64_t page = addr & ~(uint64_t)(VM_PAGE - 1);
-	const struct vm_cache_line *l;
-	const unsigned char *p = NULL;
-
-	if (!m->cache)
-		return;
-	if (!data) {
-		__builtin_prefetch(place(m, page, 0));
-		__builtin_prefetch(place(m, page, 1));
-		return;
-	}
-	l = vm_line_find(m, page);
-	if (l && l->have == ~0ull)
-		p = m->cache_data[l->blk - 1] + (addr - page);
-	else if (l && (l->have >> ((addr - page) / VM_LINE) & 1))
-		p = vm_lines_at(m, l, (addr - page) / VM_LINE);
-	if (p)
-		__builtin_prefetch(p);
-}
-
 /* page's cache line holding the whole page (read now if need be). */
 static struct vm_cache_line *page_of(struct vm_mem *m, uint64_t page, int *rc)
 {
@@ -506,6 +484,21 @@ static const unsigned char *cached_small(const struct vm_mem *m, uint64_t addr, 
 		return m->cache_data[l->blk - 1] + off;
 	p = vm_lines_at(m, l, line);
 	return p ? p + off % VM_LINE : NULL;
+}
+
+void vm_mem_prefetch(const struct vm_mem *m, uint64_t addr, bool data)
+{
+	uint64_t page = addr & ~(uint64_t)(VM_PAGE - 1);
+	const unsigned char *p;
+
+	if (!m->cache)
+		return;
+	if (!data) {
+		__builtin_prefetch(place(m, page, 0));
+		__builtin_prefetch(place(m, page, 1));
+	} else if ((p = cached_small(m, addr, 1)) != NULL) {
+		__builtin_prefetch(p);
+	}
 }
 
 int vm_read_uint(struct vm_mem *m, uint64_t addr, unsigned width, uint64_t *out)

@@ -380,7 +380,6 @@ static void read_headers(struct vm_mem *m, const struct vm_layout *l, const stru
 static void *namer(void *arg)
 {
 	struct ahead *a = arg;
-
 	struct vm_mem mem;
 
 	pthread_setname_np(pthread_self(), "jsym-namer");

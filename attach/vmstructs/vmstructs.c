@@ -120,23 +120,18 @@ static size_t java_entries(const struct vm_snapshot *s)
 
 /* The snapshot rendered as a perf map, into out or the container; tx
  * holds what was rendered while it was taken (render_settled), or
- * nothing.  Frees tx's text. */
+ * nothing, and the rest is rendered onto it (the caller frees its
+ * text). */
 static int write_map(const struct target *t, const struct vm_snapshot *s,
 		     struct vm_map_text *tx, FILE *out, char *where, size_t cap,
 		     struct err_text *e)
 {
-	int rc = 0;
-
 	if (vm_map_text_finish(s, tx))
-		rc = err_set(e, -ENOMEM, "out of memory");
-	if (rc == 0 && out)
-		rc = fwrite(tx->buf, 1, tx->len, out) == tx->len ? 0 :
-		     err_set(e, -EIO, "cannot write the map to stdout");
-	else if (rc == 0)
-		rc = vm_map_write(t, tx->buf, tx->len, where, cap, e);
-	free(tx->buf);
-	*tx = (struct vm_map_text){ 0 };
-	return rc;
+		return err_set(e, -ENOMEM, "out of memory");
+	if (out)
+		return fwrite(tx->buf, 1, tx->len, out) == tx->len ? 0 :
+		       err_set(e, -EIO, "cannot write the map to stdout");
+	return vm_map_write(t, tx->buf, tx->len, where, cap, e);
 }
 
 /* A snapshot's idle hook: its settled entries rendered while the walk
@@ -226,8 +221,10 @@ int vmstructs_follow_write(struct vm_session *s, struct vm_follow_stats *st,
 			   struct err_text *e)
 {
 	struct vm_map_text tx = { 0 };
+	int rc = write_map(s->t, &s->f.cur, &tx, NULL, st->where, sizeof(st->where), e);
 
-	return write_map(s->t, &s->f.cur, &tx, NULL, st->where, sizeof(st->where), e);
+	free(tx.buf);
+	return rc;
 }
 
 int vmstructs_follow_start(struct vm_session *s, const char *writer,

@@ -7,9 +7,8 @@
  * ones, then compared with the names the fake holds.  In every other
  * snapshot its reads of the methods are slowed down, so the walk's thread
  * waits for names, and meanwhile renders the entries settled and readies
- * the namer's cache.  Any race
- * or lost hand-over is TSan's report, a wrong name or a wrong map; exit 0
- * when none.
+ * the namer's cache.  Any race or lost hand-over is TSan's report, a
+ * wrong name or a wrong map; exit 0 when none.
  */
 #include <stdio.h>
 #include <string.h>
