@@ -55,6 +55,7 @@ struct ahead_batch {
 	uint64_t seq;                   /* the walk's batches are numbered */
 	unsigned heap;                  /* of ahead.heaps */
 	enum { B_FREE, B_READ, B_NAMING, B_NAMED } state;
+	bool formatted;                 /* its names formatted by the namer */
 	char *names;
 	size_t names_len, names_cap;
 };
@@ -308,7 +309,7 @@ static void name_ahead(struct vm_mem *m, const struct vm_layout *l,
 		struct ahead_block *ab = &ba->blk[x];
 
 		if (ab->rc == 0 && ab->used && ab->blob_rc == 0 && ab->b.nmethod && ab->b.alive)
-			p[n++] = (struct pending){ .ab = ab, .w.raw = true };
+			p[n++] = (struct pending){ .ab = ab, .w.raw = !ba->formatted };
 	}
 	if (n == 0 || vm_lines_begin(m))
 		n = 0;
@@ -375,6 +376,15 @@ static void read_headers(struct vm_mem *m, const struct vm_layout *l, const stru
 		decode_block(m, l, hp, seg[k], &ba->blk[ba->n++]);
 }
 
+/* Whether the batch after the namer's is read and waits for it (the
+ * namer is the slower thread).  Called holding the lock. */
+static bool behind(const struct ahead *a)
+{
+	const struct ahead_batch *next = &a->b[(a->want + 1) % AHEAD_RING];
+
+	return next->state == B_READ && next->seq == a->want + 1;
+}
+
 /* The namer's thread: names the batches in order as they are read, until
  * told to stop. */
 static void *namer(void *arg)
@@ -398,6 +408,10 @@ static void *namer(void *arg)
 		if (a->stop)
 			break;
 		ba->state = B_NAMING;
+		/* behind the walk, the Symbols' bytes as read (the walk formats
+		 * them); else formatted here, work the walk's thread, the
+		 * slower one then, is spared */
+		ba->formatted = !behind(a);
 		pthread_mutex_unlock(&a->mu);
 		name_ahead(&a->names_mem, a->l, NULL, ba);
 		pthread_mutex_lock(&a->mu);
@@ -557,6 +571,7 @@ static bool produce(struct ahead *a)
 	ba->heap = a->ph;
 	a->pos = ba->to;
 	ba->seq = a->next++;
+	ba->formatted = false;
 	if (!a->threaded) {
 		name_ahead(a->mem, a->l, a->kept, ba);
 		ba->state = B_NAMED;
@@ -669,7 +684,11 @@ static int name_of(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 		return 0;
 	}
 	*name = out;
-	if (ab->name_rc == 0) {
+	if (ab->name_rc == 0 && current(a)->formatted) {
+		/* formatted by a namer ahead of the walk */
+		*name = current(a)->names + ab->name_off;
+		rc = (int)ab->name_len;
+	} else if (ab->name_rc == 0) {
 		/* read ahead as the Symbols' bytes: formatted here, by the
 		 * walk, while a namer reads on */
 		rc = vm_method_names_raw(current(a)->names + ab->name_off, ab->name_len, out,
