@@ -36,9 +36,10 @@ done
 sleep 2
 base=()
 for i in $(seq 1 "$reps"); do
-	t0=$(date +%s%N)
+	clock_us t0
 	"$jdk/bin/jcmd" "$pid" VM.version >/dev/null
-	base+=($((($(date +%s%N) - t0) / 1000000)))
+	clock_us t1
+	base+=($(((t1 - t0) / 1000)))
 	"$jdk/bin/jcmd" "$pid" JVMTI.agent_load "$lib" "\"dir=$tmp\"" >/dev/null
 	"$jdk/bin/jcmd" "$pid" JVMTI.agent_load "$lib" "\"dir=$tmp,stop\"" >/dev/null
 done

@@ -25,17 +25,15 @@ la_need_jvm
 cold_n=${ATTACH_BENCH_COLD:-5}
 warm_n=${ATTACH_BENCH_WARM:-20}
 
-now_us() { echo $(($(date +%s%N) / 1000)); }
-
 # timed VAR CMD...: run CMD (output discarded), append its wall time in µs to
 # the array VAR; a failing CMD is reported and not counted.
 timed() {
 	local -n acc=$1
 	shift
 	local t0 t1
-	t0=$(now_us)
+	clock_us t0
 	if "$@" >/dev/null 2>"$LA_TMP/bench.err"; then
-		t1=$(now_us)
+		clock_us t1
 		acc+=($((t1 - t0)))
 	else
 		echo "  failed: $* ($(head -c 200 "$LA_TMP/bench.err"))"

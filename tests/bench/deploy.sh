@@ -133,7 +133,6 @@ db_started() {
 
 # ---- timing -----------------------------------------------------------------
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 
@@ -262,7 +261,7 @@ db_label() {
 	esac
 }
 
-t0=$(now_ms)
+clock_us t0
 echo "host JVM (JDK 17, Workload), $pairs pairs of twin JVMs, alternating order, medians:"
 echo "  (new = this tree's jsym, jattach = Debian's jattach $(dpkg-query -W -f '${Version}' jattach 2>/dev/null))"
 db_pairs host new jattach "goal <= 0.80x"
@@ -310,5 +309,6 @@ else
 fi
 db_host_stop "$DB_PID"
 
-echo "deploy bench: $(( ($(now_ms) - t0) / 1000 )) s"
+clock_us t1
+echo "deploy bench: $(((t1 - t0) / 1000000)) s"
 T_FINISHED=1

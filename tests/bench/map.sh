@@ -9,7 +9,8 @@
 # baseline is `jcmd Compiler.codelist`, the nearest (one line a method).
 #
 # REPS times each, alternating, medians (the machine is shared: single runs
-# are noisy, the ratios of medians taken in the same run much less):
+# are noisy, the ratios of medians taken in the same run much less), read
+# with clock_us (no fork of its own in a figure):
 #   jsym      jsym map of JVM A (the map written into its /tmp)
 #   jcmd      jcmd Compiler.perfmap of JVM B, as a user runs it (a new JVM
 #             for jcmd, attach, the map written at a safepoint)
@@ -27,8 +28,13 @@ jdks=${JSYM_BENCH_JDKS:-17 11 21 25}
 [ -x "$jsym" ] || { echo "map: skipped, jsym not built (make)"; exit 0; }
 [ "$(id -u)" = 0 ] || { echo "map: skipped, needs root (reads another process's memory)"; exit 0; }
 
-ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
 source "$JSYM_ROOT/tests/lib/median.sh"
+# since T0 FILE: append the µs since T0 (clock_us) to FILE
+since() {
+	local now
+	clock_us now
+	echo $((now - $1)) >>"$2"
+}
 json() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" "$2"; }
 
 # bench LABEL A B JCMD...: REPS rounds of jsym map A, JCMD B Compiler.perfmap
@@ -40,19 +46,19 @@ bench() {
 	: >"$o.jsym" && : >"$o.jcmd" && : >"$o.nop" && : >"$o.before"
 	for _ in $(seq 1 "$reps"); do
 		if [ -n "${JSYM_MAP_BEFORE:-}" ]; then
-			t0=$(date +%s%N)
+			clock_us t0
 			"$JSYM_MAP_BEFORE" map --json "$a" >"$o.bjson" || { echo "map: JDK $label: the other jsym map failed"; return 1; }
-			ms "$t0" >>"$o.before"
+			since "$t0" "$o.before"
 		fi
-		t0=$(date +%s%N)
+		clock_us t0
 		"$jsym" map --json "$a" >"$o.json" || { echo "map: JDK $label: jsym map failed: $(cat "$o.json")"; return 1; }
-		ms "$t0" >>"$o.jsym"
-		t0=$(date +%s%N)
+		since "$t0" "$o.jsym"
+		clock_us t0
 		"$@" "$b" "$dcmd" >/dev/null || { echo "map: JDK $label: jcmd $dcmd failed"; return 1; }
-		ms "$t0" >>"$o.jcmd"
-		t0=$(date +%s%N)
+		since "$t0" "$o.jcmd"
+		clock_us t0
 		"$@" "$b" VM.version >/dev/null || { echo "map: JDK $label: jcmd VM.version failed"; return 1; }
-		ms "$t0" >>"$o.nop"
+		since "$t0" "$o.nop"
 	done
 	awk -v l="$label" -v d="$dcmd" -v js="$(median - <"$o.jsym")" -v jc="$(median - <"$o.jcmd")" \
 		-v nop="$(median - <"$o.nop")" -v e="$(json entries "$o.json")" -v r="$(json reads "$o.json")" \
@@ -60,13 +66,13 @@ bench() {
 		side = jc - nop
 		vs = side > 0 ? sprintf("%.2f", js / side) : "n/a"
 		note = d == "Compiler.codelist" ? "  (no perfmap: codelist)" : ""
-		printf "  JDK %-3s jsym %4d ms  jcmd %4d ms  ratio %.2f  | jcmd-nop %4d ms, JVM side ~%4d ms, jsym/side %s  | %5d entries %6d reads %6.1f MiB%s\n",
-			l, js, jc, js / jc, nop, side, vs, e, r, by / 1048576, note
+		printf "  JDK %-3s jsym %5.1f ms  jcmd %5.1f ms  ratio %.2f  | jcmd-nop %5.1f ms, JVM side ~%5.1f ms, jsym/side %s  | %5d entries %6d reads %6.1f MiB%s\n",
+			l, js / 1000, jc / 1000, js / jc, nop / 1000, side / 1000, vs, e, r, by / 1048576, note
 	}'
 	[ -s "$o.before" ] && awk -v l="$label" -v bs="$(median - <"$o.before")" -v jc="$(median - <"$o.jcmd")" \
 		-v r="$(json reads "$o.bjson")" -v by="$(json bytes "$o.bjson")" 'BEGIN {
-		printf "  JDK %-3s before: jsym %4d ms  ratio %.2f  | %6d reads %6.1f MiB (JSYM_MAP_BEFORE)\n",
-			l, bs, bs / jc, r, by / 1048576
+		printf "  JDK %-3s before: jsym %5.1f ms  ratio %.2f  | %6d reads %6.1f MiB (JSYM_MAP_BEFORE)\n",
+			l, bs / 1000, bs / jc, r, by / 1048576
 	}'
 	return 0
 }
