@@ -808,6 +808,8 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *
 
 				if (b->nmethod)
 					rc = name_of(j, l, a, ab, out, sizeof(out), &name, &nlen);
+				if (rc == 0 && s->display_only)
+					nlen = strnlen(name, nlen - 1) + 1;
 				en = (struct vm_entry){ .start = b->code_begin, .size = b->code_size,
 							.blob = b->addr, .method = b->method,
 							.block_len = ab->nseg, .java = b->nmethod,

@@ -53,7 +53,8 @@ struct vm_entry {
 	uint64_t id;            /* journal id (vm_follow.h); 0 = none yet */
 	uint32_t name;          /* offset of the name in the snapshot's arena:
 	                           a stub's name; for an nmethod four strings
-	                           (vm_entry_parts) */
+	                           (vm_entry_parts), or the display one alone
+	                           (vm_snapshot.display_only) */
 	uint32_t name_len;      /* bytes there, NULs included */
 	uint8_t log2seg;        /* its heap's segment size */
 	bool java;              /* an nmethod (named by its Java method) */
@@ -81,6 +82,9 @@ struct vm_snapshot {
 	size_t max_entries;     /* 0: VM_MAX_ENTRIES (tests set less) */
 	size_t max_name_bytes;  /* 0: VM_MAX_NAME_BYTES */
 	uint64_t max_code_bytes;/* 0: VM_MAX_CODE_BYTES */
+	bool display_only;      /* names: the display one alone, not the class,
+	                           method and signature (vm_entry_parts gives
+	                           "" then): a map wants no more */
 	/* When set, the walk's thread calls idle(idle_ctx, s) while it waits
 	 * for a second thread's names, entries [0, settled) final and in
 	 * address order.  Taken, settled is n when every entry it said was

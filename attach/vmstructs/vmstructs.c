@@ -159,7 +159,7 @@ int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 		  struct err_text *e)
 {
 	struct vm_map_text tx = { 0 };
-	struct vm_snapshot sn = { .idle = render_settled, .idle_ctx = &tx };
+	struct vm_snapshot sn = { .idle = render_settled, .idle_ctx = &tx, .display_only = true };
 	uint64_t reads0, bytes0;
 	long t0;
 	int rc;

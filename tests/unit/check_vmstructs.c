@@ -309,13 +309,15 @@ static void same_snapshot(const struct vm_snapshot *a, const struct vm_snapshot 
 }
 
 /* The namer thread (a live process's snapshot) names as the walk alone
- * does: the same entries, names and counts. */
+ * does: the same entries, names and counts.  A map's snapshot keeps the
+ * display names alone: the parts are "" there, and the arena smaller. */
 START_TEST(walk_names_in_a_second_thread)
 {
 	struct vm_layout l;
 	struct vm_jvm one, two;
-	struct vm_snapshot a = { 0 }, b = { 0 };
+	struct vm_snapshot a = { 0 }, b = { .display_only = true };
 	struct err_text e = { "" };
+	const char *klass, *method, *sig;
 
 	fake_jvm(&l);
 	take_fake(&one, &l, &a, NULL);
@@ -327,6 +329,16 @@ START_TEST(walk_names_in_a_second_thread)
 	ck_assert(!b.partial);
 	same_snapshot(&a, &b);
 	ck_assert_str_eq(vm_entry_name(&b, &b.e[0]), "void Workload.loop(int, long)");
+	vm_entry_parts(&a, &a.e[0], &klass, &method, &sig);
+	ck_assert_str_eq(klass, "Workload");
+	ck_assert_str_eq(method, "loop");
+	ck_assert_str_eq(sig, "(IJ)V");
+	vm_entry_parts(&b, &b.e[0], &klass, &method, &sig);
+	ck_assert_str_eq(klass, "");
+	ck_assert_str_eq(method, "");
+	ck_assert_str_eq(sig, "");
+	ck_assert_uint_eq(b.e[0].name_len, strlen("void Workload.loop(int, long)") + 1);
+	ck_assert_uint_lt(b.names_len, a.names_len);
 	vm_snapshot_free(&a);
 	vm_snapshot_free(&b);
 	vm_mem_free(&one.mem);
