@@ -7,7 +7,8 @@
 # in its own session with a time limit; its output goes to
 # glibc-build/test-logs/<name>.log and is shown when it fails.  After each
 # scenario the runner checks that nothing was left behind (mounts naming jsym,
-# processes of the scenario's session) and counts a leak as a failure.
+# processes of the scenario's session, the kit's state directories in /tmp)
+# and counts a leak as a failure.
 # The limit is $JSYM_TEST_TIMEOUT (900 s); a scenario that needs longer
 # says so in a line of its own, `# test-timeout: SECONDS` (the emulated
 # arm64 ones: their root filesystem takes 6-16 minutes to build cold).
@@ -34,7 +35,9 @@ for t in tests/integration/*.sh; do
 	start=$(date +%s)
 	own=$(sed -n 's/^# test-timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
 	limit=${own:-$default_limit}
-	setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
+	kitdirs=$logs/$name.kitdirs
+	: >"$kitdirs"
+	JSYM_KIT_DIRS=$kitdirs setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
 	child=$!
 	wait $child
 	rc=$?
@@ -52,6 +55,13 @@ for t in tests/integration/*.sh; do
 		findmnt -rn -o TARGET | grep 'jsym' >>"$log"
 		[ $rc -eq 0 ] && rc=1
 	fi
+	while read -r d; do
+		[ -e "$d" ] || continue
+		echo "leak: the kit's state directory left behind: $d" >>"$log"
+		rm -rf "$d"
+		[ $rc -eq 0 ] && rc=1
+	done <"$kitdirs"
+	rm -f "$kitdirs"
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0)

@@ -19,7 +19,7 @@ inc=$(make -s -C "$JSYM_ROOT" --no-print-directory JSYM_DEPS_DONE=1 print-inc \
 	DIR=attach/cli 2>/dev/null)
 t_check "make print-inc gives attach/cli's include paths" test -n "$inc"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+kit_on_exit "rm -rf '$tmp'"
 printf '#include "target.h"\nint layers_probe;\n' >"$tmp/entry.c"
 printf '#include "ns.h"\nint layers_probe;\n' >"$tmp/inside.c"
 # shellcheck disable=SC2086 # $inc is a list of -I flags

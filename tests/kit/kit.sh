@@ -62,6 +62,8 @@ KIT_DIR=$(mktemp -d /tmp/jsym-kit.XXXXXX) || {
 	echo "FAIL: cannot create the kit's state directory in /tmp" >&2
 	exit 1
 }
+# the integration runner checks it is gone once the scenario ends
+[ -n "${JSYM_KIT_DIRS:-}" ] && echo "$KIT_DIR" >>"$JSYM_KIT_DIRS"
 KIT_ON_EXIT=()
 
 source "$JSYM_ROOT/tests/kit/kit_util.sh"
