@@ -25,6 +25,17 @@ default_limit=${JSYM_TEST_TIMEOUT:-900}
 
 pass=0 fail=0 skip=0
 failed=()
+
+# The files a JVM, jsym's agent or jsym leave in the host's /tmp: the map,
+# journal, log and jitdump, the attach socket and trigger, the JVM's
+# perf data.  One a line, sorted.
+host_tmp_files() {
+	find /tmp /tmp/hsperfdata_* -maxdepth 1 \( -name 'perf-[0-9]*.map*' -o \
+		-name 'jsym-[0-9]*.journal' -o -name 'jsym-[0-9]*.log' -o -name 'jsym-jit-[0-9]*' -o \
+		-name 'jit-[0-9]*.dump' -o \
+		-name '.java_pid[0-9]*' -o -name '.attach_pid[0-9]*' -o \
+		\( -path '/tmp/hsperfdata_*/*' -name '[0-9]*' \) \) 2>/dev/null | sort
+}
 for t in tests/integration/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
@@ -37,6 +48,7 @@ for t in tests/integration/*.sh; do
 	limit=${own:-$default_limit}
 	kitdirs=$logs/$name.kitdirs
 	: >"$kitdirs"
+	host_tmp_files >"$logs/$name.tmp-before"
 	JSYM_KIT_DIRS=$kitdirs setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
 	child=$!
 	wait $child
@@ -62,6 +74,15 @@ for t in tests/integration/*.sh; do
 		[ $rc -eq 0 ] && rc=1
 	done <"$kitdirs"
 	rm -f "$kitdirs"
+	# what the scenario's JVMs and jsym left in the host's /tmp
+	new=$(host_tmp_files | comm -13 "$logs/$name.tmp-before" -)
+	rm -f "$logs/$name.tmp-before"
+	if [ -n "$new" ]; then
+		echo "leak: files left in the host's /tmp:" >>"$log"
+		echo "$new" >>"$log"
+		echo "$new" | xargs -d '\n' rm -f
+		[ $rc -eq 0 ] && rc=1
+	fi
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0)

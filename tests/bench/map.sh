@@ -112,7 +112,7 @@ host_jdk() {
 		"$jdk/bin/java" -Xmx256m -cp "$KIT_DIR/cls" AgentJavacHost 30 900 "$KIT_DIR/jout-$n" \
 			"$JSYM_ROOT"/tests/java/*.java >"$KIT_DIR/out-$n" 2>&1 &
 		pids+=($!)
-		kit_on_exit "kill ${pids[-1]} 2>/dev/null; rm -f /tmp/perf-${pids[-1]}.map"
+		kit_on_exit "kill ${pids[-1]} 2>/dev/null; wait ${pids[-1]} 2>/dev/null; t_jvm_forget ${pids[-1]}"
 	done
 	ready "$KIT_DIR/out-a" "$KIT_DIR/out-b" || { echo "  JDK 17  the JVMs did not get ready"; return 1; }
 	quiet "${pids[@]}"

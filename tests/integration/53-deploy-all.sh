@@ -36,7 +36,7 @@ hostjvm() {
 	shift
 	"$home/bin/java" -Xmx96m "$@" -cp "$classes" Workload 0 >"$KIT_DIR/host.$RANDOM.log" 2>&1 &
 	HOSTJVM=$!
-	kit_on_exit "kill $HOSTJVM 2>/dev/null; wait $HOSTJVM 2>/dev/null"
+	kit_on_exit "kill $HOSTJVM 2>/dev/null; wait $HOSTJVM 2>/dev/null; t_jvm_forget $HOSTJVM"
 }
 hostjvm "${homes[0]}"
 want_ok+=("$HOSTJVM")

@@ -27,8 +27,8 @@ stop_all() {
 	for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do
 		wait "$p" 2>/dev/null
-		rm -f "/tmp/perf-$p.map" "/tmp/.java_pid$p"
 	done
+	t_jvm_forget "${PIDS[@]}"
 	return 0
 }
 kit_on_exit stop_all

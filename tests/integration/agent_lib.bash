@@ -37,10 +37,9 @@ ag_cleanup() {
 			sleep 0.1
 		done
 		kill -KILL "$p" 2>/dev/null
-		rm -f "/tmp/perf-$p.map" "/tmp/perf-$p.map.tmp" "/tmp/jsym-$p.log" \
-			"/tmp/jsym-$p.journal" "/tmp/.java_pid$p" "/tmp/.attach_pid$p"
 	done
 	wait 2>/dev/null
+	t_jvm_forget "${AG_PIDS[@]}"
 	[ -n "$AG_TMP" ] && rm -rf "$AG_TMP"
 	return 0
 }
