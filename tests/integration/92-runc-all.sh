@@ -35,7 +35,7 @@ done
 hostjvm() {
 	"$KIT_HOST_JDK/bin/java" -Xmx64m "$@" -cp "$classes" Workload 0 >"$KIT_DIR/host.$RANDOM.log" 2>&1 &
 	HOSTJVM=$!
-	kit_on_exit "kill $HOSTJVM 2>/dev/null; wait $HOSTJVM 2>/dev/null"
+	kit_on_exit "kill $HOSTJVM 2>/dev/null; wait $HOSTJVM 2>/dev/null; t_jvm_forget $HOSTJVM"
 }
 host=()
 for _ in 1 2; do
