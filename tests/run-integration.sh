@@ -7,8 +7,9 @@
 # in its own session with a time limit; its output goes to
 # glibc-build/test-logs/<name>.log and is shown when it fails.  After each
 # scenario the runner checks that nothing was left behind (mounts naming jsym,
-# processes of the scenario's session, the kit's state directories in /tmp)
-# and counts a leak as a failure.
+# processes of the scenario's session, the kit's state directories in /tmp,
+# what its JVMs and jsym left in the host's /tmp) and counts a leak as a
+# failure.
 # The limit is $JSYM_TEST_TIMEOUT (900 s); a scenario that needs longer
 # says so in a line of its own, `# test-timeout: SECONDS` (the emulated
 # arm64 ones: their root filesystem takes 6-16 minutes to build cold).
@@ -25,16 +26,10 @@ default_limit=${JSYM_TEST_TIMEOUT:-900}
 
 pass=0 fail=0 skip=0
 failed=()
-
-# The files a JVM, jsym's agent or jsym leave in the host's /tmp: the map,
-# journal, log and jitdump, the attach socket and trigger, the JVM's
-# perf data.  One a line, sorted.
+# what any JVM, jsym's agent or jsym leave in the host's /tmp, sorted
+source "$root/tests/lib/jdk.sh"
 host_tmp_files() {
-	find /tmp /tmp/hsperfdata_* -maxdepth 1 \( -name 'perf-[0-9]*.map*' -o \
-		-name 'jsym-[0-9]*.journal' -o -name 'jsym-[0-9]*.log' -o -name 'jsym-jit-[0-9]*' -o \
-		-name 'jit-[0-9]*.dump' -o \
-		-name '.java_pid[0-9]*' -o -name '.attach_pid[0-9]*' -o \
-		\( -path '/tmp/hsperfdata_*/*' -name '[0-9]*' \) \) 2>/dev/null | sort
+	t_jvm_tmp '[0-9]*' | sort -u
 }
 for t in tests/integration/*.sh; do
 	[ -e "$t" ] || continue
@@ -80,7 +75,7 @@ for t in tests/integration/*.sh; do
 	if [ -n "$new" ]; then
 		echo "leak: files left in the host's /tmp:" >>"$log"
 		echo "$new" >>"$log"
-		echo "$new" | xargs -d '\n' rm -f
+		echo "$new" | xargs -d '\n' rm -rf
 		[ $rc -eq 0 ] && rc=1
 	fi
 	secs=$(($(date +%s) - start))

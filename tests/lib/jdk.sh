@@ -86,15 +86,26 @@ t_jvm_wait_quiet() {
 	return 1
 }
 
+# t_jvm_tmp PID: what the host JVM PID leaves in the host's /tmp, there now,
+# one path a line: its perf data and attach socket, jsym's trigger, map,
+# journal, log and jitdump.  PID may be a glob: '[0-9]*' is every JVM's
+# (tests/run-integration.sh's leak check).
+t_jvm_tmp() {
+	local g
+	for g in "/tmp/perf-$1.map" "/tmp/perf-$1.map.tmp" "/tmp/jsym-$1.log" \
+		"/tmp/jsym-$1.journal" "/tmp/jsym-$1.journal.tmp" "/tmp/jsym-jit-$1" "/tmp/jit-$1.dump" \
+		"/tmp/.java_pid$1" "/tmp/.attach_pid$1" "/tmp/hsperfdata_*/$1"; do
+		compgen -G "$g"
+	done
+	return 0
+}
+
 # t_jvm_forget PID...: remove what the host JVMs PID..., stopped, left in the
-# host's /tmp: their perf data and attach sockets, jsym's triggers, maps,
-# journals, logs and jitdumps (a JVM killed with KILL removes none of them;
+# host's /tmp (t_jvm_tmp; a JVM killed with KILL removes none of it, and
 # the integration runner counts what is left as a leak).
 t_jvm_forget() {
 	local p
 	for p in "$@"; do
-		rm -rf "/tmp/perf-$p.map" "/tmp/perf-$p.map.tmp" "/tmp/jsym-$p.log" \
-			"/tmp/jsym-$p.journal" "/tmp/jsym-jit-$p" "/tmp/jit-$p.dump" \
-			"/tmp/.java_pid$p" "/tmp/.attach_pid$p" /tmp/hsperfdata_*/"$p"
-	done
+		t_jvm_tmp "$p"
+	done | xargs -r -d '\n' rm -rf
 }
