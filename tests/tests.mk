@@ -80,7 +80,7 @@ $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit
 
 # The benchmark behind tests/bench/lookup.sh.
 $(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
-		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS) $(COMMON_SRCS))
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS) $(filter-out $(LOOKUP_COMMON_SRCS),$(COMMON_SRCS)))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^
