@@ -16,6 +16,8 @@
 #          over the fake JVM's release file: `jsym list`, `exec` and
 #          `attach` end within their limit, the fake is still listed, and
 #          no jsym is left in D state
+#   budget `jsym list` gives each process a time budget: one whose /proc
+#          read never returns (an LD_PRELOAD shim) is listed as stalled
 #
 # Fast: no JDK, no container (fakes: sleep with a copy of libm preloaded
 # as libjvm.so, as 37-cli-no-jvm does).  Each command runs under a hang
@@ -149,6 +151,46 @@ t_expect_rc 0
 t_check "the fake JVM is listed" grep -qE "^$fake +" "$KIT_DIR/t_run.out"
 no_open "jsym list does not open the device bound over /etc/hostname"
 la_jvm_stop "$fake"
+
+# ------------------------------------------- a time budget per process
+t_case list-goes-on-past-a-stalled-process
+# What the confined open cannot refuse, the kernel's own /proc files, can
+# still block (a read of cmdline waits for the process's mmap lock); here a
+# shim makes jsym's open of one fake's cmdline never return.  `jsym list`
+# gives each process 3 s in a child of its own: the fake is listed as
+# stalled, and the other fake JVM is still listed.
+shim=$JSYM_BUILD/tests/integration/libjsymstall.so
+if [ ! -f "$shim" ]; then
+	t_skip_case "no $shim (make)"
+else
+	jdk=$LA_TMP/jdk-a
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	stalled=$fake
+	jdk=$LA_TMP/jdk-b
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	start=$(date +%s)
+	t_run --as "jsym list (cmdline of $stalled stalls)" timeout -k 3 "$LA_LIMIT" \
+		env LD_PRELOAD="$shim" JSYM_STALL_PID="$stalled" "$JSYM" list
+	la_hung
+	t_expect_rc 0
+	t_check "the stalled process is listed as such" \
+		grep -qE "^$stalled +- +- +stalled " "$KIT_DIR/t_run.out"
+	t_check "the other fake JVM is listed" grep -qE "^$fake +[0-9]+ +0 +HotSpot" "$KIT_DIR/t_run.out"
+	t_check "within the budget and a margin ($(($(date +%s) - start)) s)" \
+		test $(($(date +%s) - start)) -lt 10
+	t_run --as "jsym list --json (cmdline of $stalled stalls)" timeout -k 3 "$LA_LIMIT" \
+		env LD_PRELOAD="$shim" JSYM_STALL_PID="$stalled" "$JSYM" list --json
+	la_hung
+	t_check "--json: valid, the process has kind stalled" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+sys.exit(0 if [r for r in rows if r["pid"] == int(sys.argv[2]) and r["kind"] == "stalled"] else 1)' \
+		"$KIT_DIR/t_run.out" "$stalled"
+	la_jvm_stop "$stalled"
+	la_jvm_stop "$fake"
+fi
 
 # ------------------------------------------- row 3: a FUSE file that never answers
 t_case release-on-fuse-that-never-answers
