@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* confine.c - the one confined open of a target's paths: see confine.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -102,6 +103,11 @@ struct walk {
 	int self;               /* /proc/self (fd/, fdinfo/) */
 	char *mi;               /* mountinfo text, NUL-terminated */
 	int mi_reads;
+	struct {                /* types found elsewhere (see other_mountinfo) */
+		long id;
+		char type[64];
+	} seen[8];
+	int nseen;
 	const char *path;       /* for messages */
 	struct err_text *e;
 };
@@ -197,6 +203,68 @@ static bool find_mount(const char *mi, long id, char *type, size_t cap)
 	return false;
 }
 
+/* Does the mountinfo of /proc/<dir>/<name> list mount id?  Its type then. */
+static bool type_in(int dirfd, const char *name, long id, char *type, size_t cap)
+{
+	char *mi;
+	bool found = read_proc(dirfd, name, MOUNTINFO_MAX, &mi) >= 0 &&
+		     find_mount(mi, id, type, cap);
+
+	free(mi);
+	return found;
+}
+
+/*
+ * A chrooted process's mountinfo lists no mount above its root, so the
+ * target's may not name the mount of its own root.  Mount ids are unique
+ * on the machine and a process's mountinfo is the kernel's word on the
+ * mounts of its namespace, so any process that lists the id will do: ours,
+ * else one sharing the target's mount namespace (procfs of our pin, never
+ * a /proc of the namespace we may have entered).  true and its type.
+ */
+static bool other_mountinfo(struct walk *w, long id, char *type, size_t cap)
+{
+	struct stat want, st;
+	struct dirent *de;
+	int procfd;
+	DIR *d;
+	bool found = false;
+
+	for (int i = 0; i < w->nseen; i++)
+		if (w->seen[i].id == id) {
+			snprintf(type, cap, "%s", w->seen[i].type);
+			return true;
+		}
+	if (w->mnt_fd >= 0 && type_in(w->self, "mountinfo", id, type, cap))
+		found = true;
+	else if (w->mnt_fd >= 0 && fstatat(w->mnt_fd, "ns/mnt", &want, 0) == 0 &&
+		 (procfd = openat(w->self, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if (!on_procfs(procfd) || !(d = fdopendir(procfd))) {
+			close(procfd);
+			return false;
+		}
+		while (!found && (de = readdir(d))) {
+			char name[300];
+
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			snprintf(name, sizeof(name), "%s/ns/mnt", de->d_name);
+			if (fstatat(procfd, name, &st, 0) != 0 || st.st_ino != want.st_ino ||
+			    st.st_dev != want.st_dev)
+				continue;
+			snprintf(name, sizeof(name), "%s/mountinfo", de->d_name);
+			found = type_in(procfd, name, id, type, cap);
+		}
+		closedir(d);
+	}
+	if (found && w->nseen < (int)(sizeof(w->seen) / sizeof(w->seen[0]))) {
+		w->seen[w->nseen].id = id;
+		snprintf(w->seen[w->nseen].type, sizeof(w->seen[0].type), "%s", type);
+		w->nseen++;
+	}
+	return found;
+}
+
 /* 0 when fd lies on a file system that stores files; else why not. */
 static int check_mount(struct walk *w, int fd, const char *what)
 {
@@ -211,6 +279,8 @@ static int check_mount(struct walk *w, int fd, const char *what)
 		ssize_t n;
 
 		/* read once, and once more when a mount is not there yet */
+		if (w->mi_reads == 2 && other_mountinfo(w, id, type, sizeof(type)))
+			break;
 		if (w->mi_reads == 2)
 			return err_set(w->e, -ESTALE, "cannot open %s: %s lies on mount %ld, "
 				       "which the target's mountinfo does not list", w->path,

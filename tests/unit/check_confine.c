@@ -342,6 +342,62 @@ START_TEST(fs_kinds)
 }
 END_TEST
 
+/*
+ * A chrooted target's mountinfo lists nothing above its root (not even the
+ * mount its root lies on): the mount is found in another process's table,
+ * so its files still open, and a FIFO there is still refused.
+ */
+START_TEST(chrooted_target_files_open)
+{
+	char path[128], *buf = NULL;
+	int p[2], mnt, root, fd;
+	pid_t pid;
+	char c;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: chrooted_target_files_open needs root (chroot)\n");
+		return;
+	}
+	make_dir();
+	fd = open(at("file"), O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "17\n", 3), 3);
+	close(fd);
+	ck_assert(planted_node(at("fifo"), false));
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		if (chroot(dir) != 0)
+			_exit(1);
+		(void)!write(p[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	mnt = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(mnt, 0);
+	ck_assert_int_ge(root, 0);
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	ck_assert_int_eq(confine_proc_read(mnt, "mountinfo", 4096, &buf), 0);
+	free(buf);
+	ck_assert_int_eq(confine_read(mnt, root, "/file", 100, 1000, &buf, NULL), 3);
+	ck_assert_str_eq(buf, "17\n");
+	free(buf);
+	ck_assert_int_eq(confine_open(mnt, root, "/fifo", O_RDONLY, 0, NULL), -EINVAL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(mnt);
+	close(root);
+}
+END_TEST
+
 /* Flags that would open what is there, and empty or absent roots. */
 START_TEST(bad_calls_refused)
 {
@@ -374,6 +430,7 @@ Suite *confine_suite(void)
 	tcase_add_test(tc, bind_mounted_device_refused);
 	tcase_add_test(tc, fs_kinds);
 	tcase_add_test(tc, bad_calls_refused);
+	tcase_add_test(tc, chrooted_target_files_open);
 	suite_add_tcase(s, tc);
 	return s;
 }
