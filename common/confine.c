@@ -237,7 +237,7 @@ static bool other_mountinfo(struct walk *w, long id, char *type, size_t cap)
 		}
 	if (w->mnt_fd >= 0 && type_in(w->self, "mountinfo", id, type, cap))
 		found = true;
-	else if (w->mnt_fd >= 0 && fstatat(w->mnt_fd, "ns/mnt", &want, 0) == 0 &&
+	else if (fstatat(w->mnt_fd >= 0 ? w->mnt_fd : w->self, "ns/mnt", &want, 0) == 0 &&
 		 (procfd = openat(w->self, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		if (!on_procfs(procfd) || !(d = fdopendir(procfd))) {
 			close(procfd);
@@ -249,8 +249,10 @@ static bool other_mountinfo(struct walk *w, long id, char *type, size_t cap)
 			if (de->d_name[0] < '1' || de->d_name[0] > '9')
 				continue;
 			snprintf(name, sizeof(name), "%s/ns/mnt", de->d_name);
-			if (fstatat(procfd, name, &st, 0) != 0 || st.st_ino != want.st_ino ||
-			    st.st_dev != want.st_dev)
+			/* the target's namespace; for a path of jsym's user (no
+			 * target, mnt_fd -1), any process's */
+			if (w->mnt_fd >= 0 && (fstatat(procfd, name, &st, 0) != 0 ||
+					       st.st_ino != want.st_ino || st.st_dev != want.st_dev))
 				continue;
 			snprintf(name, sizeof(name), "%s/mountinfo", de->d_name);
 			found = type_in(procfd, name, id, type, cap);
@@ -483,55 +485,44 @@ static int split_last(const char *path, char *dir, size_t cap, const char **base
 	return 0;
 }
 
-static int confine_open_in(int mnt_fd, int root_fd, const char *path, int flags,
-			   mode_t mode, struct err_text *e);
-
 /*
- * AT_FDCWD: a path of jsym's own user (a command line's file), resolved
- * from this process's root (a relative one after its cwd), with every
- * check of a target's path: what the user named is still only opened when
- * it is a plain file of a local file system.
+ * AT_FDCWD: a path of jsym's own user (a command line's file, maybe below
+ * /proc/<pid>/root), resolved by the kernel as the user wrote it: the user
+ * chose each component.  What it names is still checked like a target's
+ * file (its mount, looked up in every process's table if need be, and its
+ * type) before it is opened.  Reading only.
  */
-int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
-		 mode_t mode, struct err_text *e)
+static int user_path(struct walk *w, const char *path, int flags, struct stat *st)
 {
-	char *abs;
-	int root, fd;
+	int pfd = open(path, O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW)), rc;
 
-	if (root_fd != AT_FDCWD || !path || !*path)
-		return confine_open_in(mnt_fd, root_fd, path, flags, mode, e);
-	if (!(abs = malloc(2 * PATH_MAX + 2)))
-		return -ENOMEM;
-	if (path[0] == '/')
-		snprintf(abs, 2 * PATH_MAX + 2, "%s", path);
-	else if (getcwd(abs, PATH_MAX))
-		snprintf(abs + strlen(abs), 2 * PATH_MAX + 2 - strlen(abs), "/%s", path);
-	else
-		abs[0] = '\0';
-	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	fd = !abs[0] ? err_set(e, -ENOENT, "cannot open %s: no current directory", path) :
-	     root < 0 ? -errno :
-	     confine_open_in(mnt_fd, root, abs, flags, mode, e);
-	if (root >= 0)
-		close(root);
-	free(abs);
-	if (fd < 0)
-		errno = -fd;
-	return fd;
+	if (pfd < 0)
+		return err_set(w->e, -errno, "cannot open %s: %s", path, strerror(errno));
+	if ((rc = check_mount(w, pfd, "it")) < 0 || fstat(pfd, st) != 0) {
+		rc = rc < 0 ? rc : -errno;
+		close(pfd);
+		return rc;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		close(pfd);
+		return err_set(w->e, -ELOOP, "refusing %s: it is a symlink", path);
+	}
+	return pfd;
 }
 
-static int confine_open_in(int mnt_fd, int root_fd, const char *path, int flags,
-			   mode_t mode, struct err_text *e)
+int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
+		 mode_t mode, struct err_text *e)
 {
 	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e };
 	bool tmpfile = (flags & O_TMPFILE) == O_TMPFILE, own;
 	bool create = !tmpfile && (flags & O_CREAT);
 	bool want_dir = tmpfile || (flags & O_DIRECTORY);
+	bool user = root_fd == AT_FDCWD;
 	int acc = flags & O_ACCMODE, pfd, fd;
 	struct stat st;
 
-	if (root_fd < 0 || !path || !*path || (flags & ~KNOWN_FLAGS) ||
-	    (create && !(flags & O_EXCL)))
+	if ((root_fd < 0 && !user) || !path || !*path || (flags & ~KNOWN_FLAGS) ||
+	    (create && !(flags & O_EXCL)) || (user && (create || tmpfile || acc != O_RDONLY)))
 		return err_set(e, -EINVAL, "cannot open %s: invalid confined open "
 			       "(root %d, flags %#x)", w.path, root_fd, (unsigned)flags);
 	w.self = self_dir(&own);
@@ -565,7 +556,8 @@ static int confine_open_in(int mnt_fd, int root_fd, const char *path, int flags,
 			close(pfd);
 		goto out;
 	}
-	pfd = walk_path(&w, root_fd, path, flags & O_NOFOLLOW, &st);
+	pfd = user ? user_path(&w, path, flags, &st) :
+	      walk_path(&w, root_fd, path, flags & O_NOFOLLOW, &st);
 	if (pfd < 0) {
 		fd = pfd;
 		goto out;

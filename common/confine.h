@@ -65,9 +65,10 @@ int confine_pin_self(void);
  * /proc/PID, whose mountinfo is read); -1 means this process's, right for
  * a process that has entered the target's namespace and for jsym's own
  * files.  A relative path starts at root_fd too (root_fd may be a cwd).
- * root_fd AT_FDCWD: a path jsym's own user named (a command line's file),
- * from this process's "/" (a relative one after its cwd), with the same
- * checks of every component and of the end.
+ * root_fd AT_FDCWD: a path jsym's own user named (a command line's file,
+ * maybe below /proc/<pid>/root), resolved by the kernel as written, for
+ * reading only; what it names gets the same checks of its mount and type
+ * before it is opened.
  *
  * flags: O_RDONLY, O_WRONLY or O_RDWR, and
  *   O_PATH       return the checked O_PATH fd, opening nothing for real
