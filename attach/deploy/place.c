@@ -170,6 +170,11 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 	pfd = confine_open(p->t->proc_fd, dirfd, name, O_PATH | O_NOFOLLOW, 0, &ce);
 	if (pfd == -ENOENT)
 		return 0;
+	/* refused by its type: its mount passed, so lstat may name the kind */
+	if ((pfd == -EINVAL || pfd == -ELOOP) &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return err_set(p->e, -EPERM, "%s in the container is %s: refusing "
+			       "to use it (remove it)", path, kind_of(st.st_mode));
 	if (pfd == -EINVAL || pfd == -ELOOP || pfd == -EREMOTE || pfd == -EPERM)
 		return err_set(p->e, -EPERM, "%s in the container is not a plain file "
 			       "of a local file system, refusing to use it (remove it): %s",
