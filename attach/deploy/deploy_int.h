@@ -110,9 +110,10 @@ int deploy_cgroup_join(const struct target *t);
  * the unified one, with every controller), for a while: what the caller
  * writes to a tmpfs meanwhile is charged to the JVM's container, whose
  * /tmp it is, not to jsym's cgroup (a DaemonSet's limit would otherwise pay
- * for every JVM on the node).  *back gets what deploy_cgroup_return_memory
- * needs to take the caller back (-1: it did not move: t's cgroups are
- * jsym's own, or joining failed).  0 or -errno.
+ * for every JVM on the node).  *back gets the caller's own memory cgroup,
+ * a directory opened before the move, which deploy_cgroup_return_memory
+ * joins again and closes (-1: it did not move: t's cgroups are jsym's
+ * own, or its own cgroup or joining t's failed).  0 or -errno.
  */
 int deploy_cgroup_join_memory(const struct target *t, int *back);
 int deploy_cgroup_return_memory(int back);
