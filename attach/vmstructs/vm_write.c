@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,6 +132,33 @@ static int check_old(int dirfd, const char *name, uid_t uid, const char *where,
 	return 0;
 }
 
+/*
+ * name created in dirfd with the JVM's ids as the file-system ids, so the
+ * kernel's own permission check on the directory decides, as for attach's
+ * copies (deploy_place): jsym never creates, as root, a file where the
+ * JVM's user could not (an AltTempDir of /etc, a root-owned 0755 /tmp),
+ * and a rootless container's file system gets an inode of an id it maps.
+ * setfsuid is per thread and drops the file capabilities only while it
+ * lasts.  The fd or -errno.
+ */
+static int create_as_jvm(const struct target *t, int dirfd, const char *name)
+{
+	bool as_jvm = geteuid() != t->st.uid[1] || getegid() != t->st.gid[1];
+	int fd, err;
+
+	if (as_jvm) {
+		setfsgid(t->st.gid[1]);
+		setfsuid(t->st.uid[1]);
+	}
+	fd = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+	err = errno;
+	if (as_jvm) {
+		setfsuid(geteuid());
+		setfsgid(getegid());
+	}
+	return fd >= 0 ? fd : -err;
+}
+
 int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,
 		 size_t cap, struct err_text *e)
 {
@@ -154,11 +182,13 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	rc = check_old(o->dirfd, name, o->uid, o->where, e);
 	if (rc)
 		goto fail;
-	o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-		       0644);
+	o->fd = create_as_jvm(t, o->dirfd, o->tmp);
 	if (o->fd < 0) {
-		rc = err_set(e, -errno, "cannot create a new file next to %s in the "
-			     "container: %s", o->where, strerror(errno));
+		rc = err_set(e, o->fd, "cannot create a new file next to %s in the "
+			     "container as the JVM's uid %u gid %u: %s%s", o->where,
+			     (unsigned)o->uid, (unsigned)t->st.gid[1], strerror(-o->fd),
+			     o->fd == -EACCES || o->fd == -EPERM ? " (jsym writes only where "
+			     "the JVM's user could; make the directory writable for it)" : "");
 		goto fail;
 	}
 	o->created = true;

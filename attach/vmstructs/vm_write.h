@@ -60,8 +60,10 @@ int vm_map_write(const struct target *t, const char *text, size_t len, char *whe
  * The steps of that replacement, for any file of jsym's in the container's
  * /tmp (the map, the journal of `jsym map --follow`):
  *   vm_out_begin   /tmp checked, what is at /tmp/NAME checked, a new file of
- *                  an exclusive name created in it (o->fd, write-only),
- *                  given to the JVM's uid and gid, mode 0644.  where[cap]
+ *                  an exclusive name created in it (o->fd, write-only)
+ *                  with the JVM's uid and gid as the file-system ids (a
+ *                  directory the JVM's user cannot write is refused,
+ *                  -EACCES), mode 0644.  where[cap]
  *                  gets "/tmp/NAME" as the JVM names it.
  *   vm_out_commit  /tmp/NAME checked again, the new file renamed over it.
  *                  o->fd stays open (the caller's to close or keep writing:
