@@ -29,20 +29,31 @@ static size_t put_hex(char *p, uint64_t v)
 	return n;
 }
 
+/* The escaped names a map may hold: what the walk keeps of raw names
+ * (vm_scan.h), so a map of names without a byte to escape is never cut. */
+static size_t names_budget(const struct vm_snapshot *s)
+{
+	return s->max_name_bytes ? s->max_name_bytes : VM_MAX_NAME_BYTES;
+}
+
 int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_text *t)
 {
-	size_t need = 1, len = t->len;
+	size_t len = t->len, budget = names_budget(s), lines = t->lines, nb = t->name_bytes;
+	bool capped = t->capped;
 
-	/* two hex numbers, two spaces and a newline take at most 35 bytes;
-	 * an escaped byte takes 4 (\xNN) */
-	for (size_t k = t->done; k < upto; k++)
-		need += 35 + 4 * strlen(vm_entry_name(s, &s->e[k]));
-	if (text_reserve(&t->buf, &t->cap, t->len + need, 256 * 1024))
+	if (text_reserve(&t->buf, &t->cap, len + 1, 256 * 1024))
 		return -ENOMEM;
-	for (size_t k = t->done; k < upto; k++) {
+	for (size_t k = t->done; k < upto && !capped; k++) {
 		const struct vm_entry *en = &s->e[k];
 		const char *name = vm_entry_name(s, en);
+		size_t nlen = strlen(name), line = len, esc;
 
+		/* two hex numbers, two spaces and a newline take at most 35
+		 * bytes; an escaped byte takes 4 (\xNN) */
+		if (text_reserve(&t->buf, &t->cap, len + 36 + 4 * nlen, 256 * 1024)) {
+			t->buf[t->len] = '\0';    /* t as it was */
+			return -ENOMEM;
+		}
 		len += put_hex(t->buf + len, en->start);
 		t->buf[len++] = ' ';
 		len += put_hex(t->buf + len, en->size);
@@ -50,20 +61,38 @@ int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_t
 		/* A method name is the JVM's text (a class file may hold ESC or
 		 * a C1 control): the map goes to a terminal with --stdout and
 		 * through perf to one later, so it holds only the escaped form. */
-		term_escape(t->buf + len, t->cap - len, name, strlen(name), 0);
-		len += strlen(t->buf + len);
+		term_escape(t->buf + len, t->cap - len, name, nlen, 0);
+		esc = strlen(t->buf + len);
+		/* Escaping makes up to four bytes of one: names of nothing but
+		 * bytes to escape (0x9b, 4095 of them, to the walk's cap) would
+		 * make 512 MiB of text from its 128 MiB of names.  The escaped
+		 * names stop at the walk's cap on raw names: the map ends before
+		 * the first that does not fit (issue 24 row 9). */
+		if (nb + esc > budget) {
+			len = line;
+			capped = true;
+			break;
+		}
+		nb += esc;
+		len += esc;
 		t->buf[len++] = '\n';
+		lines++;
 	}
 	t->buf[len] = '\0';    /* not part of the map; for callers that print it */
 	t->len = len;
+	t->lines = lines;
+	t->name_bytes = nb;
+	t->capped = capped;
 	t->done = upto > t->done ? upto : t->done;
 	return 0;
 }
 
 int vm_map_text_finish(const struct vm_snapshot *s, struct vm_map_text *t)
 {
-	if (s->settled != s->n)
-		t->len = t->done = 0;   /* put in order at the end: again */
+	if (s->settled != s->n) {       /* put in order at the end: again */
+		t->len = t->done = t->lines = t->name_bytes = 0;
+		t->capped = false;
+	}
 	return vm_map_render_more(s, s->n, t);
 }
 
