@@ -201,40 +201,6 @@ static int deliver_memfd(const struct target *t, const struct deploy_builds *b,
 	return 0;
 }
 
-/*
- * One jsym at a time per containerized JVM, from deciding to the load's
- * reply: otherwise two could both see no agent mapped and hand over two
- * memfds, or a memfd and a copy, i.e. two agents (docs/protocols.md E5,
- * E8).  The lock is a flock of the container's root directory, which a
- * jsym on the host and one in a sidecar both reach; a process in the
- * container holding it only delays its own JVM, within --timeout.  JVMs in
- * our own mount namespace are not serialised this way (the root is the
- * host's, shared by every host JVM): their copies share the per-target
- * directory's lock and inode, so two loads still map one agent.
- */
-static int lock_jvm(const struct target *t, const struct deploy_opts *o,
-		    struct deploy_result *r, const struct attach_log *log,
-		    struct err_text *e)
-{
-	int fd, rc;
-
-	if (!t->ns[TNS_MNT].known || !t->ns[TNS_MNT].differs || t->root_fd < 0)
-		return 0;
-	fd = confine_open(t->proc_fd, t->root_fd, ".", O_RDONLY | O_DIRECTORY, 0, NULL);
-	if (fd < 0)
-		return 0;       /* cannot read its /: nothing to serialise on */
-	rc = fdio_lock_until(fd, FDIO_FLOCK, clock_ms() + o->timeout_ms);
-	if (rc) {
-		close(fd);
-		return err_set(e, rc, "another jsym has been attaching this JVM's "
-			       "container for %d ms (or a process in it holds the lock "
-			       "on its /): %s", o->timeout_ms, strerror(-rc));
-	}
-	r->lock_fd = fd;
-	attach_step(log, "locked the container's / against concurrent jsyms");
-	return 0;
-}
-
 static int prepare(struct target *t, const struct deploy_builds *b,
 		   const struct deploy_opts *o, struct deploy_result *r,
 		   const struct attach_log *log, struct err_text *e);
@@ -247,10 +213,10 @@ int deploy_prepare(struct target *t, const struct deploy_builds *b,
 
 	memset(r, 0, sizeof(*r));
 	r->helper.ctl = -1;
-	r->lock_fd = -1;
-	rc = lock_jvm(t, o, r, log, e);
+	r->lock_fd[0] = r->lock_fd[1] = -1;
+	rc = deploy_lock_jvm(t, o->timeout_ms, r->lock_fd, log, e);
 	/* under the lock: an agent another jsym just loaded shows now */
-	if (rc == 0 && r->lock_fd >= 0)
+	if (rc == 0 && (r->lock_fd[0] >= 0 || r->lock_fd[1] >= 0))
 		(void)target_reread_maps(t);
 	if (rc == 0)
 		rc = prepare(t, b, o, r, log, e);

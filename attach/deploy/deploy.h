@@ -138,7 +138,8 @@ struct deploy_result {
 	/* DEPLOY_MEMFD: the agent writes to out_dir, not where jsym copied */
 	char out_dir[128];
 	char out_dir_problem[64]; /* "is read-only", ...: "" when usable */
-	int lock_fd;            /* the per-JVM lock, held until deploy_finish */
+	int lock_fd[2];         /* the per-JVM locks (jsym's own, the container's
+	                           /), held until deploy_finish */
 };
 
 /*

@@ -39,7 +39,7 @@ static int find_lib(const struct target *t, struct vm_lib_span *span, struct err
 	if (n < 0)
 		return err_set(e, (int)n, "cannot read the process's maps: %s",
 			       strerror((int)-n));
-	rc = vm_maps_lib(buf, (size_t)n, t->maps.jvm_lib, span);
+	rc = vm_maps_lib_in_root(buf, (size_t)n, t->root_path, t->maps.jvm_lib, span);
 	free(buf);
 	if (rc)
 		return err_set(e, rc, "%s is not mapped from its start (offset 0)",
