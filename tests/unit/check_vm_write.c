@@ -37,6 +37,7 @@ START_TEST(map_written_only_where_the_jvm_could)
 	ck_assert_int_eq(mkdir(dir, 0755), 0);
 	ck_assert_int_eq(chmod(dir, 0755), 0);
 	memset(&t, 0, sizeof(t));
+	t.proc_fd = -1;         /* its mounts are this process's */
 	t.root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_ge(t.root_fd, 0);
 	t.st.nspid = 1;
