@@ -89,19 +89,6 @@ void cli_usage(FILE *f);
  * COMMAND`).  0, or -ENOENT when cmd is not a command (nothing printed). */
 int cli_help(FILE *f, const char *cmd);
 
-struct attach_log;
-struct err_text;
-
-/* Verbose lines describing the target (kind, ids, namespaces). */
-void cli_log_facts(const struct target *t, const struct attach_log *log);
-
-/*
- * Refuse what must not be attached: unreadable maps (cannot confirm a JVM),
- * not a JVM (naming a JVM child if there is one), a foreign pid namespace
- * without NStgid, root/cwd not opened.  0 or -errno with e set.
- */
-int cli_precheck(const struct target *t, struct err_text *e);
-
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
 /* `jsym resolve`: addresses -> Java methods from the agent's files (cli_resolve.c). */

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attaching.h"
 #include "base.h"
 #include "cli.h"
 #include "cli_attach.h"
-#include "deploy.h"
 #include "target.h"
 
 /* Text from a target, escaped for a terminal (termtext.h). */
@@ -200,7 +200,24 @@ void attach_print_table(const struct attach_env *env,
 		if (o[i].exit == 0)
 			printf("%s (%s)\n", env->stop ? "stopped" : "attached",
 			       deploy_how_name(o[i].dep.how));
+		else if (o[i].skipped)
+			printf("skipped (exit %d)\n", o[i].exit);
 		else
 			printf("failed (exit %d)\n", o[i].exit);
+	}
+}
+
+void attach_print_left_out(const struct attach_list *list)
+{
+	for (int g = 0; g < list->ngroups; g++) {
+		const struct attach_group *c = &list->groups[g];
+
+		if (c->found > c->taken)
+			cli_err("container %s: %d processes look like JVMs; %d left "
+				"out, not attached (--all takes at most %d per container "
+				"and %d in all, in /proc order, so that no container can "
+				"crowd out the others; attach them by pid)", c->container,
+				c->found, c->found - c->taken, ATTACH_MAX_PER_CONTAINER,
+				ATTACH_MAX_ALL);
 	}
 }
