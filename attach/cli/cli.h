@@ -82,7 +82,21 @@ struct target;
  */
 int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
 
-/* The commands (cli_usage.c): `jsym --help` prints it to stdout. */
+/* One command: a row of the command table (cli_commands.c). */
+struct cli_command {
+	const char *name;
+	int (*main)(int argc, char **argv);     /* argv[0] is the name */
+	const char *help;       /* `jsym NAME --help`: options and examples */
+	const char *usage;      /* its lines under `jsym --help`'s Commands: */
+};
+
+/* Every command, in the order of `jsym --help`; ends with a NULL name. */
+extern const struct cli_command cli_commands[];
+
+/* The command called name, or NULL. */
+const struct cli_command *cli_command(const char *name);
+
+/* The commands (cli_commands.c): `jsym --help` prints it to stdout. */
 void cli_usage(FILE *f);
 
 /* One command's options and examples (`jsym COMMAND --help`, `jsym help

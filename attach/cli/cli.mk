@@ -9,7 +9,7 @@
 #   musl-build/jsym    the same, static, without libcap (the capability
 #                      hints then do not say whether we hold the capability)
 
-ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_usage.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
+ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_commands.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_list.c attach/cli/cli_util.c \
 	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
 INC_attach/cli := -Iattach/cli $(EXP_attach/attaching) $(INC_agent/lookup)
