@@ -15,6 +15,7 @@
 
 #include "base.h"
 #include "attaching.h"
+#include "run.h"
 #include "target.h"
 
 #define STATUS_MAX 4096 /* /proc/<pid>/status: the ppid is near the top */
@@ -28,7 +29,7 @@ void attaching_log_facts(const struct target *t, const struct attach_log *log)
 		attach_step(log, "%d is a thread of process %d: attaching to %d",
 			    (int)t->thread, (int)t->pid, (int)t->pid);
 	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
-		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
+		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, run_target_kind_name(t),
 		    ver[0] ? " " : "", ver, (int)t->st.nspid,
 		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
 		    target_libc_name(t),

@@ -19,11 +19,6 @@ static const char *safe(const char *s, char *buf, size_t cap)
 	return term_str(buf, cap, s);
 }
 
-static const char *kind_name(int k)
-{
-	return k == PROC_HOTSPOT ? "HotSpot" : k == PROC_OPENJ9 ? "OpenJ9" : "not a JVM";
-}
-
 static const char *libc_name(int l)
 {
 	return l == PROC_LIBC_GLIBC ? "glibc" : l == PROC_LIBC_MUSL ? "musl" : "unknown";
@@ -46,7 +41,7 @@ void attach_print_json(const struct attach_env *env, const struct attach_outcome
 	if (o->opened)
 		printf(",\"nspid\":%d,\"uid\":%u,\"jvm\":\"%s\",\"jvm_libc\":\"%s\","
 		       "\"container\":%s,\"jdk_major\":%d", (int)o->nspid, o->uid,
-		       kind_name(o->kind), libc_name(o->jvm_libc),
+		       run_kind_name(o->kind), libc_name(o->jvm_libc),
 		       o->container ? "true" : "false", o->jdk_major);
 	else
 		printf(",\"jvm\":null");
@@ -164,7 +159,7 @@ void attach_print_human(const struct attach_env *env, const struct attach_outcom
 	/* OpenJ9 gives no version before the attach: "OpenJ9, glibc build" */
 	printf("jsym: %d: agent %s (%s%s%s, %s build, %s%s%s)\n", (int)o->pid,
 	       o->dep.how == DEPLOY_ALREADY ? "refreshed" : "loaded",
-	       kind_name(o->kind), o->jdk_version[0] ? " " : "",
+	       run_kind_name(o->kind), o->jdk_version[0] ? " " : "",
 	       o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
 	       deploy_libc_name(o->dep.libc), deploy_how_name(o->dep.how),
 	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
@@ -194,7 +189,7 @@ void attach_print_table(const struct attach_env *env,
 	       "BUILD", "RESULT");
 	for (int i = 0; i < n; i++) {
 		printf("%-8d %-7d %-8s %-12s %-6s ", (int)o[i].pid, (int)o[i].nspid,
-		       o[i].opened ? kind_name(o[i].kind) : "-",
+		       o[i].opened ? run_kind_name(o[i].kind) : "-",
 		       o[i].jdk_version[0] ? safe(o[i].jdk_version, v, sizeof(v)) : "-",
 		       o[i].deployed ? deploy_libc_name(o[i].dep.libc) : "-");
 		if (o[i].exit == 0)

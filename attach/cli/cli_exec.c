@@ -240,7 +240,7 @@ static void print_json(const struct exec_env *env, const struct target *t,
 	text_json_str(stdout, env->cmd, strlen(env->cmd));
 	/* a pid that could not be opened is no kind of process at all */
 	if (t->proc_fd >= 0)
-		printf(",\"jvm\":\"%s\"", target_kind_name(t));
+		printf(",\"jvm\":\"%s\"", run_target_kind_name(t));
 	else
 		printf(",\"jvm\":null");
 	if (rc) {
