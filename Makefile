@@ -121,6 +121,7 @@ include attach/openj9/openj9.mk
 include attach/deploy/deploy.mk
 include attach/vmstructs/vmstructs.mk
 include attach/run/run.mk
+include attach/attaching/attaching.mk
 include attach/cli/cli.mk
 include tests/tests.mk
 # The containers' helper, the emulators and the fuzzers run on the build

@@ -17,6 +17,7 @@
 
 #include "base.h"
 #include "cli.h"
+#include "run.h"
 #include "target.h"
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
@@ -61,7 +62,7 @@ static void print_row(const struct target *t, const struct ct_names *n)
 	term_str(cg, sizeof(cg), n->id[0] ? n->id : t->cgroup[0] ? t->cgroup : "yes");
 	term_str(host, sizeof(host), n->host[0] ? n->host : "-");
 	printf("%-8d %-7d %-6u %-8s %-12s %-8s %-6s %-12s %s\n", (int)t->pid,
-	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
+	       (int)t->st.nspid, (unsigned)t->st.uid[1], run_target_kind_name(t),
 	       ver, target_libc_name(t), agent_state(t), in_container(t) ? cg : "-",
 	       host);
 }
@@ -81,7 +82,7 @@ static void print_json_row(const struct target *t, const struct ct_names *n,
 	printf("%s{\"pid\":%d,\"nspid\":%d,\"uid\":%u,\"gid\":%u,\"kind\":\"%s\"",
 	       first ? "" : ",", (int)t->pid, (int)t->st.nspid,
 	       (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
-	       target_kind_name(t));
+	       run_target_kind_name(t));
 	printf(",\"version\":");
 	json_str_or_null(t->jdk_version);
 	printf(",\"major\":%d,\"libc\":\"%s\",\"container\":%s,\"cgroup\":",

@@ -194,7 +194,7 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all
 int deploy_cgroup_memory_room(const struct target *t, uint64_t *room);
 
 /* What jsym leaves below a JVM's memory limit: it loads no agent into a
- * JVM with less room (cli_attach_gate.c), and copies into a memory-backed
+ * JVM with less room (attach/attaching/gate.c), and copies into a memory-backed
  * /tmp only what leaves this much (place.c). */
 #define DEPLOY_MEM_RESERVE (16u << 20)
 #endif
