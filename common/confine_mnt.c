@@ -222,6 +222,19 @@ static bool find_mount(const char *mi, long id, char *type, size_t cap)
 	return false;
 }
 
+/* stat of a procfs name: O_PATH and fstat (fstatat would need glibc 2.33
+ * in the lookup library, agent/jvm/glibc_compat.h).  0 or -1. */
+static int stat_at(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_PATH | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, st);
+	close(fd);
+	return rc;
+}
+
 /* Does the mountinfo of /proc/<dir>/<name> list mount id?  Its type then. */
 static bool type_in(int dirfd, const char *name, long id, char *type, size_t cap)
 {
@@ -256,7 +269,7 @@ static bool other_mountinfo(struct walk *w, long id, char *type, size_t cap)
 		}
 	if (w->mnt_fd >= 0 && type_in(w->self, "mountinfo", id, type, cap))
 		found = true;
-	else if (fstatat(w->mnt_fd >= 0 ? w->mnt_fd : w->self, "ns/mnt", &want, 0) == 0 &&
+	else if (stat_at(w->mnt_fd >= 0 ? w->mnt_fd : w->self, "ns/mnt", &want) == 0 &&
 		 (procfd = openat(w->self, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		if (!cf_on_procfs(procfd) || !(d = fdopendir(procfd))) {
 			close(procfd);
@@ -270,7 +283,7 @@ static bool other_mountinfo(struct walk *w, long id, char *type, size_t cap)
 			snprintf(name, sizeof(name), "%s/ns/mnt", de->d_name);
 			/* the target's namespace; for a path of jsym's user (no
 			 * target, mnt_fd -1), any process's */
-			if (w->mnt_fd >= 0 && (fstatat(procfd, name, &st, 0) != 0 ||
+			if (w->mnt_fd >= 0 && (stat_at(procfd, name, &st) != 0 ||
 					       st.st_ino != want.st_ino || st.st_dev != want.st_dev))
 				continue;
 			snprintf(name, sizeof(name), "%s/mountinfo", de->d_name);
