@@ -246,23 +246,24 @@ int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 			fd = err_set(e, -EINVAL, "cannot create %s: no file name", path);
 			goto out;
 		}
-		pfd = dir[0] ? walk_path(&w, root_fd, dir, false, &st) : -1;
-		if (dir[0] && pfd >= 0 && !S_ISDIR(st.st_mode)) {
+		/* the parent walked and checked too when it is root_fd itself
+		 * (a cwd on FUSE would be asked to create) */
+		pfd = walk_path(&w, root_fd, dir[0] ? dir : ".", false, &st);
+		if (pfd >= 0 && !S_ISDIR(st.st_mode)) {
 			close(pfd);
 			pfd = err_set(e, -ENOTDIR, "cannot create %s: its directory is "
 				      "not one", path);
 		}
-		if (dir[0] && pfd < 0) {
+		if (pfd < 0) {
 			fd = pfd;
 			goto out;
 		}
 		/* O_EXCL: a new inode, never what the target put there */
-		fd = openat(dir[0] ? pfd : root_fd, base, acc | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+		fd = openat(pfd, base, acc | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+			    O_NONBLOCK, mode);
 		if (fd < 0)
 			fd = err_set(e, -errno, "cannot create %s: %s", path, strerror(errno));
-		if (pfd >= 0)
-			close(pfd);
+		close(pfd);
 		goto out;
 	}
 	pfd = user ? user_path(&w, path, flags, &st) :
