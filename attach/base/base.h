@@ -6,7 +6,8 @@
  * include too), the types the layers share (attach_types.h), the monotonic
  * clock (clock.h), whole reads
  * and writes and lock waits (fdio.h), type-checked opens (regular.h),
- * strict numbers and JSON strings (text.h), terminal escaping (termtext.h).
+ * strict numbers and JSON strings (text.h), terminal escaping (termtext.h),
+ * the two timeouts of an attach and their defaults (timeouts.h).
  */
 #ifndef JSYM_BASE_H
 #define JSYM_BASE_H
@@ -18,5 +19,6 @@
 #include "regular.h"
 #include "termtext.h"
 #include "text.h"
+#include "timeouts.h"
 
 #endif

@@ -77,8 +77,8 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	};
 	int c;
 
-	env->timeout_ms = 10000;
-	env->read_timeout_ms = 30000;
+	env->timeout_ms = ATTACH_TIMEOUT_MS;
+	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
 	env->jobs = 4;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1) {
