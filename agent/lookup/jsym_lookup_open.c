@@ -9,7 +9,7 @@
  * absolute symlink in a container cannot lead into the host; kernels before
  * 5.6 get a walk that refuses every symlink and "..".  The file is opened
  * O_NOFOLLOW|O_NONBLOCK (a planted FIFO cannot hang us) and must be regular.
- * `jsym resolve` (attach/cli/resolve_files.c) does the same and, as a CLI,
+ * `jsym resolve` (attach/cli/cli_resolve_files.c) does the same and, as a CLI,
  * also switches ids for sidecars; a library never changes its caller's ids.
  */
 #include <errno.h>

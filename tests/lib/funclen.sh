@@ -6,7 +6,7 @@
 #
 #   bash tests/lib/funclen.sh            the 10 longest
 #   bash tests/lib/funclen.sh 25         the 25 longest
-#   bash tests/lib/funclen.sh attach_one flush_once   those functions only
+#   bash tests/lib/funclen.sh attaching_one flush_once   those functions only
 #   bash tests/lib/funclen.sh --check 80  the functions longer than 80
 #                                         lines; exit 1 if there is one
 # The limit for product functions is 80 lines (tests/integration/03-layers.sh
