@@ -65,6 +65,8 @@ test_reqs=(
 	"ps|procps"
 	"file|file"
 	"strace|strace"
+	# function lengths (tests/lib/funclen.sh, run by 03-layers)
+	"ctags-universal|universal-ctags"
 	# real OCI containers (tests/kit/podman.sh): podman drives runc; crun,
 	# podman's default, refuses a hybrid cgroup v1 host, so runc is named
 	"podman|podman"

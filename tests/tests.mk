@@ -10,7 +10,7 @@ INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) $(foreach d,base target hotspot 
 INC_tests/lib := $(INC_TESTS)
 # C helpers shared by the unit suites and the sanitizer harnesses, and the
 # unit tests' own (tests/lib/check_*.c, no suites)
-TEST_LIB_SRCS := tests/lib/sink_flusher.c
+TEST_LIB_SRCS := tests/lib/sink_flusher.c tests/lib/rmtree.c
 UNIT_HELPER_SRCS := $(sort $(wildcard tests/lib/check_*.c))
 INC_tests/unit := $(INC_TESTS)
 INC_tests/bench := $(INC_TESTS)

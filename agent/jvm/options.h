@@ -52,8 +52,9 @@ void options_defaults(struct agent_opts *o);
 
 /*
  * Parse `s` over the defaults into *o.  Returns 0, or -EINVAL with a
- * one-line reason in err[errlen] ("unknown option 'foo' (known: dir=, unfold,
- * verbose, stop, flush_ms=)").  *o is unspecified after an error.
+ * one-line reason in why ("unknown option 'foo' (known: dir=PATH, unfold,
+ * ...)", the list options.c's KNOWN gives).  *o is unspecified after an
+ * error.
  */
 int options_parse(const char *s, struct agent_opts *o, struct err_text *why);
 

@@ -7,7 +7,8 @@
  * clock (clock.h), whole reads
  * and writes and lock waits (fdio.h), the one confined open of what a
  * target names (confine.h, from common/, which agent/lookup links too),
- * strict numbers and JSON strings (text.h), terminal escaping (termtext.h).
+ * strict numbers and JSON strings (text.h), terminal escaping (termtext.h),
+ * the two timeouts of an attach and their defaults (timeouts.h).
  */
 #ifndef JSYM_BASE_H
 #define JSYM_BASE_H
@@ -19,5 +20,6 @@
 #include "confine.h"
 #include "termtext.h"
 #include "text.h"
+#include "timeouts.h"
 
 #endif

@@ -29,16 +29,20 @@ enum {
  * Options that have no short letter, as getopt_long values (util-linux's
  * style): one list for every command, so that a long-only option is never
  * mistaken for a letter.  A short letter means one thing in every command:
- * -j is --jobs (attach), never --json or --journal.
+ * -j is --jobs (attach), never --json or --journal; -t is --timeout, so
+ * resolve's --at has none; -p is --pid, so exec's --protocol has none
+ * (60-docs-man checks every command's letters).
  */
 enum cli_long_opt {
 	OPT_ALL = CHAR_MAX + 1,
+	OPT_AT,
 	OPT_CLEAN,
 	OPT_DELIVERY,
 	OPT_FALLBACK,
 	OPT_FORCE,
 	OPT_JOURNAL,
 	OPT_JSON,
+	OPT_PROTOCOL,
 	OPT_STDOUT,
 	OPT_STOP,
 	OPT_TABLES,
@@ -66,8 +70,9 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_put_text(FILE *f, const char *s);
 
 /*
- * The -t/--timeout (> 0) and -r/--read-timeout options that exec and attach
- * share: for c 't' or 'r', parse arg into the matching field and return 0,
+ * The -t/--timeout (> 0) and -r/--read-timeout (0: no limit) options that
+ * exec and attach share (timeouts.h says what each means): for c 't' or
+ * 'r', parse arg into the matching field and return 0,
  * or print why it is wrong and return -EINVAL; any other c: 1.
  */
 int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_ms);

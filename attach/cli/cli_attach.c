@@ -56,80 +56,65 @@ static int agent_dir_of(const char *opts, char *out, size_t cap)
 	return 0;
 }
 
-static int parse(struct attach_env *env, int argc, char **argv)
+/* --delivery's word into env.  0, or -EINVAL with the reason printed. */
+static int set_delivery(struct attach_env *env, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "options", required_argument, NULL, 'o' },
-		{ "agent-dir", required_argument, NULL, 'a' },
-		{ "delivery", required_argument, NULL, OPT_DELIVERY },
-		{ "stop", no_argument, NULL, OPT_STOP },
-		{ "clean", no_argument, NULL, OPT_CLEAN },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "read-timeout", required_argument, NULL, 'r' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "fallback", required_argument, NULL, OPT_FALLBACK },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	if (!strcmp(arg, "auto"))
+		env->delivery = DEPLOY_DELIVER_AUTO;
+	else if (!strcmp(arg, "copy"))
+		env->delivery = DEPLOY_DELIVER_COPY;
+	else if (!strcmp(arg, "memfd"))
+		env->delivery = DEPLOY_DELIVER_MEMFD;
+	else {
+		cli_err("--delivery wants auto, copy or memfd, not '%s'", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
 
-	env->timeout_ms = 10000;
-	env->read_timeout_ms = 30000;
-	env->jobs = 4;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_ALL: env->all = true; break;
-		case 'j':
-			if (text_parse_int(optarg, 1, MAX_JOBS, &env->jobs)) {
-				cli_err("--jobs wants 1 to %d, not '%s'", MAX_JOBS, optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'o': env->options = optarg; break;
-		case 'a': env->agent_dir = optarg; break;
-		case OPT_DELIVERY:
-			if (!strcmp(optarg, "auto"))
-				env->delivery = DEPLOY_DELIVER_AUTO;
-			else if (!strcmp(optarg, "copy"))
-				env->delivery = DEPLOY_DELIVER_COPY;
-			else if (!strcmp(optarg, "memfd"))
-				env->delivery = DEPLOY_DELIVER_MEMFD;
-			else {
-				cli_err("--delivery wants auto, copy or memfd, not '%s'", optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_STOP: env->stop = true; break;
-		case OPT_CLEAN: env->clean = true; break;
-		case 't':
-		case 'r':
-			if (cli_timeout_opt(c, optarg, &env->timeout_ms,
-					    &env->read_timeout_ms))
-				return -EINVAL;
-			break;
-		case 'v': env->verbose = true; break;
-		case OPT_JSON: env->json = true; break;
-		case OPT_FORCE: env->force = true; break;
-		case OPT_FALLBACK:
-			if (strcmp(optarg, "map")) {
-				cli_err("--fallback knows only 'map', not '%s'", optarg);
-				return -EINVAL;
-			}
-			env->fallback_map = true;
-			break;
-		case 'h':
-			cli_help(stdout, argv[0]);
-			return 1;
-		default:
-			usage_err();
+/* One option into env: 0, 1 for --help (printed), or -EINVAL with the
+ * reason printed. */
+static int set_opt(struct attach_env *env, int c, const char *arg, const char *cmd)
+{
+	switch (c) {
+	case OPT_ALL: env->all = true; return 0;
+	case 'j':
+		if (text_parse_int(arg, 1, MAX_JOBS, &env->jobs)) {
+			cli_err("--jobs wants 1 to %d, not '%s'", MAX_JOBS, arg);
 			return -EINVAL;
 		}
+		return 0;
+	case 'o': env->options = arg; return 0;
+	case 'a': env->agent_dir = arg; return 0;
+	case OPT_DELIVERY: return set_delivery(env, arg);
+	case OPT_STOP: env->stop = true; return 0;
+	case OPT_CLEAN: env->clean = true; return 0;
+	case 't':
+	case 'r':
+		return cli_timeout_opt(c, arg, &env->timeout_ms, &env->read_timeout_ms) ?
+		       -EINVAL : 0;
+	case 'v': env->verbose = true; return 0;
+	case OPT_JSON: env->json = true; return 0;
+	case OPT_FORCE: env->force = true; return 0;
+	case OPT_FALLBACK:
+		if (strcmp(arg, "map")) {
+			cli_err("--fallback knows only 'map', not '%s'", arg);
+			return -EINVAL;
+		}
+		env->fallback_map = true;
+		return 0;
+	case 'h':
+		cli_help(stdout, cmd);
+		return 1;
+	default:
+		usage_err();
+		return -EINVAL;
 	}
+}
+
+/* The options that go together, and the pids.  0 or -errno (printed). */
+static int check_opts(struct attach_env *env, int argc, char **argv)
+{
 	if (env->clean && !env->stop) {
 		cli_err("--clean goes with --stop (or use jsym detach PID)");
 		return -EINVAL;
@@ -161,6 +146,37 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		env->npids++;
 	}
 	return 0;
+}
+
+static int parse(struct attach_env *env, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "options", required_argument, NULL, 'o' },
+		{ "agent-dir", required_argument, NULL, 'a' },
+		{ "delivery", required_argument, NULL, OPT_DELIVERY },
+		{ "stop", no_argument, NULL, OPT_STOP },
+		{ "clean", no_argument, NULL, OPT_CLEAN },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "read-timeout", required_argument, NULL, 'r' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "fallback", required_argument, NULL, OPT_FALLBACK },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	env->timeout_ms = ATTACH_TIMEOUT_MS;
+	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
+	env->jobs = 4;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1)
+		if ((rc = set_opt(env, c, optarg, argv[0])) != 0)
+			return rc;
+	return check_opts(env, argc, argv);
 }
 
 static void progress(int done, int running, int total, void *ctx)

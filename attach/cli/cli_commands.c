@@ -21,10 +21,10 @@
 "code is printed); 5 several JVMs, some failed.\n"
 
 #define EXEC_TIMEOUTS \
-"  -t, --timeout MS        wait at most MS for the attach socket and the\n" \
-"                          connection (default 10000)\n" \
-"  -r, --read-timeout MS   longest silence while reading the reply\n" \
-"                          (default 30000; 0: no limit)\n" \
+"  -t, --timeout MS        the longest wait for the attach socket and the\n" \
+"                          connection (default " ATTACH_STR(ATTACH_TIMEOUT_MS) ")\n" \
+"  -r, --read-timeout MS   the deadline for the whole reply, from the request\n" \
+"                          sent (default " ATTACH_STR(ATTACH_READ_TIMEOUT_MS) "; 0: no limit)\n" \
 "  -v, --verbose           one line per step on stderr\n"
 
 static const char attach_help[] =
@@ -86,7 +86,7 @@ static const char exec_help[] =
 "dumpheap FILE [-live|-all], inspectheap [-live|-all], datadump.\n"
 "\n"
 EXEC_TIMEOUTS
-"  -p, --protocol N        HotSpot attach protocol: auto (default), 1, 2\n"
+"      --protocol N        HotSpot attach protocol: auto (default), 1, 2\n"
 "      --json              print the outcome as one JSON object on stdout\n"
 "                          (no short form: -j is --jobs)\n"
 "  -h, --help              this text\n"
@@ -152,7 +152,7 @@ static const char resolve_help[] =
 "      --journal FILE      read this journal (offline)\n"
 "  -m, --map FILE          read this perf map (offline)\n"
 "  -f, --follow            re-read the file before each lookup (live JVM)\n"
-"  -t, --at SECONDS        the code as it was at this CLOCK_MONOTONIC time (as\n"
+"      --at SECONDS        the code as it was at this CLOCK_MONOTONIC time (as\n"
 "                          `perf script` prints sample times with perf record\n"
 "                          -k 1); needed once the agent stopped: it closes\n"
 "                          every range\n"

@@ -119,7 +119,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ "read-timeout", required_argument, NULL, 'r' },
-		{ "protocol", required_argument, NULL, 'p' },
+		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
@@ -127,11 +127,11 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	};
 	int c;
 
-	env->timeout_ms = 10000;
-	env->read_timeout_ms = 30000;
+	env->timeout_ms = ATTACH_TIMEOUT_MS;
+	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
 	optind = 1;
 	/* '+': stop at PID, so "threaddump -l" keeps its -l */
-	while ((c = getopt_long(argc, argv, "+t:r:p:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:r:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 		case 'r':
@@ -139,7 +139,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 					    &env->read_timeout_ms))
 				return -EINVAL;
 			break;
-		case 'p':
+		case OPT_PROTOCOL:
 			if (!strcmp(optarg, "auto") || !strcmp(optarg, "0"))
 				env->protocol = 0;
 			else if (!strcmp(optarg, "1") || !strcmp(optarg, "2"))

@@ -466,7 +466,7 @@ static int set_opt(struct resolve_env *env, int c, const char *arg)
 	case OPT_JOURNAL: env->journal = arg; return 0;
 	case 'm': env->map = arg; return 0;
 	case 'f': env->follow = 1; return 0;
-	case 't':
+	case OPT_AT:
 		if (parse_seconds(arg, &env->at_ns) < 0) {
 			cli_err("resolve: bad --at '%s' (seconds, e.g. 12345.678901)", arg);
 			return -EINVAL;
@@ -489,7 +489,7 @@ int cli_resolve_main(int argc, char **argv)
 		{ "journal", required_argument, NULL, OPT_JOURNAL },
 		{ "map", required_argument, NULL, 'm' },
 		{ "follow", no_argument, NULL, 'f' },
-		{ "at", required_argument, NULL, 't' },
+		{ "at", required_argument, NULL, OPT_AT },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -499,7 +499,7 @@ int cli_resolve_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:d:m:ft:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:d:m:fvh", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			cli_help(stdout, "resolve");
 			return JSYM_EXIT_OK;

@@ -225,6 +225,29 @@ int deploy_prepare(struct target *t, const struct deploy_builds *b,
 	return rc;
 }
 
+/* The agent the JVM already maps: loaded again by its path (a refresh), or
+ * not at all when that path cannot be named again.  0. */
+static int reuse_running(const struct target *t, struct deploy_result *r,
+			 const struct attach_log *log)
+{
+	r->how = DEPLOY_ALREADY;
+	r->libc = strstr(t->maps.agent, "/musl/") || t->maps.libc == PROC_LIBC_MUSL ?
+		  DEPLOY_MUSL : DEPLOY_GLIBC;
+	snprintf(r->load_path, sizeof(r->load_path), "%s", t->maps.agent);
+	/* a memfd is a new inode each time: loading another would map a
+	 * second agent (E5); a deleted file cannot be named at all */
+	if (t->maps.agent_deleted || !strncmp(t->maps.agent, "/memfd:", 7)) {
+		r->not_reloaded = true;
+		attach_step(log, "a jsym agent already runs from %s, which cannot "
+			    "be named again: it keeps running, nothing is loaded",
+			    r->load_path);
+		return 0;
+	}
+	attach_step(log, "a jsym agent is already loaded from %s: loading it "
+		    "again refreshes it (no second copy)", r->load_path);
+	return 0;
+}
+
 static int prepare(struct target *t, const struct deploy_builds *b,
 		   const struct deploy_opts *o, struct deploy_result *r,
 		   const struct attach_log *log, struct err_text *e)
@@ -234,24 +257,8 @@ static int prepare(struct target *t, const struct deploy_builds *b,
 	enum deploy_libc want = DEPLOY_GLIBC;
 	int rc;
 
-	if (t->maps.agent[0]) {
-		r->how = DEPLOY_ALREADY;
-		r->libc = strstr(t->maps.agent, "/musl/") || t->maps.libc == PROC_LIBC_MUSL ?
-			  DEPLOY_MUSL : DEPLOY_GLIBC;
-		snprintf(r->load_path, sizeof(r->load_path), "%s", t->maps.agent);
-		/* a memfd is a new inode each time: loading another would map a
-		 * second agent (E5); a deleted file cannot be named at all */
-		if (t->maps.agent_deleted || !strncmp(t->maps.agent, "/memfd:", 7)) {
-			r->not_reloaded = true;
-			attach_step(log, "a jsym agent already runs from %s, which cannot "
-				    "be named again: it keeps running, nothing is loaded",
-				    r->load_path);
-			return 0;
-		}
-		attach_step(log, "a jsym agent is already loaded from %s: loading it "
-			    "again refreshes it (no second copy)", r->load_path);
-		return 0;
-	}
+	if (t->maps.agent[0])
+		return reuse_running(t, r, log);
 	rc = check_jvm_arch(t, e);
 	if (rc == 0)
 		rc = wanted_libc(t, &want, e);

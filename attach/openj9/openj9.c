@@ -35,7 +35,6 @@
 #define SYNC_MAX 256                 /* sync files we lock at most */
 #define OTHER_SYNC_WAIT_MS 200       /* per other VM's sync file */
 #define NOTIFIER_PROJ 0xa1
-#define DEFAULT_TIMEOUT_MS 10000
 #define DETACH_WAIT_MS 1000          /* for the answer to ATTACH_DETACHED */
 #define CANCEL_SETTLE_MS 50          /* per cancelled post, see release_attach */
 #define CANCEL_SETTLE_POSTS 10       /* ... counting at most this many */
@@ -494,7 +493,7 @@ int openj9_exec(const struct openj9_target *t, int argc, const char *const argv[
 	rc = openj9_translate(argc, argv, cmd, CMD_MAX, &is_load, &is_diag, e);
 	if (rc)
 		goto out;
-	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : DEFAULT_TIMEOUT_MS;
+	s.timeout_ms = t->timeout_ms > 0 ? t->timeout_ms : ATTACH_TIMEOUT_MS;
 	s.read_timeout_ms = reply_timeout_ms(t);
 	s.deadline = clock_ms() + s.timeout_ms;
 	catch_cancel(old);

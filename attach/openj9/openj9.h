@@ -55,10 +55,11 @@ struct openj9_target {
 	gid_t gid;              /* the target's effective gid, host view */
 	const char *tmpdir;     /* the target's $TMPDIR (environ), or NULL */
 	const char *attach_dir; /* -Dcom.ibm.tools.attach.directory=..., or NULL */
-	int timeout_ms;         /* <= 0: 10000.  Bounds the handshake: locks,
-	                           semaphore, accept and the greeting */
-	int read_timeout_ms;    /* longest the whole reply may take; <= 0: no
-	                           limit (as run.h's and hs_opts') */
+	int timeout_ms;         /* each step of the handshake: locks, semaphore,
+	                           accept and the greeting (timeouts.h); <= 0:
+	                           ATTACH_TIMEOUT_MS */
+	int read_timeout_ms;    /* the whole reply's deadline; 0: no limit
+	                           (timeouts.h) */
 	const struct attach_log *log; /* step lines; may be NULL */
 };
 

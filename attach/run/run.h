@@ -24,8 +24,9 @@ struct run_request {
 	const char *const *args;
 	int nargs;              /* <= RUN_MAX_ARGS */
 	int protocol;           /* HotSpot: 0 auto, 1 or 2 */
-	int timeout_ms;         /* socket wait and connect (> 0) */
-	int read_timeout_ms;    /* longest silence while reading; 0: no limit */
+	int timeout_ms;         /* socket wait and connection, > 0 (timeouts.h) */
+	int read_timeout_ms;    /* the whole reply's deadline; 0: no limit
+	                           (timeouts.h) */
 };
 
 struct run_result {

@@ -248,6 +248,25 @@ bool vm_range_merge(struct vm_range *p, const struct vm_range *x)
 	return true;
 }
 
+/* The prefetched ranges sorted by address, and their bounds. */
+static void ahead_index(struct vm_ahead *a)
+{
+	/* the walk's ranges come in address order: no sort then */
+	for (size_t i = 1; i < a->n; i++) {
+		if (a->r[i].addr < a->r[i - 1].addr) {
+			qsort(a->r, a->n, sizeof(a->r[0]), by_addr);
+			break;
+		}
+	}
+	a->low = UINT64_MAX;
+	a->high = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		a->low = a->r[i].addr < a->low ? a->r[i].addr : a->low;
+		a->high = a->r[i].addr + a->r[i].len > a->high ? a->r[i].addr + a->r[i].len :
+			  a->high;
+	}
+}
+
 size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 {
 	/* batch: the ranges asked for; span: what is read, ranges near each
@@ -313,20 +332,7 @@ size_t vm_prefetch(struct vm_mem *m, const struct vm_range *r, size_t n)
 		 * out */
 		taken += (size_t)whole < q ? first[whole + 1] : k;
 	}
-	/* the walk's ranges come in address order: no sort then */
-	for (size_t i = 1; i < a->n; i++) {
-		if (a->r[i].addr < a->r[i - 1].addr) {
-			qsort(a->r, a->n, sizeof(a->r[0]), by_addr);
-			break;
-		}
-	}
-	a->low = UINT64_MAX;
-	a->high = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		a->low = a->r[i].addr < a->low ? a->r[i].addr : a->low;
-		a->high = a->r[i].addr + a->r[i].len > a->high ? a->r[i].addr + a->r[i].len :
-			  a->high;
-	}
+	ahead_index(a);
 	return taken;
 }
 

@@ -753,16 +753,45 @@ static void settle_checked(struct ahead *a, struct vm_snapshot *s)
 		s->settled = a->checked;
 }
 
+/* A live blob with code: named (its method's name for an nmethod) and
+ * added to s.  0, or -errno (-ENOMEM, -E2BIG: the walk ends). */
+static int add_blob(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
+		    const struct ahead_block *ab, unsigned log2seg,
+		    const struct vm_snapshot *prev, struct vm_snapshot *s)
+{
+	const struct vm_blob *b = &ab->b;
+	const char *name = ab->blobname;
+	size_t nlen = strlen(name) + 1;
+	char out[4 * VM_MAX_NAME];
+	struct vm_entry en;
+	int rc = 0;
+
+	if (b->nmethod)
+		rc = name_of(j, l, a, ab, out, sizeof(out), &name, &nlen);
+	if (rc == 0 && s->display_only)
+		nlen = strnlen(name, nlen - 1) + 1;
+	en = (struct vm_entry){ .start = b->code_begin, .size = b->code_size,
+				.blob = b->addr, .method = b->method,
+				.block_len = ab->nseg, .java = b->nmethod,
+				.log2seg = (uint8_t)log2seg,
+				.name_len = (uint32_t)nlen };
+	if (rc == 0)
+		rc = add_name(s, name, nlen, &en.name);
+	if (rc == 0) {
+		match_prev(prev, s, &en);
+		rc = add_entry(s, &en);
+	}
+	return rc;
+}
+
 static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *a,
 		     const struct vm_snapshot *prev, unsigned h, struct vm_snapshot *s)
 {
 	const struct heap *hp = &a->heaps[h];
-	char out[4 * VM_MAX_NAME];
 	struct ahead_block scratch;
 	size_t i = 0;
 
 	while (i < hp->nsegs) {
-		struct vm_entry en = { 0 };
 		const struct ahead_block *ab;
 		const struct vm_blob *b;
 		bool ok = true;
@@ -803,26 +832,7 @@ static int walk_heap(struct vm_jvm *j, const struct vm_layout *l, struct ahead *
 				s->dead++;
 				ok = false;
 			} else if (rc == 0 && b->code_size) {
-				const char *name = ab->blobname;
-				size_t nlen = strlen(name) + 1;
-
-				if (b->nmethod)
-					rc = name_of(j, l, a, ab, out, sizeof(out), &name, &nlen);
-				if (rc == 0 && s->display_only)
-					nlen = strnlen(name, nlen - 1) + 1;
-				en = (struct vm_entry){ .start = b->code_begin, .size = b->code_size,
-							.blob = b->addr, .method = b->method,
-							.block_len = ab->nseg, .java = b->nmethod,
-							.log2seg = (uint8_t)hp->log2seg,
-							.name_len = (uint32_t)nlen };
-				if (rc == 0)
-					rc = add_name(s, name, nlen, &en.name);
-				if (rc == -ENOMEM || rc == -E2BIG)
-					return rc;
-				if (rc == 0) {
-					match_prev(prev, s, &en);
-					rc = add_entry(s, &en);
-				}
+				rc = add_blob(j, l, a, ab, hp->log2seg, prev, s);
 				if (rc == -E2BIG)
 					return rc;
 			} else {

@@ -9,6 +9,8 @@
 # through the one confined open, common/confine.h (issue 24): the source
 # check fails on any other but jsym's own paths (tests/lib/confine_check.sh),
 # and on a bypass planted for the test.
+# And no product function is longer than 80 lines
+# (tests/lib/funclen.sh --check 80).
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 t_case include-graph
@@ -16,6 +18,15 @@ graph=$(bash "$JSYM_ROOT/tests/lib/include_graph.sh" --check 2>&1)
 rc=$?
 printf '%s\n' "$graph"
 t_eq "$rc" 0 "include_graph.sh --check finds no include of another layer's inside"
+
+t_case function-length
+# tests/lib/funclen.sh --check 80: no product function (attach/, agent/)
+# over 80 lines; and the check itself fails on a limit every tree breaks
+t_run bash "$JSYM_ROOT/tests/lib/funclen.sh" --check 80
+t_expect_rc 0
+t_run bash "$JSYM_ROOT/tests/lib/funclen.sh" --check 20
+t_expect_rc 1
+t_expect_out '^longer than 20 lines:'
 
 t_case build-enforces
 inc=$(make -s -C "$JSYM_ROOT" --no-print-directory JSYM_DEPS_DONE=1 print-inc \

@@ -70,7 +70,6 @@ m_end() {
 m_skip() {
 	t_matrix "$M_JDK" "$1" skip "$2"
 }
-agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 # list_entry PID: jsym list --json's object for PID, one line.
 list_entry() {
 	python3 -c 'import json,sys
@@ -198,7 +197,7 @@ while read -r label home version where <&3; do
 		t_run timeout 60 "$J" attach "$ct"
 		t_expect_rc 2
 		t_expect_err 'refusing to load the agent: JDK-8305165' '8u372' '--force'
-		t_eq "$(agents "$ct")" "" "no agent loaded"
+		t_eq "$(t_agents "$ct")" "" "no agent loaded"
 		t_eq "$(ls -d "$root$outdir"/jsym-* 2>/dev/null)" "" "nothing copied"
 		fake_release "$ct" ""
 	fi
@@ -208,7 +207,7 @@ while read -r label home version where <&3; do
 	t_expect_rc 0
 	t_expect_out "agent loaded \\(HotSpot [^,]*, glibc build, copied to $outdir/jsym-[0-9a-f]{12}-1-[0-9]+/glibc/libjsym-agent\\.so\\)" \
 		"symbols in $outdir/perf-1\\.map"
-	t_eq "$(agents "$ct")" "$(ls -d "$root$outdir"/jsym-*-1-*/glibc/libjsym-agent.so 2>/dev/null | sed "s#^$root##")" \
+	t_eq "$(t_agents "$ct")" "$(ls -d "$root$outdir"/jsym-*-1-*/glibc/libjsym-agent.so 2>/dev/null | sed "s#^$root##")" \
 		"the JVM maps the copy in $outdir"
 	for _ in $(seq 50); do grep -qE ' [A-Za-z]+\.[a-zA-Z]+\(' "$root$outdir/perf-1.map" 2>/dev/null && break; sleep 0.1; done
 	t_check "the agent's map in $outdir names Java methods" grep -qE ' [A-Za-z]+\.[a-zA-Z]+\(' "$root$outdir/perf-1.map"
@@ -221,14 +220,14 @@ while read -r label home version where <&3; do
 	t_run timeout 60 "$J" attach "$ct"
 	t_expect_rc 0
 	t_expect_out 'agent refreshed'
-	t_eq "$(agents "$ct" | wc -l)" 1 "one agent mapped"
+	t_eq "$(t_agents "$ct" | wc -l)" 1 "one agent mapped"
 	m_end
 
 	m_begin attach-sidecar
 	t_run kit_sidecar "$ct" --bind "$JSYM_ROOT:$JSYM_ROOT:ro" -- "$JM" attach -v 1
 	t_expect_rc 0
 	t_expect_out 'agent refreshed'
-	t_eq "$(agents "$ct" | wc -l)" 1 "still one agent mapped"
+	t_eq "$(t_agents "$ct" | wc -l)" 1 "still one agent mapped"
 	t_run kit_sidecar "$ct" --bind "$JSYM_ROOT:$JSYM_ROOT:ro" -- "$JM" exec 1 properties
 	t_expect_rc 0
 	t_expect_out "^java\.version=$jv"

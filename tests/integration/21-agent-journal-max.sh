@@ -58,33 +58,7 @@ emu() {
 	t_abort "emulator $1 did not start"
 }
 
-# wait_log FILE TEXT SECS
-wait_log() {
-	for i in $(seq 1 $(($3 * 10))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
-# same_ranges A B: the same multiset of lines
-same_ranges() {
-	python3 - "$1" "$2" <<'PY'
-import collections, sys
-def lines(p):
-    with open(p, encoding="utf-8", errors="surrogateescape") as f:
-        return collections.Counter(f.read().splitlines())
-a, b = lines(sys.argv[1]), lines(sys.argv[2])
-miss, extra = a - b, b - a
-print("    %d ranges expected; %d missing from the map, %d in the map not live"
-      % (sum(a.values()), sum(miss.values()), sum(extra.values())))
-for l in sorted(extra)[:5]:
-    print("    stale:", l)
-for l in sorted(miss)[:5]:
-    print("    missing:", l)
-sys.exit(1 if miss or extra else 0)
-PY
-}
 
 t_case "journal_max"
 emu one --events 30000 --rate 3000 --initial 150 --unload 49 --late-unload 2 \
@@ -172,7 +146,7 @@ print("follower: %d polls, %d live ranges checked, %d dead ranges checked, %d wr
 sys.exit(1 if bad else 0)
 PY
 FOLLOWER=$!
-wait_log "$T/one/emu.log" 'generator: idle' 60 || t_fail "generator did not finish"
+t_wait_log "$T/one/emu.log" 'generator: idle' 60 || t_fail "generator did not finish"
 wait "$SAMPLER"
 wait "$FOLLOWER"
 FRC=$?
@@ -297,7 +271,7 @@ sleep 3
 kill -TERM "$P3"
 wait "$P3"
 t_check "the map after exit equals the emulator's final truth" \
-	same_ranges "$T/three/truth" "$T/three/out/perf-$P3.map"
+	t_same_ranges "$T/three/truth" "$T/three/out/perf-$P3.map"
 # frames_kept JOURNAL TRUTH RESOLVE_OUT: the journal read alone has a FRAMES
 # for every live LOAD, and each live method's answer is its inline stack
 frames_kept() {
@@ -351,7 +325,7 @@ P4=$EMU_PID
 D4=$T/four/out
 t_run timeout 30 "$JSYM" exec "$P4" load "$AGENT" true "dir=$D4,flush_ms=20,journal_max=64k,unfold"
 t_expect_rc 0
-wait_log "$T/four/emu.log" 'generator: idle' 60 || t_fail "generator did not finish"
+t_wait_log "$T/four/emu.log" 'generator: idle' 60 || t_fail "generator did not finish"
 sleep 1
 over=$(sed -n 's/.*journal started over.*; \([0-9]*\) times so far.*/\1/p' "$D4/jsym-$P4.log" | tail -1)
 t_check "started over several times with unfold: ${over:-0}" [ "${over:-0}" -ge 4 ]

@@ -72,52 +72,17 @@ jsym_run() {
 	[ -z "$ERR" ] || echo "    stderr: ${ERR//$'\n'/ | }"
 }
 
-# wait_log FILE TEXT SECS
-wait_log() {
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "    '$2' not in $1 after $3 s"
-	return 1
-}
 
-# same_ranges TRUTH MAP: the same multiset of lines; says what differs.
-same_ranges() {
-	python3 - "$1" "$2" <<'EOF'
-import collections, sys
-def lines(p):
-    with open(p, encoding="utf-8", errors="surrogateescape") as f:
-        return collections.Counter(f.read().splitlines())
-try:
-    t, m = lines(sys.argv[1]), lines(sys.argv[2])
-except OSError as e:
-    print("    cannot read:", e)
-    sys.exit(1)
-missing, extra = t - m, m - t
-if not missing and not extra:
-    print("    %d ranges, the same in both" % sum(t.values()))
-    sys.exit(0)
-print("    %d live ranges missing from the map, %d lines in the map not live"
-      % (sum(missing.values()), sum(extra.values())))
-for l in sorted(missing)[:5]:
-    print("    missing:", l)
-for l in sorted(extra)[:5]:
-    print("    stale:  ", l)
-sys.exit(1)
-EOF
-}
 
 # settled TRUTH MAP: equal within SETTLE_MS of the generator's idle line.
 settled() {
 	local i
 	for ((i = 0; i < SETTLE_MS / 100; i++)); do
-		same_ranges "$1" "$2" >/dev/null && break
+		t_same_ranges "$1" "$2" >/dev/null && break
 		sleep 0.1
 	done
 	echo "    compared after $((i * 100)) ms"
-	same_ranges "$1" "$2"
+	t_same_ranges "$1" "$2"
 }
 
 # stat_is FILE "UID MODE"
@@ -137,7 +102,7 @@ chown -R 1000:1000 "$T/host"
 	--truth "$T/host/truth" --log "$T/host/emu.log" --events 1300 --rate 1500 \
 	--seed 7 >"$T/host/emu.out" 2>&1) &
 HOST_PID=$!
-wait_log "$T/host/emu.log" 'started:' 10 || kit_fail "host emulator did not start"
+t_wait_log "$T/host/emu.log" 'started:' 10 || kit_fail "host emulator did not start"
 t_check "SigCgt has SIGQUIT (bit 3)" \
 	bash -c "(( 0x$(awk '/^SigCgt:/ {print $2}' /proc/$HOST_PID/status) & 4 ))"
 dumps() {
@@ -146,7 +111,7 @@ dumps() {
 touch "/tmp/.attach_pid$HOST_PID"
 chown 1234:1234 "/tmp/.attach_pid$HOST_PID"
 kill -QUIT "$HOST_PID"
-wait_log "$T/host/emu.log" 'owned by uid 1234: ignored' 5
+t_wait_log "$T/host/emu.log" 'owned by uid 1234: ignored' 5
 t_check "host: a trigger of another uid gets a thread dump, no socket" \
 	eval '[ "$(dumps)" = 1 ] && [ ! -e "/tmp/.java_pid$HOST_PID" ]'
 rm -f "/tmp/.attach_pid$HOST_PID"
@@ -154,11 +119,11 @@ jsym_run exec --json "$HOST_PID" load "$JSYM_BUILD/libjsym-agent.so" true \
 	"dir=$T/host/out,flush_ms=$FLUSH_MS"
 t_check "host: jsym exit 0" [ "$RC" = 0 ]
 t_check "host: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
-wait_log "$T/host/emu.log" 'generator: idle' 30
+t_wait_log "$T/host/emu.log" 'generator: idle' 30
 t_check "host: map equals the truth" settled "$T/host/truth" "$T/host/out/perf-$HOST_PID.map"
 sed 1d "$T/host/truth" >"$T/host/truth-1"
 t_check "host: the comparison notices a dropped range" \
-	eval '! same_ranges "$T/host/truth-1" "$T/host/out/perf-$HOST_PID.map" >/dev/null'
+	eval '! t_same_ranges "$T/host/truth-1" "$T/host/out/perf-$HOST_PID.map" >/dev/null'
 
 echo "--- attach protocol as JDK 17 (docs/protocols.md A4-A8, D)"
 t_check "host: replies" setpriv --reuid 1000 --regid 1000 --clear-groups "$PY" - \
@@ -228,7 +193,7 @@ t_check "host: SIGQUIT with the socket there: a thread dump" [ "$(dumps)" = 2 ]
 rm "/tmp/.java_pid$HOST_PID"
 setpriv --reuid 1000 --regid 1000 --clear-groups touch "/tmp/.attach_pid$HOST_PID"
 kill -QUIT "$HOST_PID"
-wait_log "$T/host/emu.log" 'is gone: restarting' 5
+t_wait_log "$T/host/emu.log" 'is gone: restarting' 5
 for ((i = 0; i < 50; i++)); do
 	[ -S "/tmp/.java_pid$HOST_PID" ] && break
 	sleep 0.1
@@ -257,7 +222,7 @@ ct=$(kit_start hsemu "$alp" --uid 1000 --gid 1000 --cwd /tmp \
 	--log /tmp/hs_emu.log --events 2600 --rate 1500 --seed 37 --inline-info) ||
 	kit_fail "kit_start hsemu"
 r=/proc/$ct/root/tmp
-wait_log "$r/hs_emu.log" 'started:' 10 || kit_fail "container emulator did not start: $(cat "$T/ct.out")"
+t_wait_log "$r/hs_emu.log" 'started:' 10 || kit_fail "container emulator did not start: $(cat "$T/ct.out")"
 t_check "alpine: no glibc where its loader looks" eval '[ -z "$(cd "/proc/$ct/root" &&
 	find lib lib64 usr/lib usr/lib64 usr/local/lib \( -name "libc.so.6" -o -name "ld-linux*" \) \
 	2>/dev/null)" ]'
@@ -271,7 +236,7 @@ sys.exit(0 if e and (e[0]["kind"], e[0]["version"], e[0]["libc"], e[0]["nspid"])
 jsym_run exec --json "$ct" load /opt/jsym-musl/libjsym-agent.so true "dir=/tmp,flush_ms=$FLUSH_MS,unfold"
 t_check "alpine: jsym exit 0" [ "$RC" = 0 ]
 t_check "alpine: return code: 0 (agent_code 0)" [ "$(agent_code)" = 0 ]
-wait_log "$r/hs_emu.log" 'generator: idle' 30
+t_wait_log "$r/hs_emu.log" 'generator: idle' 30
 grep 'generator: idle' "$r/hs_emu.log"
 t_check "alpine: /tmp/perf-1.map equals the truth" settled "$r/hs_emu.truth" "$r/perf-1.map"
 read -r reuses lates <<<"$(idle_counts "$r/hs_emu.log")"
@@ -305,10 +270,10 @@ else
 	sleep "$((SETTLE_MS / 1000 + 1))"
 	echo "RECORD: the glibc agent loaded into the musl emulator (musl's loader takes"
 	echo "        libc.so.6 for itself), return code $(agent_code); its map:"
-	same_ranges "$r/hs_emu.truth" "$r/glibc-agent/perf-1.map" || true
+	t_same_ranges "$r/hs_emu.truth" "$r/glibc-agent/perf-1.map" || true
 	grep -h 'replay\|failed' "$r/glibc-agent/jsym-1.log" | sed 's/^/        /'
 fi
 t_check "alpine: the musl agent's map still equals the truth" \
-	eval 'kill -0 "$ct" 2>/dev/null && same_ranges "$r/hs_emu.truth" "$r/perf-1.map"'
+	eval 'kill -0 "$ct" 2>/dev/null && t_same_ranges "$r/hs_emu.truth" "$r/perf-1.map"'
 
 t_finish

@@ -41,8 +41,6 @@ wait_file() {
 	done
 	return 1
 }
-# agents PID: the jsym agent files PID maps, as the host names them.
-agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 
 # chrooted_emu NAME: the musl emulator chrooted in a mount namespace of its
 # own, uid 1000; prints its pid once it runs.
@@ -85,11 +83,11 @@ t_expect_out 'agent loaded \(HotSpot 17\.0\.99, musl build, copied to /tmp/jsym-
 t_expect_err "chroot into the JVM's root" \
 	'probe musl build under /lib/ld-musl-x86_64\.so\.1: loads'
 t_check "the map in the chroot's /tmp equals the emulator's truth" map_is_truth "$emu"
-t_eq "$(agents "$emu" | wc -l)" 1 "one agent mapped"
+t_eq "$(t_agents "$emu" | wc -l)" 1 "one agent mapped"
 t_run "$J" attach "$emu"
 t_expect_rc 0
 t_expect_out 'agent refreshed \(HotSpot 17\.0\.99, musl build, already-loaded /tmp/jsym-'
-t_eq "$(agents "$emu" | wc -l)" 1 "refreshed: still one agent mapped"
+t_eq "$(t_agents "$emu" | wc -l)" 1 "refreshed: still one agent mapped"
 
 t_case same-ns-other-root
 # jsym in the emulator's mount namespace, at that namespace's root: the
@@ -130,6 +128,6 @@ t_check "nothing of it in the host's /tmp" test ! -e "/tmp/perf-$ch.map"
 t_run "$J" attach "$ch"
 t_expect_rc 0
 t_expect_out 'agent refreshed \(HotSpot 17[^,]*, glibc build, already-loaded /opt/jsym/glibc-build/libjsym-agent\.so\)'
-t_eq "$(agents "$ch" | wc -l)" 1 "jsym from the host finds the same agent (one mapped)"
+t_eq "$(t_agents "$ch" | wc -l)" 1 "jsym from the host finds the same agent (one mapped)"
 
 t_finish

@@ -30,12 +30,8 @@ start() {
 	kit_wait_jvm "$pid" 60 || t_abort "container JVM $1 did not start: $(cat "$KIT_DIR/$1.log")"
 	echo "$pid"
 }
-# agents PID: the distinct jsym agent files the process maps.
-agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 # flushers PID: threads named jsym-flush.
 flushers() { cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^jsym-flush' || true; }
-# owner PATH: uid:gid
-owner() { stat -c %u:%g "$1"; }
 
 hostlist() { ls -a /tmp | grep '^jsym-[0-9a-f]\{12\}-' || true; }
 host_before=$(hostlist)
@@ -51,11 +47,11 @@ t_expect_err 'probe glibc build under /[^ ]*ld-linux[^ ]*: loads \(libc glibc' '
 dir=$(ls -d "$root"/tmp/jsym-*-* 2>/dev/null | head -n 1)
 t_check "a per-target directory in the container's /tmp ($dir)" test -d "$dir"
 t_copies_are "$dir" 1000:1000
-t_eq "$(owner "$dir")" 1000:1000 "the directory is the JVM's"
-t_eq "$(agents "$ct")" "/tmp/${dir##*/}/glibc/libjsym-agent.so" "the JVM maps the copied glibc build"
+t_eq "$(t_owner "$dir")" 1000:1000 "the directory is the JVM's"
+t_eq "$(t_agents "$ct")" "/tmp/${dir##*/}/glibc/libjsym-agent.so" "the JVM maps the copied glibc build"
 for _ in $(seq 50); do [ -s "$root/tmp/perf-1.map" ] && break; sleep 0.1; done
 t_check "the map is in the container's /tmp" test -s "$root/tmp/perf-1.map"
-t_eq "$(owner "$root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "$root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
 t_check "the map names Java methods" grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "$root/tmp/perf-1.map"
 t_eq "$(hostlist)" "$host_before" "nothing new in the host's /tmp"
 
@@ -82,7 +78,7 @@ t_case re-attach
 t_run "$J" attach "$ct"
 t_expect_rc 0
 t_expect_out 'agent refreshed .*already-loaded'
-t_eq "$(agents "$ct" | wc -l)" 1 "still one agent mapped"
+t_eq "$(t_agents "$ct" | wc -l)" 1 "still one agent mapped"
 t_eq "$(flushers "$ct")" 1 "one flush thread"
 
 t_case json
@@ -113,7 +109,7 @@ for job in $(jobs -p); do
 	rcs="$rcs$?"
 done
 t_eq "$rcs" 00000000 "8 concurrent attaches all succeed"
-t_eq "$(agents "$ct" | wc -l)" 1 "exactly one agent file mapped"
+t_eq "$(t_agents "$ct" | wc -l)" 1 "exactly one agent file mapped"
 sleep 0.5
 t_eq "$(flushers "$ct")" 1 "exactly one flush thread"
 t_eq "$(grep -c 'started:' "/proc/$ct/root/tmp/jsym-1.log")" 1 "the agent started once"
@@ -128,7 +124,7 @@ t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
 t_expect_err 'no CAP_SYS_ADMIN' 'probe glibc build .*: loads'
 t_check "the map is in the container's /tmp" test -s "/proc/$ct/root/tmp/perf-1.map"
-t_eq "$(owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
 kit_stop deb3
 
 t_case sidecar-without-caps
@@ -137,7 +133,7 @@ t_run kit_sidecar "$ct" --caps none --bind "$JSYM_ROOT:$JSYM_ROOT:ro" -- "$JM" a
 t_expect_rc 2
 t_expect_err 'CAP_[A-Z_]+'
 t_eq "$(ls -a "/proc/$ct/root/tmp" | grep -c '^jsym-' || true)" 0 "nothing written in the container's /tmp"
-t_check "no agent mapped" test -z "$(agents "$ct")"
+t_check "no agent mapped" test -z "$(t_agents "$ct")"
 kit_stop deb4
 
 t_finish

@@ -37,10 +37,7 @@ start() {
 	kit_wait_jvm "$pid" 60 || t_abort "container JVM $name did not start: $(cat "$KIT_DIR/$name.log")"
 	echo "$pid"
 }
-# agents PID: the distinct jsym agent mappings (files or memfds).
-agents() { awk '/libjsym-agent|memfd:jsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 flushers() { cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^jsym-flush' || true; }
-owner() { stat -c %u:%g "$1"; }
 # ct_procs PID: the pids the container's own procfs lists.
 ct_procs() { ls "/proc/$1/root/proc" | grep -E '^[0-9]+$' | sort -n | tr '\n' ' '; }
 # jsym_files DIR: what jsym or its agent could have left in DIR (not the
@@ -57,7 +54,7 @@ ct=$(start ma --bind "$ro:/ro:ro" --env TMPDIR=/ro)
 t_run "$J" attach --options dir=/ro "$ct"
 t_expect_rc 4
 t_expect_err 'returned 3: the container.s /ro is read-only, and there is no other writable directory .*--options dir=<a writable directory in the container>'
-t_check "the failed agent is not mapped (HotSpot unloads it)" test -z "$(agents "$ct")"
+t_check "the failed agent is not mapped (HotSpot unloads it)" test -z "$(t_agents "$ct")"
 t_run "$J" attach -v --options dir=/dev/shm "$ct"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, memfd /proc/[0-9]+/fd/[0-9]+\)' \
@@ -66,11 +63,11 @@ t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, memfd /proc/[0-9]+/fd
 t_expect_err 'probe glibc build \(from a memfd\) under [^ ]*ld-linux[^ ]*: loads' \
 	'memfd helper: pid [0-9]+ \([0-9]+ in the JVM.s pid namespace\)'
 t_check "the map is in /dev/shm" wait_map "/proc/$ct/root/dev/shm/perf-1.map"
-t_eq "$(owner "/proc/$ct/root/dev/shm/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "/proc/$ct/root/dev/shm/perf-1.map")" 1000:1000 "the map is the JVM's"
 t_eq "$(jsym_files "/proc/$ct/root/ro")" "" "nothing written in TMPDIR"
 t_eq "$(jsym_files "/proc/$ct/root/tmp")" "jsym-1.log " \
 	"in /tmp only the failed attempt's log (its fallback, docs/agent.md)"
-t_eq "$(agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
+t_eq "$(t_agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
 helper_gone "$ct"
 kit_stop ma
 
@@ -79,7 +76,7 @@ ct=$(start mr --tmp-ro)
 t_run "$J" attach --options dir=/dev/shm "$ct"
 t_expect_rc 2
 t_expect_err '/tmp is read-only: HotSpot creates the socket there'
-t_check "no agent mapped" test -z "$(agents "$ct")"
+t_check "no agent mapped" test -z "$(t_agents "$ct")"
 helper_gone "$ct"
 kit_stop mr
 
@@ -92,7 +89,7 @@ t_run "$J" attach --json "$ct"
 t_expect_rc 0
 t_check "JSON: memfd, /tmp writable for the agent" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["ok"] and d["delivery"]=="memfd" and d["path"].startswith("/proc/") and "noexec" in d["copy_refused"] and d["agent_dir"]=="/tmp" and d["agent_dir_writable"] and d["probe"]["glibc"]["loads"]' "$T_OUT"
 t_check "the map is in /tmp" wait_map "/proc/$ct/root/tmp/perf-1.map"
-t_eq "$(owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
 t_eq "$(jsym_files "/proc/$ct/root/tmp")" "jsym-1.journal jsym-1.log perf-1.map " \
 	"only the agent's outputs in /tmp"
 helper_gone "$ct"
@@ -105,7 +102,7 @@ t_run "$J" attach --delivery memfd --json "$ct"
 t_expect_rc 0
 t_check "JSON: already-loaded, not refreshed" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["ok"] and d["exit"]==0 and d["delivery"]=="already-loaded" and d["refreshed"] is False' "$T_OUT"
 sleep 0.5
-t_eq "$(agents "$ct" | wc -l)" 1 "still one agent mapped"
+t_eq "$(t_agents "$ct" | wc -l)" 1 "still one agent mapped"
 t_eq "$(flushers "$ct")" 1 "one flush thread"
 t_eq "$(grep -c 'started:' "/proc/$ct/root/tmp/jsym-1.log")" 1 "the agent started once"
 t_run "$J" attach --stop "$ct"
@@ -122,7 +119,7 @@ t_expect_err 'has [0-9]+ KiB free of [0-9]+ KiB; jsym needs .*delivering from a 
 t_check "the map is in /tmp" wait_map "/proc/$ct/root/tmp/perf-1.map"
 t_eq "$(jsym_files "/proc/$ct/root/tmp")" "jsym-1.journal jsym-1.log perf-1.map " \
 	"only the agent's small outputs in /tmp"
-t_eq "$(agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
+t_eq "$(t_agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
 helper_gone "$ct"
 kit_stop mc
 
@@ -143,9 +140,9 @@ t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, memfd /proc/[0-9]+/fd/[0-9]+\)'
 t_expect_err 'no CAP_SYS_ADMIN' 'probe glibc build \(from a memfd\) .*: loads'
 t_check "the map is in the container's /tmp" wait_map "/proc/$ct/root/tmp/perf-1.map"
-t_eq "$(owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "/proc/$ct/root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
 t_eq "$(jsym_files "/proc/$ct/root/ro")" "" "nothing written in TMPDIR"
-t_eq "$(agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
+t_eq "$(t_agents "$ct")" "/memfd:jsym-agent-glibc" "the JVM maps the memfd"
 helper_gone "$ct"
 kit_stop me
 

@@ -8,8 +8,10 @@
 # outside its EXAMPLES).  Any difference fails, named.  The commands come
 # from `jsym --help`, which lists the command table (cli_commands.c).  Each command's
 # --help is its own (attach's does not list exec's --protocol) and shows
-# examples.  The parser is checked too: a man page with one option and one
-# command removed must be caught.  groff, when present, must render the page
+# examples.  A short letter means one long option in every command, in the
+# help texts and the man page alike.  The parser is checked too: a man page
+# with one option and one command removed, and a help text that gives
+# resolve's --at the letter -t, must be caught.  groff, when present, must render the page
 # without warnings.  Fast, no root.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 J=$JSYM_BUILD/jsym
@@ -54,6 +56,11 @@ sed -e '/\\-\\-follow/d' -e '/^\.SS detach$/d' "$man" >"$KIT_DIR/broken.1"
 t_run python3 "$cmp" "$KIT_DIR/broken.1" "$KIT_DIR/help.txt" "${helps[@]}"
 t_expect_rc 1
 t_expect_out 'option only in help: --follow' 'command only in help: detach'
+# a letter given to two options (resolve's --at as -t, which is --timeout)
+sed 's/^      --at SECONDS/  -t, --at SECONDS/' "$KIT_DIR/help-resolve.txt" >"$KIT_DIR/broken-resolve.txt"
+t_run python3 "$cmp" "$man" "$KIT_DIR/help.txt" "${helps[@]/help-resolve/broken-resolve}"
+t_expect_rc 1
+t_expect_out 'letter -t means --at and --timeout' 'letter only in help: -t --at'
 
 t_case man-page-sections
 for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS 'EXIT STATUS' ENVIRONMENT FILES EXAMPLES; do

@@ -52,7 +52,6 @@ ct=$(kit_start a64 "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-ja
 kit_wait_jvm "$ct" 180 || t_abort "arm64 JVM did not start: $(cat "$KIT_DIR/a64.log")"
 sleep 15   # let C1 and C2 compile under emulation
 root=/proc/$ct/root
-owner() { stat -c %u:%g "$1"; }
 
 # jdk_perfmap OUT: the arm64 JDK's own snapshot, by its own jcmd in the
 # container (it writes /tmp/perf-1.map there; moved aside).
@@ -77,7 +76,7 @@ t_run "$JA" map --json "$ct"
 t_expect_rc 0
 t_expect_out '"nspid":1,' '"path":"/tmp/perf-1.map"' '"container":true'
 cp "$root/tmp/perf-1.map" "$KIT_DIR/jsym.map"
-t_eq "$(owner "$root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
+t_eq "$(t_owner "$root/tmp/perf-1.map")" 1000:1000 "the map is the JVM's"
 jdk_perfmap "$KIT_DIR/jdk.b" || t_fail "jcmd Compiler.perfmap (after)"
 t_check "$(python3 "$CHECK" coverage "$KIT_DIR/jdk.a" "$KIT_DIR/jsym.map" 99 "$KIT_DIR/jdk.b" 2>&1 | head -n 3)" \
 	python3 "$CHECK" coverage "$KIT_DIR/jdk.a" "$KIT_DIR/jsym.map" 99 "$KIT_DIR/jdk.b"
@@ -115,12 +114,12 @@ t_expect_err 'probe glibc build under /[^ ]*ld-linux-aarch64[^ ]*: loads'
 dir=$(ls -d "$root"/tmp/jsym-*-* 2>/dev/null | head -n 1)
 t_check "a per-target directory in the container's /tmp ($dir)" test -d "$dir"
 t_copies_are "$dir" 1000:1000 -aarch64
-t_eq "$(owner "$dir")" 1000:1000 "the directory is the JVM's"
+t_eq "$(t_owner "$dir")" 1000:1000 "the directory is the JVM's"
 t_eq "$(awk '/libjsym-agent/ {print $6}' "/proc/$ct/maps" | sort -u)" \
 	"/tmp/${dir##*/}/glibc/libjsym-agent.so" "the JVM maps the copied glibc build"
 for _ in $(seq 100); do [ -s "$root$out/perf-1.map" ] && break; sleep 0.2; done
 sleep 3    # the agent's first flush of what was compiled before it came
-t_eq "$(owner "$root$out/perf-1.map" 2>&1)" 1000:1000 "the agent's map is the JVM's"
+t_eq "$(t_owner "$root$out/perf-1.map" 2>&1)" 1000:1000 "the agent's map is the JVM's"
 jdk_perfmap "$KIT_DIR/jdk.c" || t_fail "jcmd Compiler.perfmap (agent)"
 sleep 2    # one flush period and margin, emulated
 cp "$root$out/perf-1.map" "$KIT_DIR/agent.map"

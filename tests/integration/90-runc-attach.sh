@@ -37,8 +37,6 @@ pod_usable || t_skip "$POD_WHY"
 jvm() {
 	pod_jvm "$1" debian --hostname "$1-host" "${@:2}" || t_abort "runc JVM $1 did not start"
 }
-# agents PID: the distinct jsym agent files PID maps.
-agents() { awk '/libjsym-agent/ {print $6}' "/proc/$1/maps" | sort -u; }
 
 t_case host
 ct=$(jvm app) || exit 1
@@ -103,7 +101,7 @@ t_log "the sidecar image: $POD_JSYM_IMAGE ($POD_IMAGE_BUILT)"
 t_run pod_sidecar app "image:$POD_JSYM_IMAGE" -- jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent refreshed \(HotSpot 17[^,]*, glibc build, already-loaded /tmp/jsym-'
-t_eq "$(agents "$ct" | wc -l)" 1 "one agent mapped after the sidecar's attach"
+t_eq "$(t_agents "$ct" | wc -l)" 1 "one agent mapped after the sidecar's attach"
 t_run pod_sidecar app2 "image:$POD_JSYM_IMAGE" --cap-add SYS_PTRACE -- jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'

@@ -2,7 +2,6 @@
 /* check_tmp.c - temporary directories of the unit tests (check_tmp.h). */
 #include <check.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +37,3 @@ char *tmp_dir(char *buf, size_t cap, const char *name)
 	return buf;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path) == 0 ? 0 : -errno;
-}
-
-int tmp_rmtree(const char *dir)
-{
-	int rc = nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-
-	return rc < 0 ? -errno : rc;
-}

@@ -28,8 +28,6 @@ void tmp_teardown(void);
  * (cap bytes); fails the test when it cannot.  Returns buf. */
 char *tmp_dir(char *buf, size_t cap, const char *name);
 
-/* Remove dir and everything below it, symbolic links not followed.
- * 0 or -errno. */
-int tmp_rmtree(const char *dir);
+#include "rmtree.h"     /* tmp_rmtree */
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "rmtree.h"
 #include "sink.h"
 #include "sink_flusher.h"
 
@@ -35,7 +36,7 @@ static int fail(const char *what, const char *why)
 
 int main(void)
 {
-	char dir[] = "/tmp/jsym-tsan-sink.XXXXXX", cmd[64];
+	char dir[] = "/tmp/jsym-tsan-sink.XXXXXX";
 	struct err_text why = { "" };
 	struct agent_opts o;
 
@@ -66,8 +67,7 @@ int main(void)
 	}
 	sink_stop();
 	pthread_join(sink_flusher, NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
+	if (tmp_rmtree(dir) != 0)
 		return fail("cleanup", dir);
 	printf("tsan_sink: %d rounds, no race reported\n", ROUNDS);
 	return 0;
