@@ -73,6 +73,16 @@ test_reqs=(
 	# around catatonit, which podman only recommends: --no-install-recommends
 	# leaves it out, so a machine that never had it failed there
 	"catatonit|catatonit"
+	# Docker Engine and containerd as a node runs them (tests/kit/docker.sh,
+	# 94..97): Debian's, whose /usr/bin/docker is probed by path, as another
+	# docker client may come first in PATH; no systemd is needed, the
+	# scenarios start the daemons themselves
+	"/usr/bin/docker|docker.io"
+	"/usr/sbin/dockerd|docker.io"
+	"/usr/bin/containerd|containerd"
+	"/usr/bin/ctr|containerd"
+	# the node's own tracer names Java frames from the agent's map (97)
+	"/usr/bin/bpftrace|bpftrace"
 )
 bench_reqs=(
 	"valgrind|valgrind"
