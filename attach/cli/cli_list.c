@@ -7,8 +7,10 @@
  * Nothing is signalled or entered.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,10 +21,38 @@
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
 
+/* 1 when the namespace differs from ours, 0 when it is ours, -1 unknown */
+static int ns_differs(const struct target *t, enum target_ns which)
+{
+	return t->ns[which].known ? t->ns[which].differs : -1;
+}
+
+/* jsym's own cgroup path ("" when unreadable), read once: a target in the
+ * same container as jsym is not "in a container" to it */
+static const char *self_cgroup(void)
+{
+	static char path[256];
+	static bool done;
+	char *buf;
+	ssize_t n;
+
+	if (!done) {
+		done = true;
+		n = fdio_read_file_at(AT_FDCWD, "/proc/self/cgroup", 0, 0, 16384, &buf);
+		if (n >= 0) {
+			(void)proc_cgroup_path(buf, (size_t)n, path, sizeof(path));
+			free(buf);
+		}
+	}
+	return path;
+}
+
+/* In another container than jsym: the namespaces say so, or, where they
+ * cannot be compared (no CAP_SYS_PTRACE), the cgroup path names one */
 static bool in_container(const struct target *t)
 {
-	return (t->ns[TNS_PID].known && t->ns[TNS_PID].differs) ||
-	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
+	return proc_other_container(ns_differs(t, TNS_PID), ns_differs(t, TNS_MNT),
+				    t->cgroup, self_cgroup());
 }
 
 /* AGENT column: a jsym agent mapped ("yes"), none ("-"). */
