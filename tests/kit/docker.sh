@@ -38,7 +38,7 @@ DOCKER=(/usr/bin/docker --config "$DK_DIR/client" -H "unix://$DK_DIR/docker.sock
 CTR=(/usr/bin/ctr --address "$DK_DIR/containerd.sock" -n k8s.io)
 DK_WHY=
 DK_PIDS=()
-DK_CGROUPS=()
+DK_CGROUPS=()    # _dk_cgroup's, written to $DK_DIR/cgroups
 
 # dk_usable : 0 once containerd and dockerd run here (started on the first
 # call); else 1 with the reason in DK_WHY.
@@ -65,12 +65,16 @@ dk_usable() {
 	DK_USABLE=yes
 }
 
-# _dk_wait WHAT CMD... : up to 30 s for CMD to succeed.
+# _dk_wait WHAT PID CMD... : up to 30 s for CMD to succeed while PID runs.
 _dk_wait() {
-	local what=$1 i
-	shift
+	local what=$1 pid=$2 i
+	shift 2
 	for ((i = 0; i < 300; i++)); do
 		"$@" >/dev/null 2>&1 && return 0
+		kill -0 "$pid" 2>/dev/null || {
+			DK_WHY="$what exited"
+			return 1
+		}
 		sleep 0.1
 	done
 	DK_WHY="$what did not answer within 30 s"
@@ -82,6 +86,9 @@ _dk_start() {
 	# containerd's shims put their sockets in /run/containerd/s whatever
 	# the state dir: removed at exit when this run made it
 	[ -e /run/containerd ] || DK_RUN_MADE=1
+	# dockerd's cgroup parent, /docker in every hierarchy, when this run
+	# makes it
+	compgen -G '/sys/fs/cgroup/*/docker' >/dev/null || echo /docker >>"$DK_DIR/cgroups"
 	# the scenario's dirs must be searchable by the containers' users
 	# (the classes are bound from below $KIT_DIR)
 	chmod 0711 "$KIT_DIR"
@@ -102,20 +109,21 @@ EOF
 	/usr/bin/containerd --config "$DK_DIR/containerd.toml" >"$DK_DIR/containerd.log" 2>&1 &
 	DK_PIDS+=($!)
 	DK_CONTAINERD=$!
-	_dk_wait containerd "${CTR[@]}" version || {
+	_dk_wait containerd "$DK_CONTAINERD" "${CTR[@]}" version || {
 		DK_WHY="$DK_WHY: $(tail -n 3 "$DK_DIR/containerd.log")"
 		return 1
 	}
-	echo '{}' >"$DK_DIR/daemon.json"
+	# dockerd 20.10 writes a trust key to /etc/docker/key.json unless told
+	# where (a config-file key only)
+	printf '{"deprecated-key-path": "%s"}\n' "$DK_DIR/key.json" >"$DK_DIR/daemon.json"
 	/usr/sbin/dockerd --config-file "$DK_DIR/daemon.json" -H "unix://$DK_DIR/docker.sock" \
 		--containerd "$DK_DIR/containerd.sock" --data-root "$DK_DIR/docker" \
 		--exec-root "$DK_DIR/dexec" --pidfile "$DK_DIR/docker.pid" \
-		--deprecated-key-path "$DK_DIR/key.json" \
 		--iptables=false --ip-forward=false --ip-masq=false --bridge=none \
 		--storage-driver overlay2 >"$DK_DIR/dockerd.log" 2>&1 &
 	DK_PIDS+=($!)
 	DK_DOCKERD=$!
-	_dk_wait dockerd "${DOCKER[@]}" info || {
+	_dk_wait dockerd "$DK_DOCKERD" "${DOCKER[@]}" info || {
 		DK_WHY="$DK_WHY: $(tail -n 3 "$DK_DIR/dockerd.log")"
 		return 1
 	}
@@ -169,26 +177,13 @@ dk_run() {
 	echo "$pid"
 }
 
-# dk_task ID IMAGE LAYOUT [ctr run options...] [-- CMD...] : a containerd task
-# ID (k8s.io namespace) in the cgroup the kubelet would give a besteffort
-# pod's container: LAYOUT cgroupfs (/kubepods/besteffort/pod<uid>/<ID>) or
-# systemd (/kubepods.slice/kubepods-besteffort.slice/
-# kubepods-besteffort-pod<uid>.slice/cri-containerd-<ID>.scope), or none
-# (containerd's default, /k8s.io/<ID>).  Without CMD, the workload as uid
-# 1000 (setpriv, as ctr has no --user).  Prints the task's host pid once it
-# runs (for the workload: once the JVM runs).  ID is 64 hex digits, as the
-# CRI's ids are.  The task's cgroup path is in DK_CGROUP.
-dk_task() {
-	local id=$1 image=$2 layout=$3 uid cg classes pid i opts=() cmd=()
-	shift 3
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		opts+=("$1")
-		shift
-	done
-	[ "${1:-}" = -- ] && shift
-	cmd=("$@")
-	uid=$(cat /proc/sys/kernel/random/uuid)
-	case $layout in
+# _dk_cgroup ID LAYOUT : the cgroup path of task ID in DK_CGROUP (dk_task),
+# and it and its parents recorded in $DK_DIR/cgroups for removal at exit
+# (a file: dk_task runs in $(...)).
+_dk_cgroup() {
+	local id=$1 uid cg
+	uid=${DK_POD_UID:-$(cat /proc/sys/kernel/random/uuid)}
+	case $2 in
 	cgroupfs)
 		cg=/kubepods/besteffort/pod$uid/$id
 		DK_CGROUPS+=("/kubepods/besteffort/pod$uid" /kubepods/besteffort /kubepods)
@@ -198,10 +193,35 @@ dk_task() {
 		DK_CGROUPS+=("${cg%/*}" /kubepods.slice/kubepods-besteffort.slice /kubepods.slice)
 		;;
 	none) cg=/k8s.io/$id DK_CGROUPS+=(/k8s.io) ;;
-	*) kit_fail "dk_task: layout cgroupfs, systemd or none, not '$layout'" ;;
+	*) kit_fail "dk_task: layout cgroupfs, systemd or none, not '$2'" ;;
 	esac
 	DK_CGROUPS+=("$cg")
+	printf '%s\n' "${DK_CGROUPS[@]}" >>"$DK_DIR/cgroups"
+	DK_CGROUPS=()
 	DK_CGROUP=$cg
+}
+
+# dk_task ID IMAGE LAYOUT [ctr run options...] [-- CMD...] : a containerd task
+# ID (k8s.io namespace) in the cgroup the kubelet would give a besteffort
+# pod's container: LAYOUT cgroupfs (/kubepods/besteffort/pod<uid>/<ID>) or
+# systemd (/kubepods.slice/kubepods-besteffort.slice/
+# kubepods-besteffort-pod<uid>.slice/cri-containerd-<ID>.scope), or none
+# (containerd's default, /k8s.io/<ID>).  Without CMD, the workload as uid
+# 1000 (setpriv, as ctr has no --user).  Prints the task's host pid once it
+# runs (for the workload: once the JVM runs).  ID is 64 hex digits, as the
+# CRI's ids are.  The pod's uid is
+# $DK_POD_UID when set (two containers of one pod), else a fresh one.
+dk_task() {
+	local id=$1 image=$2 layout=$3 cg classes pid i opts=() cmd=()
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] && shift
+	cmd=("$@")
+	_dk_cgroup "$id" "$layout"
+	cg=$DK_CGROUP
 	if [ ${#cmd[@]} -eq 0 ]; then
 		classes=$(kit_java_build) || return 1
 		opts+=(--mount "type=bind,src=$classes,dst=/opt/app,options=rbind:ro")
@@ -223,6 +243,24 @@ dk_task() {
 		return 1
 	fi
 	echo "$pid"
+}
+
+# dk_sidecar ID IMAGE LAYOUT TARGETPID [ctr run options...] -- CMD... : CMD
+# in the foreground in a containerd task ID sharing the PID namespace of
+# host pid TARGETPID (--with-ns pid:, a pod's shareProcessNamespace), with
+# containerd's default capabilities unless the options add some; CMD's
+# output and status; the container is removed.
+dk_sidecar() {
+	local id=$1 image=$2 layout=$3 target=$4 opts=()
+	shift 4
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] && shift
+	_dk_cgroup "$id" "$layout"
+	"${CTR[@]}" run --rm --cgroup "$DK_CGROUP" --with-ns "pid:/proc/$target/ns/pid" \
+		"${opts[@]}" "$image" "$id" "$@"
 }
 
 # dk_task_rm ID : kill and delete the task and its container.
@@ -272,15 +310,16 @@ dk_cleanup() {
 		umount -l "$m" 2>/dev/null
 	done
 	# leaves first: a child's path is longer than its parent's
-	for cg in $(printf '%s\n' "${DK_CGROUPS[@]}" | awk '{print length, $0}' | sort -rn -u |
+	for cg in $(sort -u "$DK_DIR/cgroups" 2>/dev/null | awk '{print length, $0}' | sort -rn |
 		cut -d' ' -f2-); do
 		for h in /sys/fs/cgroup/*/; do
 			[ -d "$h${cg#/}" ] && rmdir "$h${cg#/}" 2>/dev/null
 		done
 	done
-	DK_CGROUPS=()
+	rm -f "$DK_DIR/cgroups"
 	if [ -n "${DK_RUN_MADE:-}" ]; then
-		rmdir /run/containerd/s /run/containerd 2>/dev/null
+		# the shims' sockets, ctr's fifos, runc's state: empty by now
+		find /run/containerd -depth -type d -empty -delete 2>/dev/null
 	fi
 	return 0
 }
