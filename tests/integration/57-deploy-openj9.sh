@@ -23,6 +23,8 @@
 #   real     the real builds: copied, glibc picked, the load names the copy;
 #            the emulator dies in the agent (no JavaVM) and jsym says the
 #            VM closed the connection, exit 2
+#   daemonset-caps  jsym as root with exactly the DaemonSet's capabilities
+#            (setpriv --bounding-set): the glibc build loaded, exit 0
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 source "$JSYM_ROOT/tests/emu/openj9_kit.sh"
 j9_init
@@ -109,5 +111,23 @@ t_expect_err 'closed the connection before replying'
 t_log "the emulator ended with status $(kit_wait_exit j9r 5 || echo '(still running)')" \
 	"(139: SIGSEGV in the agent's GetEnv through the NULL JavaVM)"
 kit_stop j9r
+
+t_case daemonset-caps
+# jsym as the DaemonSet runs it: root with exactly the manifest's
+# capabilities (a bounding set of those only), in the node's PID namespace
+caps=$(python3 -c '
+import sys, yaml
+d = [x for x in yaml.safe_load_all(open(sys.argv[1])) if x and x.get("kind") == "DaemonSet"][0]
+print(",".join("+" + c.lower() for c in d["spec"]["template"]["spec"]["containers"][0]["securityContext"]["capabilities"]["add"]))' \
+	"$JSYM_ROOT/deploy/kubernetes/daemonset.yaml")
+j9_start j9d --
+t_run timeout 60 setpriv --bounding-set=-all,$caps -- "$J" attach --agent-dir "$standin" \
+	--options 'out=/tmp/agent.out,rc=0' "$J9_PID"
+t_expect_rc 0
+t_expect_out 'agent loaded \(OpenJ9, glibc build, copied to /tmp/jsym-'
+t_eq "$(cat "/proc/$J9_PID/root/tmp/agent.out" 2>&1)" 'out=/tmp/agent.out,rc=0' \
+	"the agent ran with the manifest's capabilities ($caps)"
+j9_clean "$J9_PID" "$common"
+kit_stop j9d
 
 t_finish
