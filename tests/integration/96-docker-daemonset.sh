@@ -24,6 +24,10 @@
 #              one per runtime, get the agent and a map within the first
 #              round; the container has exactly those capabilities and a
 #              seccomp filter
+#  daemonset-containerd  the same as a containerd task (kube_docker.py
+#              --ctr: containerd's seccomp profile, its default capabilities
+#              less all but the manifest's, --with-ns pid: of the node):
+#              three fresh JVMs attached in the first round
 #  memory      the same flags, `jsym attach -v` of a JVM with a 256 MiB limit
 #              and a tmpfs /tmp: the memory check reads the JVM's limit
 #              through the read-only /sys/fs/cgroup; whether the copies are
@@ -142,6 +146,31 @@ awk '$5 ~ /^\/sys\/fs\/cgroup/ {print "    " $5, $6}' "/proc/$dspid/mountinfo" |
 t_check "the loop's log has a round with exit 0" grep -q 'jsym attach --all: exit 0' "$KIT_DIR/ds.log"
 sed 's/^/    /' "$KIT_DIR/ds.log" | tail -n 8 >&2
 "${DOCKER[@]}" rm -f ds >/dev/null
+
+t_case daemonset-containerd
+# the same container as a containerd task, with the flags the kubelet's CRI
+# plugin would give it (kube_docker.py --ctr: containerd's seccomp profile,
+# its default capabilities less all but the manifest's)
+mapfile -d '' -t CFLAGS < <(python3 "$JSYM_ROOT/tests/kit/kube_docker.py" "$DS" 4 --ctr) ||
+	t_abort "cannot translate the DaemonSet for ctr"
+t_log "ctr run ${CFLAGS[*]} IMAGE ID ${CMD[*]:0:2} ..."
+three 3
+dsid=$(dk_hexid)
+cpid=$(dk_task "$dsid" "$DK_JSYM_IMAGE" cgroupfs "${CFLAGS[@]}" -- "${CMD[@]}") ||
+	t_abort "the DaemonSet's task did not start"
+t0=$SECONDS
+for p in "$P_POD" "$P_DOCKER" "$P_CTR"; do
+	t_check "JVM $p has the agent and a map within the first round" agent_within "$p" 40
+done
+t_log "all three attached $((SECONDS - t0)) s after the task started"
+have=$(capsh --decode="$(awk '/^CapEff:/ {print $2}' "/proc/$cpid/status")" 2>/dev/null |
+	sed 's/.*=//' | tr ',' '\n' | tr a-z A-Z | sort | xargs)
+t_eq "$have" "$want" "the task has exactly the manifest's capabilities"
+t_eq "$(awk '/^Seccomp:/ {print $2}' "/proc/$cpid/status")" 2 "a seccomp filter (containerd's default profile)"
+t_eq "$(awk '/^NoNewPrivs:/ {print $2}' "/proc/$cpid/status")" 1 "no-new-privileges"
+t_check "the task is in the node's PID namespace" \
+	test "$(readlink "/proc/$cpid/ns/pid")" = "$(readlink /proc/self/ns/pid)"
+dk_task_rm "$dsid"
 
 t_case memory
 pm=$(dk_run mem "$IMG" --memory 256m --tmpfs /tmp:rw,exec,size=64m) || t_abort "the limited JVM did not start"

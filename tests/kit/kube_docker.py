@@ -24,7 +24,14 @@ them: the caller adds the image, and the command comes from --command):
   env                                -e NAME=VALUE (INTERVAL_SECONDS: INTERVAL)
 
 --drop-cap CAP leaves CAP out of the added capabilities (the scenario tries
-each).  `kube_docker.py MANIFEST INTERVAL --command` prints the container's
+each).  `kube_docker.py MANIFEST INTERVAL --ctr` prints the same for
+`ctr run` (containerd 1.6, as the kubelet's CRI plugin would set it):
+--with-ns pid:/proc/1/ns/pid for hostPID (the PID namespace of the caller's
+PID 1: the node's), --cap-drop of each of containerd's default capabilities
+the manifest does not add (ctr has no ALL), --seccomp for RuntimeDefault,
+--read-only, --memory-limit, --cpus, --mount for the emptyDir (a tmpfs)
+and the hostPath (rbind, ro), --env; no-new-privileges is ctr's default,
+uid 0 its default user.  `kube_docker.py MANIFEST INTERVAL --command` prints the container's
 command instead, a word for each NUL.  Any field of the container's
 securityContext or the pod's not translated here is an error: a new field
 in the manifest must be translated (or its absence argued) before CI passes.
@@ -114,6 +121,57 @@ def flags(ds, interval, drop):
     return out
 
 
+# containerd 1.6's default capability set (oci.populateDefaultUnixSpec)
+CTR_DEFAULT_CAPS = ["CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NET_RAW",
+                    "SETGID", "SETUID", "SETFCAP", "SETPCAP", "NET_BIND_SERVICE",
+                    "SYS_CHROOT", "KILL", "AUDIT_WRITE"]
+
+
+def ctr_flags(ds, interval):
+    spec = ds["spec"]["template"]["spec"]
+    c = spec["containers"][0]
+    sc = dict(spec.get("securityContext") or {})
+    sc.update(c.get("securityContext") or {})
+    out = []
+    if spec.get("hostPID"):
+        out += ["--with-ns", "pid:/proc/1/ns/pid"]
+    caps = sc.get("capabilities") or {}
+    add = caps.get("add", [])
+    if caps.get("drop") == ["ALL"]:
+        for cap in CTR_DEFAULT_CAPS:
+            if cap not in add:
+                out += ["--cap-drop", "CAP_" + cap]
+    for cap in add:
+        if cap not in CTR_DEFAULT_CAPS:
+            out += ["--cap-add", "CAP_" + cap]
+    if (sc.get("seccompProfile") or {}).get("type") == "RuntimeDefault":
+        out.append("--seccomp")
+    if sc.get("readOnlyRootFilesystem"):
+        out.append("--read-only")
+    if sc.get("allowPrivilegeEscalation") is not False:
+        out.append("--allow-new-privs")
+    lim = (c.get("resources") or {}).get("limits") or {}
+    if "memory" in lim:
+        out += ["--memory-limit", size(lim["memory"])]
+    if "cpu" in lim:
+        out += ["--cpus", cpus(lim["cpu"])]
+    vols = {v["name"]: v for v in spec.get("volumes", [])}
+    for m in c.get("volumeMounts", []):
+        v = vols[m["name"]]
+        if "emptyDir" in v:
+            ed = v["emptyDir"] or {}
+            opt = "size=" + size(ed["sizeLimit"]) if "sizeLimit" in ed else "size=65536k"
+            out += ["--mount", "type=tmpfs,src=tmpfs,dst=%s,options=%s" % (m["mountPath"], opt)]
+        elif "hostPath" in v:
+            ro = ":ro" if m.get("readOnly") else ""
+            out += ["--mount", "type=bind,src=%s,dst=%s,options=rbind%s"
+                    % (v["hostPath"]["path"], m["mountPath"], ro)]
+    for e in c.get("env", []):
+        val = str(interval) if e["name"] == "INTERVAL_SECONDS" else e["value"]
+        out += ["--env", "%s=%s" % (e["name"], val)]
+    return out
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__)
@@ -127,6 +185,9 @@ def main(argv):
     if argv[3:] == ["--command"]:
         c = ds[0]["spec"]["template"]["spec"]["containers"][0]
         words = c.get("command", []) + c.get("args", [])
+    elif argv[3:] == ["--ctr"]:
+        flags(ds[0], argv[2], None)     # the same refusal of unknown fields
+        words = ctr_flags(ds[0], argv[2])
     else:
         drop = argv[4] if argv[3:4] == ["--drop-cap"] else None
         words = flags(ds[0], argv[2], drop)
