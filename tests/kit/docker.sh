@@ -37,7 +37,6 @@ DK_DIR=$KIT_DIR/dk
 DOCKER=(/usr/bin/docker --config "$DK_DIR/client" -H "unix://$DK_DIR/docker.sock")
 CTR=(/usr/bin/ctr --address "$DK_DIR/containerd.sock" -n k8s.io)
 DK_WHY=
-DK_PIDS=()
 DK_CGROUPS=()    # _dk_cgroup's, written to $DK_DIR/cgroups
 
 # dk_usable : 0 once containerd and dockerd run here (started on the first
@@ -107,7 +106,6 @@ disabled_plugins = ["io.containerd.grpc.v1.cri"]
   address = ""
 EOF
 	/usr/bin/containerd --config "$DK_DIR/containerd.toml" >"$DK_DIR/containerd.log" 2>&1 &
-	DK_PIDS+=($!)
 	DK_CONTAINERD=$!
 	_dk_wait containerd "$DK_CONTAINERD" "${CTR[@]}" version || {
 		DK_WHY="$DK_WHY: $(tail -n 3 "$DK_DIR/containerd.log")"
@@ -121,7 +119,6 @@ EOF
 		--exec-root "$DK_DIR/dexec" --pidfile "$DK_DIR/docker.pid" \
 		--iptables=false --ip-forward=false --ip-masq=false --bridge=none \
 		--storage-driver overlay2 >"$DK_DIR/dockerd.log" 2>&1 &
-	DK_PIDS+=($!)
 	DK_DOCKERD=$!
 	_dk_wait dockerd "$DK_DOCKERD" "${DOCKER[@]}" info || {
 		DK_WHY="$DK_WHY: $(tail -n 3 "$DK_DIR/dockerd.log")"
