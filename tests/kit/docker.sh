@@ -85,6 +85,8 @@ _dk_start() {
 	# containerd's shims put their sockets in /run/containerd/s whatever
 	# the state dir: removed at exit when this run made it
 	[ -e /run/containerd ] || DK_RUN_MADE=1
+	# and dockerd its plugins' sockets in /run/docker/plugins
+	[ -e /run/docker ] || DK_RUN_DOCKER_MADE=1
 	# dockerd's cgroup parent, /docker in every hierarchy, when this run
 	# makes it
 	compgen -G '/sys/fs/cgroup/*/docker' >/dev/null || echo /docker >>"$DK_DIR/cgroups"
@@ -317,6 +319,9 @@ dk_cleanup() {
 	if [ -n "${DK_RUN_MADE:-}" ]; then
 		# the shims' sockets, ctr's fifos, runc's state: empty by now
 		find /run/containerd -depth -type d -empty -delete 2>/dev/null
+	fi
+	if [ -n "${DK_RUN_DOCKER_MADE:-}" ]; then
+		find /run/docker -depth -type d -empty -delete 2>/dev/null
 	fi
 	return 0
 }
