@@ -9,7 +9,12 @@
 # scenario the runner checks that nothing was left behind (mounts naming jsym,
 # processes of the scenario's session, the kit's state directories in /tmp,
 # what its JVMs and jsym left in the host's /tmp) and counts a leak as a
-# failure.
+# failure.  It blames a scenario only for what its own processes made: the
+# machine may run other work at the same time (a developer's IDE and its
+# JVMs, another clone's tests), so a new file or mount that a live process
+# outside the scenario's session owns or holds is someone else's
+# (foreign_pid, held_elsewhere below), reported on a line of its own and
+# left alone.
 # The limit is $JSYM_TEST_TIMEOUT (900 s); a scenario that needs longer
 # says so in a line of its own, `# test-timeout: SECONDS` (the emulated
 # arm64 ones: their root filesystem takes 6-16 minutes to build cold).
@@ -31,6 +36,38 @@ source "$root/tests/lib/jdk.sh"
 host_tmp_files() {
 	t_jvm_tmp '[0-9]*' | sort -u
 }
+# The pid a /tmp entry of t_jvm_tmp names (perf-PID.map, .java_pidPID,
+# hsperfdata_USER/PID, jsym-jit-PID, ...), or nothing.
+tmp_pid() {
+	local b=${1##*/}
+	[[ $b =~ ([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+# foreign_pid PID SID: PID runs now, outside session SID, and does not carry
+# the scenario's mark in its environment (JSYM_SCENARIO_MARK, exported to
+# each scenario: a process that left the session with setsid keeps it; a
+# container's process, whose environment its runtime makes anew, does not).
+foreign_pid() {
+	local s
+	s=$(ps -o sid= -p "$1" 2>/dev/null | tr -d ' ') || return 1
+	[ -n "$s" ] && [ "$s" != "$2" ] || return 1
+	! tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -qxF "JSYM_SCENARIO_MARK=$mark"
+}
+# held_elsewhere MOUNT SID: a live process outside session SID has its root
+# or working directory in the directory that holds MOUNT (another program's
+# debootstrap chroot with its /proc mounted, say).
+held_elsewhere() {
+	local dir=${1%/*} p l
+	[ -n "$dir" ] || return 1
+	for p in /proc/[0-9]*; do
+		for l in "$p/root" "$p/cwd"; do
+			l=$(readlink "$l" 2>/dev/null) || continue
+			case "$l/" in
+			"$dir"/*) foreign_pid "${p#/proc/}" "$2" && return 0 ;;
+			esac
+		done
+	done
+	return 1
+}
 for t in tests/integration/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
@@ -44,7 +81,9 @@ for t in tests/integration/*.sh; do
 	kitdirs=$logs/$name.kitdirs
 	: >"$kitdirs"
 	host_tmp_files >"$logs/$name.tmp-before"
-	JSYM_KIT_DIRS=$kitdirs setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
+	findmnt -rn -o TARGET | grep 'jsym' | sort -u >"$logs/$name.mnt-before"
+	mark=$name.$$.$start.$RANDOM
+	JSYM_SCENARIO_MARK=$mark JSYM_KIT_DIRS=$kitdirs setsid timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 </dev/null &
 	child=$!
 	wait $child
 	rc=$?
@@ -57,9 +96,20 @@ for t in tests/integration/*.sh; do
 		kill -KILL $leftover 2>/dev/null
 		[ $rc -eq 0 ] && rc=1
 	fi
-	if findmnt -rn -o TARGET | grep -q 'jsym'; then
+	mounts=$(findmnt -rn -o TARGET | grep 'jsym' | sort -u | comm -13 "$logs/$name.mnt-before" -)
+	rm -f "$logs/$name.mnt-before"
+	ours=
+	while read -r m; do
+		[ -n "$m" ] || continue
+		if held_elsewhere "$m" "$child"; then
+			echo "not blamed: mount $m, held by a process outside the scenario" >>"$log"
+		else
+			ours+="$m"$'\n'
+		fi
+	done <<<"$mounts"
+	if [ -n "$ours" ]; then
 		echo "leak: mounts left behind:" >>"$log"
-		findmnt -rn -o TARGET | grep 'jsym' >>"$log"
+		printf '%s' "$ours" >>"$log"
 		[ $rc -eq 0 ] && rc=1
 	fi
 	while read -r d; do
@@ -70,7 +120,17 @@ for t in tests/integration/*.sh; do
 	done <"$kitdirs"
 	rm -f "$kitdirs"
 	# what the scenario's JVMs and jsym left in the host's /tmp
-	new=$(host_tmp_files | comm -13 "$logs/$name.tmp-before" -)
+	new=
+	while read -r f; do
+		[ -n "$f" ] || continue
+		p=$(tmp_pid "$f")
+		if [ -n "$p" ] && foreign_pid "$p" "$child"; then
+			echo "not blamed: $f, of pid $p, which runs outside the scenario" >>"$log"
+		else
+			new+="$f"$'\n'
+		fi
+	done <<<"$(host_tmp_files | comm -13 "$logs/$name.tmp-before" -)"
+	new=${new%$'\n'}
 	rm -f "$logs/$name.tmp-before"
 	if [ -n "$new" ]; then
 		echo "leak: files left in the host's /tmp:" >>"$log"

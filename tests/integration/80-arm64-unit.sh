@@ -45,6 +45,6 @@ for _ in $(seq 300); do
 	pgrep -s 0 -f tests/unit/check_jsym >/dev/null || break
 	sleep 0.1
 done
-t_log "this session after the suites: $(ps -s "$(ps -o sid= -p $$)" -o pid=,stat=,args= |
+t_log "this session after the suites: $(ps -s "$(ps -o sid= -p $$ | tr -d " ")" -o pid=,stat=,args= |
 	grep -v -e " ps -s" -e " grep " -e " tr " -e "$0" | tr '\n' ';')"
 t_finish
