@@ -37,12 +37,18 @@ static const char *self_cgroup(void)
 {
 	static char path[256];
 	static bool done;
-	char *buf;
+	char name[32], *buf;
 	ssize_t n;
+	int proc;
 
 	if (!done) {
 		done = true;
-		n = fdio_read_file_at(AT_FDCWD, "/proc/self/cgroup", 0, 0, 16384, &buf);
+		proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (proc < 0)
+			return path;
+		snprintf(name, sizeof(name), "%d/cgroup", (int)getpid());
+		n = confine_proc_read(proc, name, 16384, &buf);
+		close(proc);
 		if (n >= 0) {
 			(void)proc_cgroup_path(buf, (size_t)n, path, sizeof(path));
 			free(buf);
