@@ -37,18 +37,17 @@ static const char *self_cgroup(void)
 {
 	static char path[256];
 	static bool done;
-	char name[32], *buf;
+	char *buf;
 	ssize_t n;
-	int proc;
+	int self;
 
 	if (!done) {
 		done = true;
-		proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (proc < 0)
+		self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (self < 0)
 			return path;
-		snprintf(name, sizeof(name), "%d/cgroup", (int)getpid());
-		n = confine_proc_read(proc, name, 16384, &buf);
-		close(proc);
+		n = confine_proc_read(self, "cgroup", 16384, &buf);
+		close(self);
 		if (n >= 0) {
 			(void)proc_cgroup_path(buf, (size_t)n, path, sizeof(path));
 			free(buf);
