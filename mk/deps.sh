@@ -75,6 +75,16 @@ test_reqs=(
 	# around catatonit, which podman only recommends: --no-install-recommends
 	# leaves it out, so a machine that never had it failed there
 	"catatonit|catatonit"
+	# Docker Engine and containerd as a node runs them (tests/kit/docker.sh,
+	# 94..96): Debian's, whose /usr/bin/docker is probed by path, as another
+	# docker client may come first in PATH; no systemd is needed, the
+	# scenarios start the daemons themselves
+	"/usr/bin/docker|docker.io"
+	"/usr/sbin/dockerd|docker.io"
+	"/usr/bin/containerd|containerd"
+	"/usr/bin/ctr|containerd"
+	# the node's own tracer names Java frames from the agent's map (94)
+	"/usr/bin/bpftrace|bpftrace"
 	# a FUSE file system that never answers (tests/integration/39-confined-
 	# open.sh): fusepy on Debian's /usr/bin/python3 (import fusepy), over libfuse2
 	"/usr/lib/python3/dist-packages/fusepy.py|python3-fusepy"

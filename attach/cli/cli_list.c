@@ -9,8 +9,10 @@
  * do not answer in time is listed as stalled, and the list goes on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,10 +25,43 @@
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
 #define LIST_BUDGET_MS 3000     /* per process: target_open and its row */
 
+/* 1 when the namespace differs from ours, 0 when it is ours, -1 unknown */
+static int ns_differs(const struct target *t, enum target_ns which)
+{
+	return t->ns[which].known ? t->ns[which].differs : -1;
+}
+
+/* jsym's own cgroup path ("" when unreadable), read once: a target in the
+ * same container as jsym is not "in a container" to it */
+static const char *self_cgroup(void)
+{
+	static char path[256];
+	static bool done;
+	char *buf;
+	ssize_t n;
+	int self;
+
+	if (!done) {
+		done = true;
+		self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (self < 0)
+			return path;
+		n = confine_proc_read(self, "cgroup", 16384, &buf);
+		close(self);
+		if (n >= 0) {
+			(void)proc_cgroup_path(buf, (size_t)n, path, sizeof(path));
+			free(buf);
+		}
+	}
+	return path;
+}
+
+/* In another container than jsym: the namespaces say so, or, where they
+ * cannot be compared (no CAP_SYS_PTRACE), the cgroup path names one */
 static bool in_container(const struct target *t)
 {
-	return (t->ns[TNS_PID].known && t->ns[TNS_PID].differs) ||
-	       (t->ns[TNS_MNT].known && t->ns[TNS_MNT].differs);
+	return proc_other_container(ns_differs(t, TNS_PID), ns_differs(t, TNS_MNT),
+				    t->cgroup, self_cgroup());
 }
 
 /* AGENT column: a jsym agent mapped ("yes"), none ("-"). */

@@ -123,6 +123,26 @@ int proc_maps_in_root(struct proc_maps_facts *mf, const char *root);
 #define PROC_CT_ID_LEN 12
 int proc_container_id(const char *cgroup, char *out, size_t cap);
 
+/*
+ * The cgroup path of a /proc/<pid>/cgroup text (n bytes, not terminated):
+ * its last line, without "N:ctrl:" when that is "0::" (cgroup v2's, or
+ * the unified line of a hybrid v1 host), into out (cut at cap - 1).
+ * Returns 0, or -ENOENT when the text is empty.
+ */
+int proc_cgroup_path(const char *text, size_t n, char *out, size_t cap);
+
+/*
+ * Whether a target is in another container than jsym.  pid_ns and mnt_ns:
+ * 1 when the target's namespace differs from jsym's, 0 when it is jsym's,
+ * -1 when they could not be compared (the /proc/<pid>/ns links need
+ * CAP_SYS_PTRACE or the target's uid: a sidecar with the runtime's default
+ * capabilities).  A known difference says yes, both known the same say
+ * no; else the cgroup paths decide: yes when the target's names a
+ * container id (proc_container_id) that self_cgroup, jsym's own, does not.
+ */
+bool proc_other_container(int pid_ns, int mnt_ns, const char *cgroup,
+			  const char *self_cgroup);
+
 #define PROC_MAX_ARGFILES 4
 
 /* Attach-relevant JVM options seen in cmdline, environ and @argfiles. */

@@ -77,3 +77,48 @@ int proc_container_id(const char *cgroup, char *out, size_t cap)
 	}
 	return -ENOENT;
 }
+
+int proc_cgroup_path(const char *text, size_t n, char *out, size_t cap)
+{
+	const char *line;
+	size_t len;
+
+	if (!text || !out || cap == 0)
+		return -EINVAL;
+	out[0] = '\0';
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\0'))
+		n--;
+	if (n == 0)
+		return -ENOENT;
+	line = text + n;
+	while (line > text && line[-1] != '\n')
+		line--;
+	len = (size_t)(text + n - line);
+	if (len >= 3 && memcmp(line, "0::", 3) == 0) {
+		line += 3;
+		len -= 3;
+	}
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(out, line, len);
+	out[len] = '\0';
+	/* a NUL inside the text ends the path there: what callers print */
+	return 0;
+}
+
+bool proc_other_container(int pid_ns, int mnt_ns, const char *cgroup,
+			  const char *self_cgroup)
+{
+	char id[PROC_CT_ID_LEN + 1], self[PROC_CT_ID_LEN + 1];
+
+	if (pid_ns == 1 || mnt_ns == 1)
+		return true;
+	if (pid_ns == 0 && mnt_ns == 0)
+		return false;
+	if (!cgroup || proc_container_id(cgroup, id, sizeof(id)) != 0)
+		return false;
+	if (self_cgroup && proc_container_id(self_cgroup, self, sizeof(self)) == 0 &&
+	    strcmp(self, id) == 0)
+		return false;
+	return true;
+}

@@ -10,8 +10,10 @@ import sys
 
 import yaml
 
-NEEDED = {"SYS_PTRACE", "DAC_OVERRIDE", "CHOWN", "FOWNER", "SETUID", "SETGID",
-          "SYS_CHROOT"}
+NEEDED = {"SYS_PTRACE", "SETUID", "SETGID", "SYS_CHROOT"}
+# the one hostPath: the node's cgroups, read-only (the memory check and the
+# charging of the copies, docs/kubernetes.md)
+HOSTPATHS = {"/sys/fs/cgroup": "/sys/fs/cgroup"}
 
 
 def check(ds):
@@ -44,9 +46,22 @@ def check(ds):
     vols = {v["name"]: v for v in spec.get("volumes", [])}
     if sc.get("readOnlyRootFilesystem") and "/tmp" not in mounts:
         bad.append("read-only root without a writable /tmp")
+    if (sc.get("seccompProfile") or {}).get("type") != "RuntimeDefault":
+        bad.append("seccompProfile is not RuntimeDefault")
+    by_name = {m["name"]: m for m in c.get("volumeMounts", [])}
     for name, v in vols.items():
-        if "hostPath" in v:
-            bad.append("volume %s is a hostPath: jsym needs none" % name)
+        if "hostPath" not in v:
+            continue
+        path = v["hostPath"].get("path")
+        m = by_name.get(name, {})
+        if HOSTPATHS.get(path) != m.get("mountPath"):
+            bad.append("volume %s is a hostPath of %s: jsym needs only /sys/fs/cgroup"
+                       % (name, path))
+        elif m.get("readOnly") is not True:
+            bad.append("the hostPath %s is not mounted readOnly" % path)
+    if "/sys/fs/cgroup" not in mounts:
+        bad.append("no read-only /sys/fs/cgroup: the memory check cannot read "
+                   "the JVMs' limits")
     if "/tmp" in mounts and "emptyDir" not in vols.get(mounts["/tmp"], {}):
         bad.append("/tmp is not an emptyDir")
     return bad

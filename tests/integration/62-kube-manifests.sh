@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # 62-kube-manifests.sh - the Kubernetes recipes parse and keep what jsym
 # needs: deploy/kubernetes/*.yaml load as YAML; the DaemonSet has hostPID,
-# drops every capability and adds exactly the seven jsym uses (no
-# privileged, no SYS_ADMIN), runs `jsym attach --all` in a loop with sleep,
-# has limits, a writable /tmp emptyDir and no hostPath
-# (tests/docs/check_manifests.py; a manifest with hostPID removed and
-# SYS_CHROOT dropped must be caught).  The Dockerfile copies the install
+# drops every capability and adds exactly the four jsym needs (no
+# privileged, no SYS_ADMIN), the runtime's seccomp profile, runs `jsym
+# attach --all` in a loop with sleep, has limits, a writable /tmp emptyDir
+# and one hostPath, /sys/fs/cgroup read-only (tests/docs/check_manifests.py;
+# a manifest with hostPID removed and SYS_CHROOT dropped must be caught, and
+# one without the seccomp profile or with the cgroups writable).  The Dockerfile copies the install
 # tree.  61-install-tree runs jsym with the manifest's capabilities.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 python3 -c 'import yaml' 2>/dev/null || t_skip "python3-yaml missing (mk/deps.sh test installs it)"
@@ -28,6 +29,10 @@ sed -e 's/hostPID: true/hostPID: false/' -e '/- SYS_CHROOT/d' "$ds" >"$KIT_DIR/b
 t_run python3 "$chk" "$KIT_DIR/broken.yaml"
 t_expect_rc 1
 t_expect_out 'hostPID' 'SYS_CHROOT missing'
+sed -e '/type: RuntimeDefault/d' -e 's/readOnly: true/readOnly: false/' "$ds" >"$KIT_DIR/broken2.yaml"
+t_run python3 "$chk" "$KIT_DIR/broken2.yaml"
+t_expect_rc 1
+t_expect_out 'seccompProfile is not RuntimeDefault' 'hostPath /sys/fs/cgroup is not mounted readOnly'
 
 t_case dockerfile
 df=$JSYM_ROOT/deploy/Dockerfile

@@ -17,9 +17,10 @@
 #              (tests/kit/kube_pod.py: the image, a 4 s interval; hostPID,
 #              which podman 4.3 ignores, as shareProcessNamespace, and the
 #              other fields podman cannot carry out listed in the log):
-#              the jsym container has exactly the 7 capabilities of the
+#              the jsym container has exactly the 4 capabilities of the
 #              manifest, a read-only root, no-new-privileges, uid 0, a
-#              64 MiB memory limit; two JVM containers in the pod have the
+#              64 MiB memory limit, a seccomp filter, /sys/fs/cgroup
+#              read-only; two JVM containers in the pod have the
 #              agent and a map within one interval (+ the round's time), a
 #              JVM started later gets it in the next round
 # Skipped, with the reason, where podman cannot run a runc container.
@@ -88,10 +89,14 @@ t0=$SECONDS
 podman pod start "$pod" >/dev/null || t_abort "cannot start the pod $pod"
 js=$pod-jsym
 t_eq "$(podman inspect -f '{{range .EffectiveCaps}}{{.}} {{end}}' "$js" | tr ' ' '\n' | sort | xargs)" \
-	"CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_SETGID CAP_SETUID CAP_SYS_CHROOT CAP_SYS_PTRACE" \
+	"CAP_SETGID CAP_SETUID CAP_SYS_CHROOT CAP_SYS_PTRACE" \
 	"the jsym container has exactly the manifest's capabilities"
 t_eq "$(podman inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.Memory}} {{.HostConfig.SecurityOpt}} {{.Config.User}}' "$js")" \
 	"true 67108864 [no-new-privileges] 0:0" "read-only root, 64 MiB, no-new-privileges, uid 0"
+jspid=$(podman inspect -f '{{.State.Pid}}' "$js")
+t_eq "$(awk '/^Seccomp:/ {print $2}' "/proc/$jspid/status")" 2 "a seccomp filter (RuntimeDefault: podman's profile)"
+t_eq "$(awk '$5 == "/sys/fs/cgroup" {split($6, o, ","); m = o[1]} END {print m}' "/proc/$jspid/mountinfo")" ro \
+	"the node's /sys/fs/cgroup mounted read-only (the hostPath)"
 # wait_agent PID SECS: within SECS PID maps a jsym agent, and then its map
 # names methods
 wait_agent() {

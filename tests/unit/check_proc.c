@@ -334,6 +334,56 @@ START_TEST(container_id_of_each_runtime)
 }
 END_TEST
 
+START_TEST(cgroup_path_of_a_proc_file)
+{
+	/* hybrid cgroup v1: the unified line last; v2: one line; v1 only */
+	static const char hybrid[] =
+		"4:memory:/docker/abc\n1:name=systemd:/docker/abc\n0::/docker/abc\n";
+	static const char v1[] = "2:memory:/kubepods/x\n1:cpu:/kubepods/y";
+	char out[64];
+
+	ck_assert_int_eq(proc_cgroup_path(S(hybrid), out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "/docker/abc");
+	ck_assert_int_eq(proc_cgroup_path(S(v1), out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "1:cpu:/kubepods/y");
+	ck_assert_int_eq(proc_cgroup_path("0::/\n", 5, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "/");
+	ck_assert_int_eq(proc_cgroup_path("\n\n", 2, out, sizeof(out)), -ENOENT);
+	ck_assert_str_eq(out, "");
+	/* cut at the buffer, terminated */
+	ck_assert_int_eq(proc_cgroup_path(S(hybrid), out, 6), 0);
+	ck_assert_str_eq(out, "/dock");
+	ck_assert_int_eq(proc_cgroup_path(NULL, 0, out, sizeof(out)), -EINVAL);
+}
+END_TEST
+
+START_TEST(other_container_without_ns_links)
+{
+#define JVM "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define CAR "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+	/* the namespaces decide when they could be compared */
+	ck_assert(proc_other_container(1, 0, "/", "/"));
+	ck_assert(proc_other_container(0, 1, "/", "/"));
+	ck_assert(proc_other_container(-1, 1, "/", "/"));
+	ck_assert(!proc_other_container(0, 0, "/docker/" JVM, "/"));
+	/* a sidecar without CAP_SYS_PTRACE (issue 25): the ns links are
+	 * refused, the cgroup file is not; its id says container */
+	ck_assert(proc_other_container(-1, -1, "/docker/" JVM, "/docker/" CAR));
+	ck_assert(proc_other_container(-1, -1,
+		"/kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/" JVM,
+		"/kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/" CAR));
+	ck_assert(proc_other_container(-1, -1, "/docker/" JVM, ""));
+	ck_assert(proc_other_container(-1, 0, "/docker/" JVM, "/"));
+	/* jsym's own container, or no id at all: not another container */
+	ck_assert(!proc_other_container(-1, -1, "/docker/" JVM, "/docker/" JVM));
+	ck_assert(!proc_other_container(-1, -1, "/user.slice/session-3.scope", "/"));
+	ck_assert(!proc_other_container(-1, -1, "/", "/docker/" CAR));
+	ck_assert(!proc_other_container(-1, -1, NULL, NULL));
+#undef JVM
+#undef CAR
+}
+END_TEST
+
 START_TEST(maps_glibc_before_2_34)
 {
 	/* Debian 11, RHEL 8: the sonames link to versioned files, and the maps
@@ -640,6 +690,8 @@ Suite *proc_suite(void)
 	tcase_add_test(tc, maps_loader_and_agent);
 	tcase_add_test(tc, maps_rerooted_for_a_chrooted_jvm);
 	tcase_add_test(tc, container_id_of_each_runtime);
+	tcase_add_test(tc, cgroup_path_of_a_proc_file);
+	tcase_add_test(tc, other_container_without_ns_links);
 	tcase_add_test(tc, maps_glibc_before_2_34);
 	tcase_add_test(tc, maps_not_jvm_by_name);
 	tcase_add_test(tc, maps_huge_path_truncated_safely);
