@@ -26,8 +26,9 @@
 # in about 5 s.  The guest is:
 #   vmlinuz     Debian 12's linux-image (apt-get download, dpkg-deb -x)
 #   initrd.gz   busybox and the few modules the root needs (virtio, ext4,
-#               9p), loaded in dependency order; it mounts the root and
-#               switch_root's to /sbin/jsym-guest-init
+#               9p), loaded in dependency order; it mounts the root, puts
+#               the run's PID 1 script there (jsym-guest-init, written by
+#               each run: changing it needs no new image) and switch_root's
 #   root.img    a raw ext4 image of a debootstrap'ed Debian 12 with
 #               systemd, openjdk-17-jre-headless, podman, crun, containerd,
 #               and the kernel's modules; booted with snapshot=on, so every
@@ -41,7 +42,7 @@ set -euo pipefail
 GUEST_CACHE=${GUEST_CACHE:-/var/cache/jsym/guest}
 # Bump when what the build makes changes: the cache is keyed by it and the
 # kernel's version, so an old image is never taken for a new recipe.
-GUEST_RECIPE=1
+GUEST_RECIPE=2
 here=$(cd "$(dirname "$0")" && pwd)
 
 say() { echo "guest: $*" >&2; }
@@ -126,6 +127,14 @@ make_initrd() {
 			echo "guest initramfs: cannot mount the root /dev/vda"
 			echo o >/proc/sysrq-trigger
 		fi
+		# PID 1's script comes with each run (tests/kit/guest.sh run), so
+		# changing it needs no new image; the root is a snapshot
+		mkdir -p /run-share
+		if mount -t 9p -o trans=virtio,version=9p2000.L,ro run /run-share; then
+			cp /run-share/guest-init /newroot/sbin/jsym-guest-init
+			chmod 755 /newroot/sbin/jsym-guest-init
+			umount /run-share
+		fi
 		init=/sbin/jsym-guest-init
 		for a in $(cat /proc/cmdline); do
 			case $a in jsym.init=*) init=${a#jsym.init=} ;; esac
@@ -163,8 +172,9 @@ write_guest_init() {
 		mkdir -p /jsym /out /run/jsym-guest
 		mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 run /run/jsym-guest
 		mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 host0 /jsym
-		grep -q ' jsym.out ' /proc/cmdline &&
-			mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /out
+		case " $(cat /proc/cmdline) " in
+		*" jsym.out "*) mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /out ;;
+		esac
 		ip link set lo up
 		echo "JSYM-GUEST-BEGIN"
 		(cd /jsym && sh /run/jsym-guest/script.sh) </dev/null
@@ -179,7 +189,7 @@ write_guest_init() {
 }
 
 build() {
-	local pkg kver dir tmp k r size
+	local pkg kver dir tmp k r size old
 	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (mk/deps.sh test)"
 	command -v debootstrap >/dev/null || die "debootstrap missing (mk/deps.sh demo)"
 	[ -x /bin/busybox ] || die "/bin/busybox missing (mk/deps.sh test: busybox-static)"
@@ -238,7 +248,6 @@ build() {
 	' guest-root "$r" "$(mirror)"
 	mkdir -p "$r/lib/modules"
 	cp -a "$k/lib/modules/$kver" "$r/lib/modules/"
-	write_guest_init "$r/sbin/jsym-guest-init"
 	echo jsym-guest >"$r/etc/hostname"
 	# the size of the tree plus room for what a run writes (snapshot=on:
 	# discarded at power-off)
@@ -251,6 +260,10 @@ build() {
 	rm -rf "$dir"
 	mv "$tmp" "$dir"
 	trap - EXIT
+	# an older kernel's or recipe's image (2 GB each) is not used again
+	for old in "$GUEST_CACHE"/*-r[0-9]*; do
+		[ "$old" = "$dir" ] || rm -rf "$old"
+	done
 	say "built $dir"
 	echo "$dir"
 }
@@ -275,6 +288,7 @@ run() {
 	dir=$(build)
 	rundir=$(mktemp -d /tmp/jsym-guest-run.XXXXXX)
 	cp "$script" "$rundir/script.sh"
+	write_guest_init "$rundir/guest-init"
 	[ -n "$serial" ] || serial=$rundir/serial
 	: >"$serial"
 	append="console=ttyS0 panic=-1 quiet loglevel=1 systemd.unified_cgroup_hierarchy=1"
