@@ -25,6 +25,15 @@
 #              size: the worker joined /pod/jvm through the unified
 #              hierarchy to write them), -v says so; the agent's
 #              /tmp/perf-PID.map names Java methods
+#  podman-crun podman (crun, its cgroupfs driver: systemd is not the guest's
+#              PID 1) runs the JVM with --memory 256m and a tmpfs /tmp on
+#              the guest's own root: `jsym list` names it by podman's id,
+#              the attach copies, its v2 cgroup's shmem grows by at least
+#              the copies, the map names Java methods
+#  containerd  containerd (runc) runs it, through ctr, where the kubelet's
+#              cgroupfs driver puts a container
+#              (/kubepods/besteffort/pod<uid>/<id>): `jsym list` names its
+#              id, the attach loads, the map names Java methods
 # The guest's image is built once and cached (/var/cache/jsym/guest; several
 # minutes the first time: `bash tests/kit/guest.sh build` ahead of a run).
 # Skipped, with the reason, where QEMU or the image cannot be had.
@@ -54,7 +63,7 @@ J=/jsym/glibc-build/jsym JM=/jsym/musl-build/jsym
 JAVA=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
 # run NAME CMD...: CMD's stdout, stderr and status into /out/NAME.*
 run() {
-	n=$1
+	local n=$1
 	shift
 	"$@" >"$O/$n.out" 2>"$O/$n.err"
 	echo $? >"$O/$n.rc"
@@ -125,6 +134,70 @@ cp /proc/$pid/root/tmp/perf-$pid.map $O/perf.map 2>/dev/null
 grep -c libjsym-agent /proc/$pid/maps >$O/attach.maps
 kill -0 $pid && echo yes >$O/attach.alive
 kill -9 $pid
+
+# ct NAME PID: where a container's JVM stands, and jsym's attach to it
+ct() {
+	local n=$1 p=$2 i=0 c nspid
+	while ! grep -q libjvm /proc/$p/maps 2>/dev/null && [ $i -lt 240 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	sleep 5
+	cat /proc/$p/cgroup >$O/$n.cgroup
+	run $n-list $J list
+	c=$CG$(sed -n 's/^0:://p' /proc/$p/cgroup)
+	cat $c/memory.max >$O/$n.max
+	stat_of $c shmem >$O/$n.shmem.before
+	run $n-attach $J attach -v $p
+	stat_of $c shmem >$O/$n.shmem.after
+	du -sbc /proc/$p/root/tmp/jsym-*-* 2>/dev/null | awk '$2 == "total" {print $1}' >$O/$n.copies
+	nspid=$(awk '/^NSpid:/ {print $NF}' /proc/$p/status)
+	i=0
+	while ! grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' /proc/$p/root/tmp/perf-$nspid.map 2>/dev/null &&
+		[ $i -lt 60 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	cp /proc/$p/root/tmp/perf-$nspid.map $O/$n.map 2>/dev/null
+}
+
+# Real containers on v2, cgroupfs drivers (systemd is not the guest's PID 1):
+# the guest's own root bound as their root (rw: podman adds uid 1000 to its
+# /etc/passwd; the image is a snapshot), without the 9p shares
+modprobe overlay
+mkdir -p /srv/r
+mount --bind / /srv/r
+run podman-run timeout 180 podman --cgroup-manager=cgroupfs --runtime=crun run -d \
+	--name jvm --network none --user 1000:1000 --memory 256m \
+	--tmpfs /tmp:rw,exec,size=64m --rootfs /srv/r \
+	$JAVA -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0
+podman inspect -f '{{.Id}} {{.State.Pid}}' jvm >$O/podman.inspect
+pp=$(cut -d' ' -f2 $O/podman.inspect)
+[ -n "$pp" ] && [ "$pp" != 0 ] && ct podman $pp
+timeout 60 podman rm -f -t 0 jvm >/dev/null 2>&1
+
+# containerd (runc), the JVM placed where the kubelet's cgroupfs driver
+# puts a container
+containerd >/tmp/containerd.log 2>&1 &
+i=0
+while ! ctr version >/dev/null 2>&1 && [ $i -lt 120 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+id=5f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0
+echo $id >$O/ctr.id
+# (ctr 1.6 has no --user: setpriv in the container makes uid 1000)
+run ctr-run timeout 180 ctr run -d --memory-limit 268435456 \
+	--cgroup /kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/$id \
+	--rootfs /srv/r $id /usr/bin/setpriv --reuid 1000 --regid 1000 --clear-groups $JAVA -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0
+cp_=$(ctr task ls | awk -v i=$id '$1 == i {print $2}')
+echo "$cp_" >$O/ctr.pid
+[ -n "$cp_" ] && ct ctr $cp_
+ctr task kill -s KILL $id >/dev/null 2>&1
+sleep 1
+ctr task rm -f $id >/dev/null 2>&1
+ctr container rm $id >/dev/null 2>&1
+tail -n 5 /tmp/containerd.log >$O/containerd.log
 echo done >$O/done
 EOF
 
@@ -182,4 +255,44 @@ own=$(grep -cE ' (Workload|Arith|Strs|Rx|Colls|Funcs|Bigs|Recur)\.' "$out/perf.m
 t_log "perf map: $(wc -l <"$out/perf.map" 2>/dev/null) lines, ${own:-0} of the workload's classes"
 t_check "the map names the workload's own methods" test "${own:-0}" -gt 0
 t_eq "$(cat "$out/attach.alive" 2>/dev/null)" yes "the JVM still runs"
+
+# ct_checks NAME ID: a container's JVM, listed by its runtime's id, attached
+ct_checks() {
+	local n=$1 id=$2 p=$3 before after copies
+	t_log "$n: /proc/PID/cgroup $(cat "$out/$n.cgroup" 2>/dev/null), memory.max $(cat "$out/$n.max" 2>/dev/null)"
+	sed 's/^/attach: /' "$out/$n-attach.out" >&2
+	t_check "jsym list shows $p in container ${id:0:12}" \
+		grep -qE "^ *$p .* ${id:0:12} " "$out/$n-list.out"
+	t_eq "$(cat "$out/$n-attach.rc")" 0 "jsym attach exits 0"
+	t_check "the agent is loaded from copies" grep -qE \
+		'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-' "$out/$n-attach.out"
+	t_check "the agent's map names Java methods" \
+		grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' "$out/$n.map"
+}
+
+t_case podman-crun
+if [ "$(cat "$out/podman-run.rc")" != 0 ]; then
+	t_fail "podman run (crun) failed in the guest: $(tail -n 3 "$out/podman-run.err")"
+else
+	read -r pid_ pp <"$out/podman.inspect"
+	ct_checks podman "$pid_" "$pp"
+	t_check "its cgroup is podman's v2 one" grep -qE "^0::/.*libpod-$pid_" "$out/podman.cgroup"
+	t_check "-v: the copies count against the container's memory cgroup" grep -q \
+		'memory-backed: the copies count against the JVM.s memory cgroup' "$out/podman-attach.err"
+	before=$(cat "$out/podman.shmem.before") after=$(cat "$out/podman.shmem.after")
+	copies=$(cat "$out/podman.copies")
+	t_log "the container's shmem: $before -> $after bytes; the copies are $copies bytes"
+	t_check "the container's shmem grew by at least the copies" \
+		test "$((after - before))" -ge "${copies:-0}" -a "${copies:-0}" -gt 0
+fi
+
+t_case containerd
+if [ "$(cat "$out/ctr-run.rc")" != 0 ]; then
+	t_fail "ctr run failed in the guest: $(tail -n 3 "$out/ctr-run.err") $(cat "$out/containerd.log")"
+else
+	id=$(cat "$out/ctr.id")
+	t_eq "$(cat "$out/ctr.cgroup")" "0::/kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/$id" \
+		"the task is where the kubelet's cgroupfs driver puts a container"
+	ct_checks ctr "$id" "$(cat "$out/ctr.pid")"
+fi
 t_finish
