@@ -225,6 +225,7 @@ build() {
 
 	r=$tmp/root
 	say "root: debootstrap bookworm from $(mirror), then the JRE, podman, crun, containerd"
+	# shellcheck disable=SC2016 # expanded by the inner bash
 	unshare --mount --propagation private bash -euo pipefail -c '
 		r=$1 mirror=$2
 		debootstrap --variant=minbase --include=systemd-sysv,kmod,iproute2,procps \
