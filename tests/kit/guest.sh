@@ -288,6 +288,8 @@ run() {
 	[ -f "$script" ] || die "no script $script"
 	dir=$(build)
 	rundir=$(mktemp -d /tmp/jsym-guest-run.XXXXXX)
+	# shellcheck disable=SC2064 # expand $rundir now
+	trap "rm -rf '$rundir'" EXIT
 	cp "$script" "$rundir/script.sh"
 	write_guest_init "$rundir/guest-init"
 	[ -n "$serial" ] || serial=$rundir/serial
