@@ -73,6 +73,10 @@ test_reqs=(
 	# around catatonit, which podman only recommends: --no-install-recommends
 	# leaves it out, so a machine that never had it failed there
 	"catatonit|catatonit"
+	# a FUSE file system that never answers (tests/integration/39-confined-
+	# open.sh): fusepy on Debian's /usr/bin/python3 (import fusepy), over libfuse2
+	"/usr/lib/python3/dist-packages/fusepy.py|python3-fusepy"
+	"/usr/lib/$host_triplet/libfuse.so.2|libfuse2"
 	# the cgroup v2 guest (tests/kit/guest.sh): this host is cgroup v1, so
 	# a Debian kernel boots under QEMU's TCG; SeaBIOS is only a recommend
 	# of qemu-system-x86; mkfs.ext4 -d fills the root image and depmod

@@ -5,13 +5,16 @@
 #include "termtext.h"
 #include "text.h"
 
-/* Length of the valid UTF-8 sequence at s (n bytes left) of a code point
- * >= U+00A0, or 0 (invalid, or a C1 control U+0080..U+009F). */
+/* Length of the valid UTF-8 sequence at s (n bytes left) of a visible
+ * code point >= U+00A0, or 0 (invalid, a C1 control U+0080..U+009F, or an
+ * invisible format character such as a bidi override: text.h). */
 static size_t printable_utf8(const unsigned char *s, size_t n)
 {
 	size_t len = text_utf8_len(s, n);
 
-	return len == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : len;
+	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;
+	return len && text_utf8_invisible(s, len) ? 0 : len;
 }
 
 char *term_escape(char *dst, size_t cap, const char *s, size_t n, unsigned flags)

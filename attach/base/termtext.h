@@ -8,9 +8,11 @@
  * controls the container, including escape sequences that would recolour,
  * retitle or rewrite the operator's terminal.  Every byte that is not
  * printable is shown as \xNN: C0 controls (ESC is \x1b), DEL, the C1
- * controls U+0080..U+009F (each of their two UTF-8 bytes) and bytes that
- * are not part of valid UTF-8.  Printable ASCII and valid UTF-8 of U+00A0
- * and above stay as they are.
+ * controls U+0080..U+009F (each of their two UTF-8 bytes), the invisible
+ * format characters that reorder or hide text (the bidi overrides U+202E
+ * and the others of text_utf8_invisible, each of their UTF-8 bytes) and
+ * bytes that are not part of valid UTF-8.  Printable ASCII and other valid
+ * UTF-8 of U+00A0 and above stay as they are.
  *
  * A backslash is kept as it is, so escaping twice changes nothing: modules
  * escape the target text they embed in an error, and the CLI escapes its

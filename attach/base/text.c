@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* text.c - strict decimal parsers and the JSON string writer (text.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "text.h"
@@ -70,6 +71,43 @@ size_t text_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* The code point of the well-formed sequence s of len bytes (from
+ * text_utf8_len). */
+static unsigned utf8_cp(const unsigned char *s, size_t len)
+{
+	unsigned cp = s[0] & (0x7f >> len);
+
+	for (size_t i = 1; i < len; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * Unicode's format characters (general category Cf, Unicode 15) and the
+ * line and paragraph separators: invisible, yet they reorder or hide what
+ * a terminal or an editor shows (U+202E turns "exe.txt" around; a zero
+ * width space splits a name that looks whole), so jsym shows them
+ * escaped like the controls.
+ */
+static const struct { unsigned lo, hi; } invisible[] = {
+	{ 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c }, { 0x06dd, 0x06dd },
+	{ 0x070f, 0x070f }, { 0x0890, 0x0891 }, { 0x08e2, 0x08e2 }, { 0x180e, 0x180e },
+	{ 0x200b, 0x200f }, { 0x2028, 0x202e }, { 0x2060, 0x2064 }, { 0x2066, 0x206f },
+	{ 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+	{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+	{ 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
+};
+
+bool text_utf8_invisible(const unsigned char *s, size_t len)
+{
+	unsigned cp = utf8_cp(s, len);
+
+	for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++)
+		if (cp >= invisible[i].lo && cp <= invisible[i].hi)
+			return true;
+	return false;
+}
+
 void text_json_str(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -96,6 +134,17 @@ void text_json_str(FILE *f, const char *s, size_t n)
 			 * valid JSON, but not for a terminal showing it */
 			fprintf(f, "\\u%04x", u[i + 1]);
 			i++;
+		} else if (text_utf8_invisible(u + i, k)) {
+			/* valid JSON too, but reorders or hides what a
+			 * terminal shows (a surrogate pair beyond the BMP) */
+			unsigned cp = utf8_cp(u + i, k);
+
+			if (cp >= 0x10000)
+				fprintf(f, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+					0xdc00 + ((cp - 0x10000) & 0x3ff));
+			else
+				fprintf(f, "\\u%04x", cp);
+			i += k - 1;
 		} else {
 			fwrite(u + i, 1, k, f);
 			i += k - 1;

@@ -6,6 +6,7 @@
 #ifndef JSYM_TEXT_H
 #define JSYM_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -35,6 +36,15 @@ void text_json_str(FILE *f, const char *s, size_t n);
  * overlong form, surrogate or code point beyond U+10FFFF; 0 if none.
  */
 size_t text_utf8_len(const unsigned char *s, size_t n);
+
+/*
+ * Is the well-formed sequence s of len bytes (text_utf8_len's length) an
+ * invisible character that changes what is shown: a format character
+ * (Unicode category Cf: the bidi embeddings, overrides and isolates
+ * U+202A..U+202E and U+2066..U+2069, zero-width characters, the soft
+ * hyphen, tags) or a line or paragraph separator?
+ */
+bool text_utf8_invisible(const unsigned char *s, size_t len);
 
 /*
  * Make the malloc'd *buf (of *cap bytes, 0 for none yet) hold need bytes:

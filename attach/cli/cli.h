@@ -75,32 +75,41 @@ int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_m
 struct target;
 
 /*
- * Call fn for every process /proc shows here except jsym itself, opened
- * with target_open(pid, 0) and closed after fn returns (a process that
- * exits meanwhile is skipped).  fn returns non-zero to stop the walk.
- * 0, or -errno with the reason printed when /proc cannot be read.
+ * Call fn for every process /proc shows here except jsym itself, each
+ * looked at by target_visit_bounded (target.h): target_open and fn run in
+ * a forked child that has budget_ms for them; one that has not ended by
+ * then is killed and left behind (a read the kernel never finishes, a
+ * process stuck in D state, cannot hold up the rest), and stalled(pid,
+ * ctx) is called in its place.  ctx (ctx_len bytes) is copied to each
+ * child and back when it ends in time, so it must hold no pointer to
+ * memory fn changes; fn's output goes to the same stdout and stderr; fn
+ * returns non-zero to stop the walk.  0, or -errno with the reason
+ * printed when /proc cannot be read or no child can be made.
  */
-int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
+int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
+			     size_t ctx_len, int budget_ms,
+			     void (*stalled)(pid_t pid, void *ctx));
 
-/* The commands (cli_usage.c): `jsym --help` prints it to stdout. */
+/* One command: a row of the command table (cli_commands.c). */
+struct cli_command {
+	const char *name;
+	int (*main)(int argc, char **argv);     /* argv[0] is the name */
+	const char *help;       /* `jsym NAME --help`: options and examples */
+	const char *usage;      /* its lines under `jsym --help`'s Commands: */
+};
+
+/* Every command, in the order of `jsym --help`; ends with a NULL name. */
+extern const struct cli_command cli_commands[];
+
+/* The command called name, or NULL. */
+const struct cli_command *cli_command(const char *name);
+
+/* The commands (cli_commands.c): `jsym --help` prints it to stdout. */
 void cli_usage(FILE *f);
 
 /* One command's options and examples (`jsym COMMAND --help`, `jsym help
  * COMMAND`).  0, or -ENOENT when cmd is not a command (nothing printed). */
 int cli_help(FILE *f, const char *cmd);
-
-struct attach_log;
-struct err_text;
-
-/* Verbose lines describing the target (kind, ids, namespaces). */
-void cli_log_facts(const struct target *t, const struct attach_log *log);
-
-/*
- * Refuse what must not be attached: unreadable maps (cannot confirm a JVM),
- * not a JVM (naming a JVM child if there is one), a foreign pid namespace
- * without NStgid, root/cwd not opened.  0 or -errno with e set.
- */
-int cli_precheck(const struct target *t, struct err_text *e);
 
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);

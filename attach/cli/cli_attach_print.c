@@ -7,21 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attaching.h"
 #include "base.h"
 #include "cli.h"
 #include "cli_attach.h"
-#include "deploy.h"
 #include "target.h"
 
 /* Text from a target, escaped for a terminal (termtext.h). */
 static const char *safe(const char *s, char *buf, size_t cap)
 {
 	return term_str(buf, cap, s);
-}
-
-static const char *kind_name(int k)
-{
-	return k == PROC_HOTSPOT ? "HotSpot" : k == PROC_OPENJ9 ? "OpenJ9" : "not a JVM";
 }
 
 static const char *libc_name(int l)
@@ -46,7 +41,7 @@ void attach_print_json(const struct attach_env *env, const struct attach_outcome
 	if (o->opened)
 		printf(",\"nspid\":%d,\"uid\":%u,\"jvm\":\"%s\",\"jvm_libc\":\"%s\","
 		       "\"container\":%s,\"jdk_major\":%d", (int)o->nspid, o->uid,
-		       kind_name(o->kind), libc_name(o->jvm_libc),
+		       run_kind_name(o->kind), libc_name(o->jvm_libc),
 		       o->container ? "true" : "false", o->jdk_major);
 	else
 		printf(",\"jvm\":null");
@@ -164,7 +159,7 @@ void attach_print_human(const struct attach_env *env, const struct attach_outcom
 	/* OpenJ9 gives no version before the attach: "OpenJ9, glibc build" */
 	printf("jsym: %d: agent %s (%s%s%s, %s build, %s%s%s)\n", (int)o->pid,
 	       o->dep.how == DEPLOY_ALREADY ? "refreshed" : "loaded",
-	       kind_name(o->kind), o->jdk_version[0] ? " " : "",
+	       run_kind_name(o->kind), o->jdk_version[0] ? " " : "",
 	       o->jdk_version[0] ? safe(o->jdk_version, v, sizeof(v)) : "",
 	       deploy_libc_name(o->dep.libc), deploy_how_name(o->dep.how),
 	       o->dep.how == DEPLOY_COPIED ? " to " : " ", path);
@@ -194,13 +189,35 @@ void attach_print_table(const struct attach_env *env,
 	       "BUILD", "RESULT");
 	for (int i = 0; i < n; i++) {
 		printf("%-8d %-7d %-8s %-12s %-6s ", (int)o[i].pid, (int)o[i].nspid,
-		       o[i].opened ? kind_name(o[i].kind) : "-",
+		       o[i].opened ? run_kind_name(o[i].kind) : "-",
 		       o[i].jdk_version[0] ? safe(o[i].jdk_version, v, sizeof(v)) : "-",
 		       o[i].deployed ? deploy_libc_name(o[i].dep.libc) : "-");
 		if (o[i].exit == 0)
 			printf("%s (%s)\n", env->stop ? "stopped" : "attached",
 			       deploy_how_name(o[i].dep.how));
+		else if (o[i].skipped)
+			printf("skipped (exit %d)\n", o[i].exit);
 		else
 			printf("failed (exit %d)\n", o[i].exit);
 	}
+}
+
+void attach_print_left_out(const struct attach_list *list)
+{
+	for (int g = 0; g < list->ngroups; g++) {
+		const struct attach_group *c = &list->groups[g];
+
+		if (c->found > c->taken)
+			cli_err("container %s: %d processes look like JVMs; %d left "
+				"out, not attached (--all takes at most %d per container "
+				"and %d in all, in /proc order, so that no container can "
+				"crowd out the others; attach them by pid)", c->container,
+				c->found, c->found - c->taken, ATTACH_MAX_PER_CONTAINER,
+				ATTACH_MAX_ALL);
+	}
+	if (list->stalled)
+		cli_err("%d processes not looked at: reading their /proc or root files "
+			"took longer than %d ms each (a file system that does not answer, "
+			"such as a stalled FUSE or network mount); jsym list shows which",
+			list->stalled, ATTACH_SCAN_BUDGET_MS);
 }

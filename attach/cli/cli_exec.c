@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "attaching.h"
 #include "cli.h"
 #include "run.h"
 #include "target.h"
@@ -239,7 +240,7 @@ static void print_json(const struct exec_env *env, const struct target *t,
 	text_json_str(stdout, env->cmd, strlen(env->cmd));
 	/* a pid that could not be opened is no kind of process at all */
 	if (t->proc_fd >= 0)
-		printf(",\"jvm\":\"%s\"", target_kind_name(t));
+		printf(",\"jvm\":\"%s\"", run_target_kind_name(t));
 	else
 		printf(",\"jvm\":null");
 	if (rc) {
@@ -283,8 +284,8 @@ int cli_exec_main(int argc, char **argv)
 	cli_log_init(&cl, env.verbose);
 	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
 	if (rc == 0) {
-		cli_log_facts(&t, &log);
-		rc = cli_precheck(&t, &res.err);
+		attaching_log_facts(&t, &log);
+		rc = attaching_precheck(&t, &res.err);
 	}
 	if (rc == 0 && env.json) {
 		out_fd = memfd_create("jsym-output", MFD_CLOEXEC);

@@ -4,7 +4,9 @@
  *
  * A process is listed when its maps show libjvm.so (HotSpot) or libj9vm*.so
  * (OpenJ9); processes whose maps we may not read are counted, not guessed.
- * Nothing is signalled or entered.
+ * Nothing is signalled or entered.  Each process is looked at in a child
+ * with LIST_BUDGET_MS (cli_each_process_bounded): one whose /proc or files
+ * do not answer in time is listed as stalled, and the list goes on.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,9 +17,11 @@
 
 #include "base.h"
 #include "cli.h"
+#include "run.h"
 #include "target.h"
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
+#define LIST_BUDGET_MS 3000     /* per process: target_open and its row */
 
 static bool in_container(const struct target *t)
 {
@@ -58,7 +62,7 @@ static void print_row(const struct target *t, const struct ct_names *n)
 	term_str(cg, sizeof(cg), n->id[0] ? n->id : t->cgroup[0] ? t->cgroup : "yes");
 	term_str(host, sizeof(host), n->host[0] ? n->host : "-");
 	printf("%-8d %-7d %-6u %-8s %-12s %-8s %-6s %-12s %s\n", (int)t->pid,
-	       (int)t->st.nspid, (unsigned)t->st.uid[1], target_kind_name(t),
+	       (int)t->st.nspid, (unsigned)t->st.uid[1], run_target_kind_name(t),
 	       ver, target_libc_name(t), agent_state(t), in_container(t) ? cg : "-",
 	       host);
 }
@@ -78,7 +82,7 @@ static void print_json_row(const struct target *t, const struct ct_names *n,
 	printf("%s{\"pid\":%d,\"nspid\":%d,\"uid\":%u,\"gid\":%u,\"kind\":\"%s\"",
 	       first ? "" : ",", (int)t->pid, (int)t->st.nspid,
 	       (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
-	       target_kind_name(t));
+	       run_target_kind_name(t));
 	printf(",\"version\":");
 	json_str_or_null(t->jdk_version);
 	printf(",\"major\":%d,\"libc\":\"%s\",\"container\":%s,\"cgroup\":",
@@ -119,8 +123,27 @@ static void compare_ns(struct target *t)
 
 struct list_state {
 	bool json, verbose, first;
-	int hidden, listed;
+	int hidden, listed, stalled;
 };
+
+/* A process that did not answer within the budget: a row saying so (its
+ * pid is all jsym knows), and the list goes on. */
+static void list_stalled(pid_t pid, void *ctx)
+{
+	struct list_state *st = ctx;
+
+	if (st->json)
+		printf("%s{\"pid\":%d,\"kind\":\"stalled\",\"budget_ms\":%d}",
+		       st->first ? "" : ",", (int)pid, LIST_BUDGET_MS);
+	else
+		printf("%-8d %-7s %-6s %-8s (no answer within %d ms: skipped)\n", (int)pid,
+		       "-", "-", "stalled", LIST_BUDGET_MS);
+	if (st->verbose)
+		cli_err("process %d: its /proc files or its JVM's files did not answer "
+			"within %d ms; skipped", (int)pid, LIST_BUDGET_MS);
+	st->first = false;
+	st->stalled++;
+}
 
 /* One row per JVM; a process whose maps are refused is counted (-v names
  * it): all we know is that the kernel refused them (PID 1, another user's
@@ -183,7 +206,8 @@ int cli_list_main(int argc, char **argv)
 	else
 		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %-12s %s\n", "PID", "NSPID",
 		       "UID", "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER", "HOST");
-	if (cli_each_process(list_one, &st) != 0)
+	if (cli_each_process_bounded(list_one, &st, sizeof(st), LIST_BUDGET_MS,
+				     list_stalled) != 0)
 		return JSYM_EXIT_FAIL;
 	if (st.json)
 		printf("]\n");

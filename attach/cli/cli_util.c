@@ -2,11 +2,16 @@
 /* cli_util.c - the verbose step log, error output and escaped target text of
  * the command line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -79,12 +84,14 @@ int cli_timeout_opt(int c, const char *arg, int *timeout_ms, int *read_timeout_m
 	return 1;
 }
 
-int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx)
+int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
+			     size_t ctx_len, int budget_ms,
+			     void (*stalled)(pid_t pid, void *ctx))
 {
 	DIR *d = opendir("/proc");
 	pid_t self = getpid(), pid;
 	struct dirent *de;
-	int stop = 0;
+	int r = TARGET_VISIT_DONE;
 
 	if (!d) {
 		int err = errno;
@@ -92,16 +99,17 @@ int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx)
 		cli_err("cannot read /proc: %s", strerror(err));
 		return -err;
 	}
-	while (!stop && (de = readdir(d)) != NULL) {
-		struct target t;
-
+	while (r != TARGET_VISIT_STOP && (de = readdir(d)) != NULL) {
 		if (text_parse_pid(de->d_name, &pid) || pid == self)
 			continue;
-		if (target_open(pid, 0, &t, NULL) != 0)
-			continue;       /* exited meanwhile */
-		stop = fn(&t, ctx);
-		target_close(&t);
+		r = target_visit_bounded(pid, budget_ms, fn, ctx, ctx_len);
+		if (r < 0) {
+			cli_err("cannot fork to inspect process %d: %s", (int)pid, strerror(-r));
+			break;
+		}
+		if (r == TARGET_VISIT_STALLED && stalled)
+			stalled(pid, ctx);
 	}
 	closedir(d);
-	return 0;
+	return r < 0 ? r : 0;
 }

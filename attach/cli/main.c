@@ -2,8 +2,9 @@
 /*
  * main.c - `jsym`: attach to JVMs by host pid, list them, resolve addresses.
  *
- * Dispatches to the subcommands; each one parses its own options, prints,
- * and returns the exit status (cli.h).
+ * Dispatches to the subcommands through the command table (cli_commands.c);
+ * each one parses its own options, prints, and returns the exit status
+ * (cli.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -35,18 +36,8 @@ int main(int argc, char **argv)
 		printf("jsym %s\n", JSYM_VERSION);
 		return JSYM_EXIT_OK;
 	}
-	if (!strcmp(cmd, "exec"))
-		return cli_exec_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "attach"))
-		return cli_attach_main(argc - 1, argv + 1, false);
-	if (!strcmp(cmd, "detach"))
-		return cli_attach_main(argc - 1, argv + 1, true);
-	if (!strcmp(cmd, "list"))
-		return cli_list_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "map"))
-		return cli_map_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "resolve"))
-		return cli_resolve_main(argc - 1, argv + 1);
+	if (cli_command(cmd))
+		return cli_command(cmd)->main(argc - 1, argv + 1);
 	cli_err("unknown command '%s' (try jsym --help)", cmd);
 	return JSYM_EXIT_USAGE;
 }

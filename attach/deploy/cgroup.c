@@ -79,20 +79,28 @@ static int open_cgroup(int mnt, char *rel, void (*each)(int dfd, void *ctx), voi
 	return dfd;
 }
 
-/* Write "0" (the writer itself) to <mnt>/<rel>/cgroup.procs: 0 or -errno. */
-static int join_one(int mnt, char *rel)
+/* Write "0" (the writer itself) to dfd's cgroup.procs: 0 or -errno. */
+static int join_dir(int dfd)
 {
-	int dfd = open_cgroup(mnt, rel, NULL, NULL), fd, rc = 0;
+	int fd = openat(dfd, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC), rc = 0;
 
-	if (dfd < 0)
-		return dfd;
-	fd = openat(dfd, "cgroup.procs", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	close(dfd);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, "0", 1) != 1)
 		rc = -errno;
 	close(fd);
+	return rc;
+}
+
+/* The same for <mnt>/<rel>: 0 or -errno. */
+static int join_one(int mnt, char *rel)
+{
+	int dfd = open_cgroup(mnt, rel, NULL, NULL), rc;
+
+	if (dfd < 0)
+		return dfd;
+	rc = join_dir(dfd);
+	close(dfd);
 	return rc;
 }
 
@@ -158,9 +166,9 @@ static int read_lines(int procfd, struct cg_lines *c)
 	int fd;
 
 	c->n = 0;
-	fd = openat(procfd, "cgroup", O_RDONLY | O_CLOEXEC);
+	fd = confine_proc(procfd, "cgroup", O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (len < sizeof(c->buf) - 1 &&
 	       (r = read(fd, c->buf + len, sizeof(c->buf) - 1 - len)) != 0) {
 		if (r < 0 && errno == EINTR)
@@ -250,54 +258,74 @@ static int memory_line(const struct cg_lines *c, bool *v2)
 	return -ENOENT;
 }
 
-/* Join the memory cgroup that /proc/<pid> (procfd) is in: 0 or -errno;
- * *moved when we were elsewhere (with skip_ours, already there is 0). */
-static int join_memory_of(int procfd, bool skip_ours, bool *moved)
+/* The directory of the memory cgroup that /proc/<pid> (procfd) is in,
+ * opened without a move (-EXDEV: outside our cgroup namespace), into *dfd;
+ * *ours when that file is exactly jsym's own.  0 or -errno. */
+static int memory_dir_of(int procfd, int *dfd, bool *ours)
 {
 	struct cg_lines c;
 	bool v2;
 	int rc = read_lines(procfd, &c), i, mnt;
 
-	*moved = false;
-	if (rc || (skip_ours && c.ours))
+	*dfd = -1;
+	*ours = false;
+	if (rc)
 		return rc;
+	*ours = c.ours;
 	i = memory_line(&c, &v2);
 	if (i < 0)
 		return i;
 	mnt = mount_of(c.ctrls[i]);
 	if (mnt < 0)
 		return -ENOENT;
-	rc = join_one(mnt, c.path[i]);
+	rc = open_cgroup(mnt, c.path[i], NULL, NULL);
 	close(mnt);
-	*moved = rc == 0;
-	return rc;
+	if (rc < 0)
+		return rc;
+	*dfd = rc;
+	return 0;
 }
 
 int deploy_cgroup_join_memory(const struct target *t, int *back)
 {
-	bool moved;
-	int rc;
+	bool ours;
+	int self, dfd, rc;
 
-	/* our own place first, to come back to: /proc/<our pid> */
-	*back = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (*back < 0)
+	/* Where we are now, opened before the move: read after it,
+	 * /proc/self/cgroup would name the JVM's cgroup, and "going back"
+	 * would leave us there for the rest of the load (issue 24 row 4).
+	 * Without a way back we do not move at all. */
+	*back = -1;
+	self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (self < 0)
 		return -errno;
-	rc = join_memory_of(t->proc_fd, true, &moved);
-	if (!moved) {
-		close(*back);
-		*back = -1;
+	rc = memory_dir_of(self, back, &ours);
+	close(self);
+	if (rc)
+		return rc;
+	rc = memory_dir_of(t->proc_fd, &dfd, &ours);
+	if (rc == 0 && ours) {
+		close(dfd);      /* already there: nothing to come back from */
+		dfd = -1;
 	}
+	if (rc == 0 && dfd >= 0) {
+		rc = join_dir(dfd);
+		close(dfd);
+		if (rc == 0)
+			return 0;
+	}
+	close(*back);
+	*back = -1;
 	return rc;
 }
 
 int deploy_cgroup_return_memory(int back)
 {
-	bool moved;
 	int rc;
 
 	if (back < 0)
 		return 0;
-	rc = join_memory_of(back, false, &moved);
+	rc = join_dir(back);
 	close(back);
 	return rc;
 }

@@ -138,7 +138,8 @@ struct deploy_result {
 	/* DEPLOY_MEMFD: the agent writes to out_dir, not where jsym copied */
 	char out_dir[128];
 	char out_dir_problem[64]; /* "is read-only", ...: "" when usable */
-	int lock_fd;            /* the per-JVM lock, held until deploy_finish */
+	int lock_fd[2];         /* the per-JVM locks (jsym's own, the container's
+	                           /), held until deploy_finish */
 };
 
 /*
@@ -193,7 +194,7 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all
 int deploy_cgroup_memory_room(const struct target *t, uint64_t *room);
 
 /* What jsym leaves below a JVM's memory limit: it loads no agent into a
- * JVM with less room (cli_attach_gate.c), and copies into a memory-backed
+ * JVM with less room (attach/attaching/gate.c), and copies into a memory-backed
  * /tmp only what leaves this much (place.c). */
 #define DEPLOY_MEM_RESERVE (16u << 20)
 #endif

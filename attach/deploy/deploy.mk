@@ -9,7 +9,8 @@
 HOLDER_BIN_SRC := glibc-build/gen/memfd_holder_bin.c
 ATTACH_DEPLOY_SRCS := attach/deploy/builds.c attach/deploy/place.c attach/deploy/pick.c \
 	attach/deploy/deploy.c attach/deploy/enter.c attach/deploy/memfd.c \
-	attach/deploy/cgroup.c attach/deploy/tmpdirs.c $(HOLDER_BIN_SRC)
+	attach/deploy/cgroup.c attach/deploy/tmpdirs.c attach/deploy/lock.c \
+	$(HOLDER_BIN_SRC)
 EXP_attach/deploy := -Iattach/deploy/include $(EXP_attach/target) $(INC_agent/format)
 INC_attach/deploy := -Iattach/deploy $(EXP_attach/deploy)
 

@@ -110,12 +110,27 @@ int deploy_cgroup_join(const struct target *t);
  * the unified one, with every controller), for a while: what the caller
  * writes to a tmpfs meanwhile is charged to the JVM's container, whose
  * /tmp it is, not to jsym's cgroup (a DaemonSet's limit would otherwise pay
- * for every JVM on the node).  *back gets what deploy_cgroup_return_memory
- * needs to take the caller back (-1: it did not move: t's cgroups are
- * jsym's own, or joining failed).  0 or -errno.
+ * for every JVM on the node).  *back gets the caller's own memory cgroup,
+ * a directory opened before the move, which deploy_cgroup_return_memory
+ * joins again and closes (-1: it did not move: t's cgroups are jsym's
+ * own, or its own cgroup or joining t's failed).  0 or -errno.
  */
 int deploy_cgroup_join_memory(const struct target *t, int *back);
 int deploy_cgroup_return_memory(int back);
+
+/*
+ * Lock t's container against other jsyms (lock.c), waiting up to
+ * timeout_ms: fds[0] gets jsym's own lock file of the container's root
+ * (/run/jsym, else /tmp/.jsym-locks-<euid>), which no process of the
+ * container can open; fds[1] the container's root directory, waited for
+ * at most a second when fds[0] is held (for jsyms of other mount
+ * namespaces; anyone in the container can hold it), going on without it.
+ * Both -1 for a JVM of our own mount namespace.  0, or -ETIMEDOUT (another
+ * jsym holds jsym's lock; without one of our own, the container's /) with
+ * e set.  The caller closes the fds to unlock.
+ */
+int deploy_lock_jvm(const struct target *t, int timeout_ms, int fds[2],
+		    const struct attach_log *log, struct err_text *e);
 
 /* jsym-memfd-holder's executable (memfd_holder.c), carried in jsym: the
  * generated glibc-build/gen/memfd_holder_bin.c. */

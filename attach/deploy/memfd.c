@@ -326,10 +326,11 @@ int deploy_finish(struct deploy_result *r)
 	struct deploy_helper *h = &r->helper;
 	int rc;
 
-	if (r->lock_fd >= 0) {          /* the per-JVM lock (deploy.c) */
-		close(r->lock_fd);
-		r->lock_fd = -1;
-	}
+	for (int i = 0; i < 2; i++)     /* the per-JVM locks (lock.c) */
+		if (r->lock_fd[i] >= 0) {
+			close(r->lock_fd[i]);
+			r->lock_fd[i] = -1;
+		}
 	if (h->pid <= 0)
 		return 0;
 	if (h->ctl >= 0)

@@ -161,6 +161,9 @@ struct reader {
 	bool have_code;
 	int sink;               /* where the body goes (-1: nowhere) */
 	bool sink_ok;
+	bool escape;            /* the body is escaped on its way to the sink */
+	unsigned char carry[3]; /* escaping: a character cut by a read, held */
+	size_t carry_n;
 	size_t sink_left;       /* bytes the sink may still take */
 	size_t dropped;         /* error text not shown (over ERR_TEXT_MAX) */
 	/* what roundtrip was asked for */
@@ -179,27 +182,53 @@ struct reader {
  */
 #define ERR_TEXT_MAX (64 * 1024)
 
-/*
- * Write n bytes of the JVM's text to the sink.  A refusal's text goes to
- * stderr, an operator's terminal: it is escaped like all target text
- * (termtext.h; newlines kept, it is a message of many lines).  A multi-byte
- * character cut by a read boundary shows as \xNN; nothing raw gets through.
- * The output of a command that succeeded (stdout) is data, passed as is.
- */
-static bool sink_write(int fd, bool escape, const char *p, size_t n)
+/* How many bytes at the end of p[n] begin a UTF-8 character that the
+ * next read may complete (0..3). */
+static size_t cut_tail(const unsigned char *p, size_t n)
 {
-	char safe[4 * 1024 + 1];
+	for (size_t j = 1; j <= 3 && j <= n; j++) {
+		unsigned char c = p[n - j];
 
-	if (!escape)
-		return fdio_write_all(fd, p, n, 0) == 0;
-	while (n > 0) {
-		size_t k = n < (sizeof(safe) - 1) / 4 ? n : (sizeof(safe) - 1) / 4;
+		if ((c & 0xc0) == 0x80)
+			continue;       /* a continuation byte: look further back */
+		if (c < 0xc2 || c > 0xf4)
+			return 0;
+		return (c >= 0xf0 ? 4u : c >= 0xe0 ? 3u : 2u) > j ? j : 0;
+	}
+	return 0;
+}
 
-		term_escape(safe, sizeof(safe), p, k, TERM_KEEP_NL);
-		if (fdio_write_all(fd, safe, strlen(safe), 0) != 0)
-			return false;
+/*
+ * Write n bytes of the JVM's text to the sink (last: the reply ended).  A
+ * refusal's text goes to stderr, and a successful command's output to a
+ * terminal: both are escaped like all target text (termtext.h; newlines and
+ * tabs kept, it is text of many lines), so a reply cannot retitle or
+ * rewrite the operator's terminal or turn its text around.  A character
+ * cut by a read is held until the next one completes it.  A successful
+ * command's output to a pipe or a file is data, passed as is, byte for
+ * byte (docs/cli.md).
+ */
+static bool sink_write(struct reader *rd, const char *p, size_t n, bool last)
+{
+	char in[1024 + sizeof(rd->carry)], safe[4 * sizeof(in) + 1];
+
+	if (!rd->escape)
+		return fdio_write_all(rd->sink, p, n, 0) == 0;
+	while (n > 0 || (last && rd->carry_n > 0)) {
+		size_t k = n < 1024 ? n : 1024, m = rd->carry_n, hold;
+
+		memcpy(in, rd->carry, m);
+		if (k)
+			memcpy(in + m, p, k);
+		m += k;
 		p += k;
 		n -= k;
+		hold = last && n == 0 ? 0 : cut_tail((const unsigned char *)in, m);
+		memcpy(rd->carry, in + m - hold, hold);
+		rd->carry_n = hold;
+		term_escape(safe, sizeof(safe), in, m - hold, TERM_KEEP_NL);
+		if (fdio_write_all(rd->sink, safe, strlen(safe), 0) != 0)
+			return false;
 	}
 	return true;
 }
@@ -220,7 +249,7 @@ static void body_bytes(struct reader *rd, enum hs_io_mode mode, const char *p,
 	if (mode == HS_IO_STREAM && rd->sink >= 0 && rd->sink_ok) {
 		size_t k = n < rd->sink_left ? n : rd->sink_left;
 
-		rd->sink_ok = sink_write(rd->sink, res->code != 0, p, k);
+		rd->sink_ok = sink_write(rd, p, k, false);
 		rd->sink_left -= k;
 		rd->dropped += n - k;
 	}
@@ -250,6 +279,7 @@ static int take_result_line(struct reader *rd, const char *buf, size_t n,
 			       "'%.40s'", rd->line);
 	rd->sink = rd->res->code == 0 ? rd->o->out_fd : rd->o->err_fd;
 	rd->sink_left = rd->res->code == 0 ? SIZE_MAX : ERR_TEXT_MAX;
+	rd->escape = rd->res->code != 0 || (rd->sink >= 0 && isatty(rd->sink));
 	return 0;
 }
 
@@ -361,6 +391,8 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 	if (rc == 0)
 		rc = read_reply(&rd, e);
 	close(rd.fd);
+	if (rd.carry_n > 0 && rd.sink >= 0 && rd.sink_ok)
+		rd.sink_ok = sink_write(&rd, NULL, 0, true);
 	note_dropped(&rd);
 	return rc ? rc : check_result_line(&rd, e);
 }

@@ -22,8 +22,10 @@ struct hs_opts {
 	int timeout_ms;         /* socket wait and connect (> 0) */
 	int read_timeout_ms;    /* longest the whole reply may take, from the
 	                           request sent to its last byte; <= 0: none */
-	int out_fd;             /* the JVM's output (-1: discard) */
-	int err_fd;             /* the JVM's text when the command failed */
+	int out_fd;             /* the JVM's output (-1: discard), escaped
+	                           when it is a terminal, else as is */
+	int err_fd;             /* the JVM's text when the command failed,
+	                           always escaped */
 	const struct attach_log *log;
 	const char *dir;        /* the socket's directory as the JVM names it,
 	                           for messages (NULL: /tmp); hotspot_exec sets

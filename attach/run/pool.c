@@ -20,6 +20,8 @@ struct worker {
 	long deadline;          /* clock_ms() after which it is killed */
 	int fd;                 /* read end of its result pipe */
 	int idx;
+	int group;
+	long started;           /* clock_ms() at its start */
 	size_t got;
 };
 
@@ -77,27 +79,90 @@ struct pool {
 	void *ctx;
 	struct worker *w;
 	struct pollfd *pf;
-	int next, running, done;
+	int running, done;
+	/* the groups: their items in index order (order[first[g]...]), the
+	 * next one to start, how many wait, run and have started, and the
+	 * worker time spent by those that ended */
+	int ngroups;
+	long budget_ms;
+	int *order, *first, *next, *waiting, *running_in, *started;
+	long *spent;
 };
+
+/* Group g's worker time so far: its ended workers' and its running ones'. */
+static long group_spent(const struct pool *p, int g)
+{
+	long now = clock_ms(), t = p->spent[g];
+
+	for (int s = 0; s < p->jobs; s++)
+		if (p->w[s].pid > 0 && p->w[s].group == g)
+			t += now - p->w[s].started;
+	return t;
+}
+
+/* A group past its budget: its waiting items skipped, not started. */
+static void skip_spent_groups(struct pool *p)
+{
+	for (int g = 0; p->budget_ms > 0 && g < p->ngroups; g++) {
+		if (!p->waiting[g] || group_spent(p, g) < p->budget_ms)
+			continue;
+		for (; p->waiting[g] > 0; p->waiting[g]--) {
+			if (p->failed)
+				p->failed[p->order[p->next[g]++]] = POOL_SKIPPED;
+			p->done++;
+			if (p->progress)
+				p->progress(p->done, p->running, p->n, p->ctx);
+		}
+	}
+}
+
+/* The group whose next item starts now: among those with items waiting and
+ * fewer than their share running, the one running the fewest (then the one
+ * that started the fewest).  -1 when none may start one. */
+static int pick_group(const struct pool *p)
+{
+	int waiting = 0, share, best = -1;
+
+	for (int g = 0; g < p->ngroups; g++)
+		waiting += p->waiting[g] > 0;
+	if (!waiting)
+		return -1;
+	share = (p->jobs + waiting - 1) / waiting;
+	for (int g = 0; g < p->ngroups; g++) {
+		if (!p->waiting[g] || p->running_in[g] >= share)
+			continue;
+		if (best < 0 || p->running_in[g] < p->running_in[best] ||
+		    (p->running_in[g] == p->running_in[best] &&
+		     p->started[g] < p->started[best]))
+			best = g;
+	}
+	return best;
+}
 
 /* Workers started for the next items while a slot is free.  0, or the
  * -errno of a pipe or fork that failed (no further worker is started). */
 static int fill_slots(struct pool *p)
 {
-	int rc = 0;
+	int rc = 0, g;
 
-	while (p->running < p->jobs && p->next < p->n && rc == 0) {
-		int slot = 0;
+	skip_spent_groups(p);
+	while (p->running < p->jobs && rc == 0 && (g = pick_group(p)) >= 0) {
+		struct worker *w = p->w;
 
-		while (p->w[slot].pid > 0)
-			slot++;
-		rc = start(&p->w[slot], p->next, p->job, p->size, p->ctx);
+		while (w->pid > 0)
+			w++;
+		rc = start(w, p->order[p->next[g]], p->job, p->size, p->ctx);
 		if (rc) {
-			p->w[slot].pid = 0;
+			w->pid = 0;
 			break;
 		}
-		p->w[slot].deadline = p->limit_ms > 0 ? clock_ms() + p->limit_ms : 0;
-		p->next++;
+		w->started = clock_ms();
+		w->deadline = p->limit_ms > 0 ? w->started + p->limit_ms : 0;
+		w->group = g;
+		p->next[g]++;
+		p->waiting[g]--;
+		p->running_in[g]++;
+		p->started[g]++;
 		p->running++;
 	}
 	return rc;
@@ -128,6 +193,8 @@ static void end_worker(struct pool *p, int s, bool ok)
 			p->failed[w->idx] = 1;
 	}
 	w->pid = 0;
+	p->spent[w->group] += clock_ms() - w->started;
+	p->running_in[w->group]--;
 	p->running--;
 	p->done++;
 	if (p->progress)
@@ -180,19 +247,57 @@ static void collect(struct pool *p)
 	}
 }
 
-int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t size,
-	     void *results, char *failed, pool_progress_fn progress, void *ctx)
+/* The groups' lists: items in index order within each group. */
+static int group_items(struct pool *p, const struct pool_groups *g)
+{
+	int ng = g && g->ngroups > 0 ? g->ngroups : 1, *ints;
+
+	ints = calloc((size_t)(p->n + 5 * ng + 1), sizeof(int));
+	p->spent = calloc((size_t)ng, sizeof(long));
+	if (!ints || !p->spent) {
+		free(ints);
+		free(p->spent);
+		return -ENOMEM;
+	}
+	p->order = ints;
+	p->first = ints + p->n;
+	p->next = p->first + ng + 1;
+	p->waiting = p->next + ng;
+	p->running_in = p->waiting + ng;
+	p->started = p->running_in + ng;
+	p->ngroups = ng;
+	for (int i = 0; i < p->n; i++)
+		p->first[(g && g->ngroups > 0 ? g->group[i] : 0) + 1]++;
+	for (int k = 0; k < ng; k++) {
+		p->waiting[k] = p->first[k + 1];
+		p->first[k + 1] += p->first[k];
+		p->next[k] = p->first[k];
+	}
+	for (int i = 0; i < p->n; i++)
+		p->order[p->next[g && g->ngroups > 0 ? g->group[i] : 0]++] = i;
+	for (int k = 0; k < ng; k++)
+		p->next[k] = p->first[k];
+	return 0;
+}
+
+int pool_run_groups(int n, int jobs, int limit_ms, const struct pool_groups *g,
+		    pool_job_fn job, size_t size, void *results, char *failed,
+		    pool_progress_fn progress, void *ctx)
 {
 	struct pool p = {
 		.n = n, .jobs = jobs < 1 ? 1 : jobs, .limit_ms = limit_ms, .job = job,
 		.size = size, .results = results, .failed = failed,
-		.progress = progress, .ctx = ctx,
+		.progress = progress, .ctx = ctx, .budget_ms = g ? g->budget_ms : 0,
 	};
 	int rc = 0;
 
+	if (g && g->ngroups > 0)
+		for (int i = 0; i < n; i++)
+			if (g->group[i] < 0 || g->group[i] >= g->ngroups)
+				return -EINVAL;
 	p.w = calloc((size_t)p.jobs, sizeof(*p.w));
 	p.pf = calloc((size_t)p.jobs, sizeof(*p.pf));
-	if (!p.w || !p.pf) {
+	if (!p.w || !p.pf || group_items(&p, g) != 0) {
 		free(p.w);
 		free(p.pf);
 		return -ENOMEM;
@@ -206,10 +311,22 @@ int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t size,
 		kill_overdue(&p);
 		collect(&p);
 	}
-	for (; p.next < n; p.next++)
-		if (failed)
-			failed[p.next] = 1;
+	for (int k = 0; k < p.ngroups; k++)
+		for (; p.waiting[k] > 0; p.waiting[k]--)
+			if (failed)
+				failed[p.order[p.next[k]++]] = POOL_FAILED;
+	if (g && g->spent_ms)
+		memcpy(g->spent_ms, p.spent, sizeof(long) * (size_t)p.ngroups);
+	free(p.order);
+	free(p.spent);
 	free(p.w);
 	free(p.pf);
 	return rc;
+}
+
+int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t size,
+	     void *results, char *failed, pool_progress_fn progress, void *ctx)
+{
+	return pool_run_groups(n, jobs, limit_ms, NULL, job, size, results, failed,
+			       progress, ctx);
 }

@@ -72,6 +72,20 @@ int target_open(pid_t pid, unsigned flags, struct target *t,
 void target_close(struct target *t);
 
 /*
+ * target_open(pid, 0) and fn(t, out) in a forked child that has budget_ms
+ * for both: the scan of every process (list, attach --all) goes on when
+ * one process's files stall the kernel (visit.c).  out (out_len bytes,
+ * fixed: no pointers into memory fn changes) is fn's result, copied back
+ * when the child ended in time; what fn prints goes to the same stdout.
+ * Returns TARGET_VISIT_DONE (fn returned 0), _STOP (fn returned non-zero),
+ * _GONE (the process exited meanwhile), _STALLED (the child was killed at
+ * the budget and left behind; out unchanged), or -errno (no child).
+ */
+enum { TARGET_VISIT_DONE, TARGET_VISIT_STOP, TARGET_VISIT_GONE, TARGET_VISIT_STALLED };
+int target_visit_bounded(pid_t pid, int budget_ms,
+			 int (*fn)(struct target *t, void *out), void *out, size_t out_len);
+
+/*
  * The host name of t's UTS namespace (the pod's name under Kubernetes), as
  * uname(2) answers inside it, asked by a short-lived child (uts.c); without
  * CAP_SYS_ADMIN, the first line of /etc/hostname in t's root (what the
@@ -140,12 +154,11 @@ bool target_gone_within(const struct target *t, int ms);
 bool target_stopped(const struct target *t);
 
 /*
- * The rest of the layer's entry: the confined open inside a target's root
- * (inroot.h), entering its namespaces (ns.h), taking its ids (creds.h), the
+ * The rest of the layer's entry (the confined open inside a target's root
+ * is base.h's confine.h): entering its namespaces (ns.h), taking its ids (creds.h), the
  * JDK's version and what jsym makes of it (jdk_version.h).
  */
 #include "creds.h"
-#include "inroot.h"
 #include "jdk_version.h"
 #include "ns.h"
 

@@ -45,6 +45,16 @@ struct vm_lib_span {
 int vm_maps_lib(const char *buf, size_t len, const char *path, struct vm_lib_span *out);
 
 /*
+ * The same for a path as the target names it from its root (target.h
+ * maps.jvm_lib, re-rooted for a chrooted JVM): maps names files from our
+ * root, so below a root other than "/" (target.h root_path, readlink of
+ * /proc/<pid>/root) the library is looked for as root + path first, then
+ * as path (a file mapped before the chroot, outside it).  0 or -ENOENT.
+ */
+int vm_maps_lib_in_root(const char *buf, size_t len, const char *root, const char *path,
+			struct vm_lib_span *out);
+
+/*
  * Open t (target_open with TARGET_FDS; a HotSpot JVM) for reading.
  * Returns 0, or -errno with e set: -EPERM (no ptrace access: the message
  * says which capability or uid is needed), -ENOENT (no libjvm.so or no

@@ -2,6 +2,7 @@
 /* vm_maps.c - where a library is mapped, from /proc/<pid>/maps text. */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vm_jvm.h"
@@ -89,3 +90,20 @@ int vm_maps_lib(const char *buf, size_t len, const char *path, struct vm_lib_spa
 	return based ? 0 : -ENOENT;
 }
 
+
+int vm_maps_lib_in_root(const char *buf, size_t len, const char *root, const char *path,
+			struct vm_lib_span *out)
+{
+	char full[1024];
+	size_t rlen = root ? strlen(root) : 0;
+
+	while (rlen > 0 && root[rlen - 1] == '/')
+		rlen--;
+	/* maps names the file from our root: the chroot's path in front */
+	if (rlen > 0 && root[0] == '/' && path[0] == '/' &&
+	    snprintf(full, sizeof(full), "%.*s%s", (int)rlen, root, path) < (int)sizeof(full) &&
+	    vm_maps_lib(buf, len, full, out) == 0)
+		return 0;
+	/* not re-rooted (mapped before the chroot, or no chroot) */
+	return vm_maps_lib(buf, len, path, out);
+}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,20 +29,31 @@ static size_t put_hex(char *p, uint64_t v)
 	return n;
 }
 
+/* The escaped names a map may hold: what the walk keeps of raw names
+ * (vm_scan.h), so a map of names without a byte to escape is never cut. */
+static size_t names_budget(const struct vm_snapshot *s)
+{
+	return s->max_name_bytes ? s->max_name_bytes : VM_MAX_NAME_BYTES;
+}
+
 int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_text *t)
 {
-	size_t need = 1, len = t->len;
+	size_t len = t->len, budget = names_budget(s), lines = t->lines, nb = t->name_bytes;
+	bool capped = t->capped;
 
-	/* two hex numbers, two spaces and a newline take at most 35 bytes;
-	 * an escaped byte takes 4 (\xNN) */
-	for (size_t k = t->done; k < upto; k++)
-		need += 35 + 4 * strlen(vm_entry_name(s, &s->e[k]));
-	if (text_reserve(&t->buf, &t->cap, t->len + need, 256 * 1024))
+	if (text_reserve(&t->buf, &t->cap, len + 1, 256 * 1024))
 		return -ENOMEM;
-	for (size_t k = t->done; k < upto; k++) {
+	for (size_t k = t->done; k < upto && !capped; k++) {
 		const struct vm_entry *en = &s->e[k];
 		const char *name = vm_entry_name(s, en);
+		size_t nlen = strlen(name), line = len, esc;
 
+		/* two hex numbers, two spaces and a newline take at most 35
+		 * bytes; an escaped byte takes 4 (\xNN) */
+		if (text_reserve(&t->buf, &t->cap, len + 36 + 4 * nlen, 256 * 1024)) {
+			t->buf[t->len] = '\0';    /* t as it was */
+			return -ENOMEM;
+		}
 		len += put_hex(t->buf + len, en->start);
 		t->buf[len++] = ' ';
 		len += put_hex(t->buf + len, en->size);
@@ -49,20 +61,38 @@ int vm_map_render_more(const struct vm_snapshot *s, size_t upto, struct vm_map_t
 		/* A method name is the JVM's text (a class file may hold ESC or
 		 * a C1 control): the map goes to a terminal with --stdout and
 		 * through perf to one later, so it holds only the escaped form. */
-		term_escape(t->buf + len, t->cap - len, name, strlen(name), 0);
-		len += strlen(t->buf + len);
+		term_escape(t->buf + len, t->cap - len, name, nlen, 0);
+		esc = strlen(t->buf + len);
+		/* Escaping makes up to four bytes of one: names of nothing but
+		 * bytes to escape (0x9b, 4095 of them, to the walk's cap) would
+		 * make 512 MiB of text from its 128 MiB of names.  The escaped
+		 * names stop at the walk's cap on raw names: the map ends before
+		 * the first that does not fit (issue 24 row 9). */
+		if (nb + esc > budget) {
+			len = line;
+			capped = true;
+			break;
+		}
+		nb += esc;
+		len += esc;
 		t->buf[len++] = '\n';
+		lines++;
 	}
 	t->buf[len] = '\0';    /* not part of the map; for callers that print it */
 	t->len = len;
+	t->lines = lines;
+	t->name_bytes = nb;
+	t->capped = capped;
 	t->done = upto > t->done ? upto : t->done;
 	return 0;
 }
 
 int vm_map_text_finish(const struct vm_snapshot *s, struct vm_map_text *t)
 {
-	if (s->settled != s->n)
-		t->len = t->done = 0;   /* put in order at the end: again */
+	if (s->settled != s->n) {       /* put in order at the end: again */
+		t->len = t->done = t->lines = t->name_bytes = 0;
+		t->capped = false;
+	}
 	return vm_map_render_more(s, s->n, t);
 }
 
@@ -92,7 +122,8 @@ static const char *kind_of(mode_t m)
 static int open_tmp(const struct target *t, const char *dir, struct err_text *e)
 {
 	struct stat st;
-	int fd = inroot_open(t->root_fd, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	int fd = confine_open(t->proc_fd, t->root_fd, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+			      0, NULL);
 
 	if (fd < 0)
 		return err_set(e, fd, "cannot open the container's %s: %s%s", dir,
@@ -131,6 +162,33 @@ static int check_old(int dirfd, const char *name, uid_t uid, const char *where,
 	return 0;
 }
 
+/*
+ * name created in dirfd with the JVM's ids as the file-system ids, so the
+ * kernel's own permission check on the directory decides, as for attach's
+ * copies (deploy_place): jsym never creates, as root, a file where the
+ * JVM's user could not (an AltTempDir of /etc, a root-owned 0755 /tmp),
+ * and a rootless container's file system gets an inode of an id it maps.
+ * setfsuid is per thread and drops the file capabilities only while it
+ * lasts.  The fd or -errno.
+ */
+static int create_as_jvm(const struct target *t, int dirfd, const char *name)
+{
+	bool as_jvm = geteuid() != t->st.uid[1] || getegid() != t->st.gid[1];
+	int fd, err;
+
+	if (as_jvm) {
+		setfsgid(t->st.gid[1]);
+		setfsuid(t->st.uid[1]);
+	}
+	fd = confine_open(t->proc_fd, dirfd, name, O_CREAT | O_EXCL | O_WRONLY, 0644, NULL);
+	err = fd < 0 ? -fd : 0;
+	if (as_jvm) {
+		setfsuid(geteuid());
+		setfsgid(getegid());
+	}
+	return fd >= 0 ? fd : -err;
+}
+
 int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, char *where,
 		 size_t cap, struct err_text *e)
 {
@@ -154,11 +212,13 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	rc = check_old(o->dirfd, name, o->uid, o->where, e);
 	if (rc)
 		goto fail;
-	o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-		       0644);
+	o->fd = create_as_jvm(t, o->dirfd, o->tmp);
 	if (o->fd < 0) {
-		rc = err_set(e, -errno, "cannot create a new file next to %s in the "
-			     "container: %s", o->where, strerror(errno));
+		rc = err_set(e, o->fd, "cannot create a new file next to %s in the "
+			     "container as the JVM's uid %u gid %u: %s%s", o->where,
+			     (unsigned)o->uid, (unsigned)t->st.gid[1], strerror(-o->fd),
+			     o->fd == -EACCES || o->fd == -EPERM ? " (jsym writes only where "
+			     "the JVM's user could; make the directory writable for it)" : "");
 		goto fail;
 	}
 	o->created = true;

@@ -27,8 +27,12 @@
 /*
  * Render s as perf-map text into a malloc'd buffer (*out, the caller
  * frees; NUL-terminated after the length).  Names are escaped with
- * term_escape (control bytes, newlines included, and C1 controls as
- * \xNN), so a map never carries a terminal escape.  Length or -ENOMEM.
+ * term_escape (control bytes, newlines included, C1 controls and
+ * invisible format characters as \xNN), so a map never carries a
+ * terminal escape.  The escaped names together stop at the walk's cap on
+ * raw names (s->max_name_bytes, else VM_MAX_NAME_BYTES): escaping can make
+ * four bytes of one, and the map ends before the first name that would
+ * pass it (vm_map_text.capped).  Length or -ENOMEM.
  */
 long vm_map_render(const struct vm_snapshot *s, char **out);
 
@@ -37,7 +41,11 @@ long vm_map_render(const struct vm_snapshot *s, char **out);
 struct vm_map_text {
 	char *buf;              /* malloc'd, NUL-terminated after len */
 	size_t len, cap;
-	size_t done;            /* entries rendered */
+	size_t done;            /* entries rendered (or left out: capped) */
+	size_t lines;           /* entries in the text */
+	size_t name_bytes;      /* escaped names in the text */
+	bool capped;            /* the escaped names reached their cap: the
+	                           entries from `lines` on are left out */
 };
 
 /* Render s's entries [t->done, upto) onto t.  0 or -ENOMEM (t as it
@@ -60,8 +68,10 @@ int vm_map_write(const struct target *t, const char *text, size_t len, char *whe
  * The steps of that replacement, for any file of jsym's in the container's
  * /tmp (the map, the journal of `jsym map --follow`):
  *   vm_out_begin   /tmp checked, what is at /tmp/NAME checked, a new file of
- *                  an exclusive name created in it (o->fd, write-only),
- *                  given to the JVM's uid and gid, mode 0644.  where[cap]
+ *                  an exclusive name created in it (o->fd, write-only)
+ *                  with the JVM's uid and gid as the file-system ids (a
+ *                  directory the JVM's user cannot write is refused,
+ *                  -EACCES), mode 0644.  where[cap]
  *                  gets "/tmp/NAME" as the JVM names it.
  *   vm_out_commit  /tmp/NAME checked again, the new file renamed over it.
  *                  o->fd stays open (the caller's to close or keep writing:

@@ -105,6 +105,9 @@ static void cap_value(const char *cap, char *buf, size_t len)
 		snprintf(buf, len, "%u entries", VM_MAX_ENTRIES);
 	else if (!strcmp(cap, "name bytes"))
 		snprintf(buf, len, "%u MiB of names", VM_MAX_NAME_BYTES >> 20);
+	else if (!strcmp(cap, "escaped name bytes"))
+		snprintf(buf, len, "%u MiB of names in the map, escaped",
+			 VM_MAX_NAME_BYTES >> 20);
 	else
 		snprintf(buf, len, "%llu GiB of code heaps", VM_MAX_CODE_BYTES >> 30);
 }
@@ -175,6 +178,12 @@ int vmstructs_map(struct vm_session *s, FILE *out, struct vm_map_stats *st,
 	if (rc == 0) {
 		map_stats(&sn, st);
 		rc = write_map(s->t, &sn, &tx, out, st->where, sizeof(st->where), e);
+		if (tx.capped) {        /* the map text's own cap (vm_write.h) */
+			st->capped = "escaped name bytes";
+			cap_value(st->capped, st->cap_value, sizeof(st->cap_value));
+			st->partial = true;
+			st->entries = tx.lines;
+		}
 		st->ms = clock_ms() - t0;
 		st->reads = s->j.mem.syscalls - reads0;
 		st->bytes = s->j.mem.bytes - bytes0;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # 25-resolve-offline.sh - `jsym resolve` on files alone, as a regular
 # command: names from a hostile perf map reach the terminal escaped (ESC,
-# the UTF-8 C1 control U+009B that some terminals take as CSI, DEL), the JSON
+# the UTF-8 C1 control U+009B that some terminals take as CSI, DEL, the
+# bidi override U+202E that shows "exe.jpg" as "gpj.exe"), the JSON
 # output stays valid JSON with the bytes intact, and the exit codes are the
 # CLI's (1 usage, 2 files missing); a device node or FIFO planted where
 # `resolve --pid` reads a target's map and journal is never opened.  Fast:
@@ -11,17 +12,19 @@ source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 J=$JSYM_BUILD/jsym
 [ -x "$J" ] || t_skip "jsym not built (make)"
 map=$KIT_DIR/perf-4242.map
-# one name with ESC [31m, one with U+009B (\302\233) then 2J, one with DEL
-printf '7f0000001000 100 a\033[31mred\n7f0000002000 100 b\302\2332Jclear\n7f0000003000 100 c\177del\n7f0000004000 100 void Plain.run()\n' >"$map"
+# one name with ESC [31m, one with U+009B (\302\233) then 2J, one with DEL,
+# one with U+202E (\342\200\256)
+printf '7f0000001000 100 a\033[31mred\n7f0000002000 100 b\302\2332Jclear\n7f0000003000 100 c\177del\n7f0000004000 100 void Plain.run()\n7f0000005000 100 d\342\200\256gpj.exe\n' >"$map"
 
 t_case text-output-escapes-target-bytes
-t_run "$J" resolve --map "$map" 7f0000001010 7f0000002010 7f0000003010 7f0000004010 7f0000009000
+t_run "$J" resolve --map "$map" 7f0000001010 7f0000002010 7f0000003010 7f0000004010 7f0000009000 \
+	7f0000005010
 t_expect_rc 0
 t_expect_out '^0x7f0000001010  a\\x1b\[31mred\+0x10 ' '^0x7f0000002010  b\\xc2\\x9b2Jclear\+0x10 ' \
 	'^0x7f0000003010  c\\x7fdel\+0x10 ' '^0x7f0000004010  void Plain\.run\(\)\+0x10 ' \
-	'^0x7f0000009000  \?\?$'
-t_check "no ESC, DEL or C1 byte on stdout" \
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(any(c in d for c in (b"\x1b", b"\x7f", b"\xc2\x9b")))' \
+	'^0x7f0000009000  \?\?$' '^0x7f0000005010  d\\xe2\\x80\\xaegpj\.exe\+0x10 '
+t_check "no ESC, DEL, C1 byte or bidi override on stdout" \
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(any(c in d for c in (b"\x1b", b"\x7f", b"\xc2\x9b", b"\xe2\x80\xae")))' \
 	"$KIT_DIR/t_run.out"
 
 t_case json-output-keeps-the-bytes

@@ -14,6 +14,8 @@
 # error and nothing written.  Then the default delivery gets around each
 # refusal with a memfd (54-deploy-memfd has the details), still touching
 # nothing; a read-only /tmp stays impossible (HotSpot's socket lives there).
+# A flock of the container's / held by its uid 65534 delays an attach by a
+# second, no more.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 t_need_root "namespaces, chown"
 J=$JSYM_BUILD/jsym
@@ -143,5 +145,28 @@ t_run timeout 30 "$J" attach "$ct"
 t_expect_rc 2
 t_expect_err "/tmp is read-only: HotSpot creates the socket there"
 kit_stop h8
+
+t_case flock-of-the-root
+# Any user of the container can flock its /: uid 65534 holding it made
+# every attach of the container give up ("another jsym has been attaching
+# this JVM's container", issue 24 row 6).  jsym's own lock is outside the
+# container now; the container's / is waited for a second at most.
+ct=$(start h9)
+ino=$(stat -c %i "/proc/$ct/root/")
+kit_exec "$ct" --uid 65534 --gid 65534 -- flock / sleep 300 >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do
+	grep -q "FLOCK .*:$ino " /proc/locks && break
+	sleep 0.1
+done
+t_check "uid 65534 holds a flock of the container's /" grep -q "FLOCK .*:$ino " /proc/locks
+t_run timeout 30 "$J" attach -v --timeout 5000 "$ct"
+t_expect_rc 0
+t_expect_out 'agent loaded'
+t_expect_err "locked /run/jsym/root-[0-9a-f]+-[0-9a-f]+\\.lock against concurrent jsyms" \
+	"the container's / stayed locked for 1000 ms"
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+kit_stop h9
 
 t_finish

@@ -5,7 +5,8 @@
 # tests/docs/man_vs_help.py parses both: the commands (--help's "Commands:"
 # block, the man page's COMMANDS .SS headings) and every long option
 # (`jsym --help` plus every `jsym COMMAND --help`, against the man page
-# outside its EXAMPLES).  Any difference fails, named.  Each command's
+# outside its EXAMPLES).  Any difference fails, named.  The commands come
+# from `jsym --help`, which lists the command table (cli_commands.c).  Each command's
 # --help is its own (attach's does not list exec's --protocol) and shows
 # examples.  The parser is checked too: a man page with one option and one
 # command removed must be caught.  groff, when present, must render the page
@@ -17,11 +18,15 @@ cmp=$JSYM_ROOT/tests/docs/man_vs_help.py
 [ -x "$J" ] || t_skip "jsym not built (make)"
 [ -f "$man" ] || t_abort "no docs/jsym.1"
 
-commands="attach detach exec list map resolve"
 t_case help-texts
 t_run "$J" --help
 t_expect_rc 0
 cp "$KIT_DIR/t_run.out" "$KIT_DIR/help.txt"
+# the commands as jsym's command table lists them (cli_commands.c): the
+# first word of the lines under "Commands:"
+commands=$(awk '/^Commands:/ {c = 1; next} c && /^[^ ]/ {c = 0} c && /^  [a-z]/ {print $1}' \
+	"$KIT_DIR/help.txt" | sort -u | tr '\n' ' ')
+t_check "jsym --help lists commands ($commands)" test "$(wc -w <<<"$commands")" -ge 6
 helps=()
 for c in $commands; do
 	t_run "$J" "$c" --help

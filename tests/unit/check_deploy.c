@@ -9,8 +9,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_tmp.h"
@@ -62,6 +67,7 @@ static void make_target(struct target *t)
 	ck_assert_int_eq(mkdir(p, 0755), 0);
 	ck_assert_int_eq(chmod(p, 01777), 0);
 	t->root_fd = open(root, O_PATH | O_DIRECTORY);
+	t->proc_fd = -1;         /* its mounts are ours (confine_open) */
 	ck_assert_int_ge(t->root_fd, 0);
 	t->st.uid[1] = geteuid();
 	t->st.gid[1] = getegid();
@@ -285,6 +291,77 @@ START_TEST(clean_every_version_keeps_the_mapped)
 }
 END_TEST
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Root only: `flock /` by uid 65534 inside a container does not stop an
+ * attach (issue 24 row 6: it made jsym give up, "another jsym has been
+ * attaching this JVM's container"); the container's / is waited for a
+ * second at most.  Two jsyms still take turns: the second, while the
+ * first holds the lock, gives up at its timeout. */
+START_TEST(lock_ignores_a_flock_of_the_containers_root)
+{
+	struct err_text e = { "" }, e2 = { "" };
+	int ready[2], fds[2], fds2[2], rc, rc2;
+	char c, lockfile[160];
+	struct target t;
+	struct stat st;
+	long t0, took;
+	pid_t child;
+
+	make_target(&t);
+	t.ns[TNS_MNT].known = t.ns[TNS_MNT].differs = true;
+	ck_assert_int_eq(chmod(root, 0755), 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		int fd;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setgid(65534) || setuid(65534))
+			_exit(1);
+		fd = openat(t.root_fd, ".", O_RDONLY | O_DIRECTORY);
+		if (fd >= 0 && flock(fd, LOCK_EX) == 0 && write(ready[1], "r", 1) == 1)
+			pause();
+		_exit(1);
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+
+	t0 = now_ms();
+	rc = deploy_lock_jvm(&t, 3000, fds, NULL, &e);
+	took = now_ms() - t0;
+	rc2 = deploy_lock_jvm(&t, 200, fds2, NULL, &e2);
+	for (int i = 0; i < 2; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		if (rc2 == 0 && fds2[i] >= 0)
+			close(fds2[i]);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ck_assert_int_eq(fstat(t.root_fd, &st), 0);
+	snprintf(lockfile, sizeof(lockfile), "/run/jsym/root-%llx-%llx.lock",
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	unlink(lockfile);
+	close(t.root_fd);
+
+	ck_assert_msg(rc == 0, "a container's uid 65534 holding a flock of its / stopped "
+		      "the attach: %s", e.msg);
+	ck_assert_msg(took < 2500, "the lock took %ld ms", took);
+	ck_assert_int_ge(fds[0], 0);
+	ck_assert_int_eq(fds[1], -1);
+	ck_assert_int_eq(rc2, -ETIMEDOUT);
+	ck_assert_msg(strstr(e2.msg, "another jsym has been attaching"), "%s", e2.msg);
+}
+END_TEST
+
 Suite *deploy_suite(void)
 {
 	Suite *s = suite_create("deploy");
@@ -300,5 +377,15 @@ Suite *deploy_suite(void)
 	tcase_add_test(tc, place_refuses_symlinked_tmpdir);
 	tcase_add_test(tc, clean_every_version_keeps_the_mapped);
 	suite_add_tcase(s, tc);
+	if (geteuid() == 0) {
+		TCase *root_tc = tcase_create("deploy-root");
+
+		tcase_add_unchecked_fixture(root_tc, tmp_setup, tmp_teardown);
+		tcase_add_test(root_tc, lock_ignores_a_flock_of_the_containers_root);
+		suite_add_tcase(s, root_tc);
+	} else {
+		fprintf(stderr, "skip: deploy: lock_ignores_a_flock_of_the_containers_root: "
+			"needs root\n");
+	}
 	return s;
 }

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -481,6 +482,71 @@ START_TEST(refusal_text_escaped)
 }
 END_TEST
 
+/* Everything the pty's master has to read now, into out (cap). */
+static size_t drain(int master, char *out, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < cap && (r = read(master, out + n, cap - 1 - n)) > 0)
+		n += (size_t)r;
+	out[n] = '\0';
+	return n;
+}
+
+/* Issue 24 row 8: a command that succeeds with an OSC title sequence and a
+ * bidi override in its output.  On a terminal the output is escaped like
+ * a refusal's (the newline kept, an é cut by jsym's own 1024-byte chunks
+ * kept whole); to a pipe or a file it stays byte for byte the JVM's. */
+START_TEST(success_output_escaped_on_a_terminal_only)
+{
+	static char reply[2048], want[2048], out[4096];
+	static const char evil[] = "\033]0;pwn\007 \xe2\x80\xae" "cba\n";
+	struct attach_reply r;
+	struct err_text e = { "" };
+	struct termios tio;
+	struct fake f;
+	size_t n, body;
+	int master, slave, mfd;
+
+	/* "0\n", 1022 a's and an é that crosses byte 1024 of the body */
+	n = (size_t)snprintf(reply, sizeof(reply), "0\n%s", evil);
+	memset(reply + n, 'a', 1024 - (sizeof(evil) - 1) - 1);
+	n += 1024 - (sizeof(evil) - 1) - 1;
+	n += (size_t)snprintf(reply + n, sizeof(reply) - n, "\xc3\xa9\n");
+	body = n - 2;
+	snprintf(want, sizeof(want), "\\x1b]0;pwn\\x07 \\xe2\\x80\\xae" "cba\n%.*s\xc3\xa9\n",
+		 (int)(1024 - (sizeof(evil) - 1) - 1), reply + 2 + sizeof(evil) - 1);
+
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK);
+	ck_assert_int_ge(master, 0);
+	ck_assert_int_eq(grantpt(master), 0);
+	ck_assert_int_eq(unlockpt(master), 0);
+	slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(slave, 0);
+	ck_assert_int_eq(tcgetattr(slave, &tio), 0);
+	cfmakeraw(&tio);                /* bytes as written: no \n -> \r\n */
+	ck_assert_int_eq(tcsetattr(slave, TCSANOW, &tio), 0);
+
+	fake_start(&f, reply, n, 1, false);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, slave, &r, &e), 0);
+	fake_stop(&f);
+	ck_assert(!r.failed);
+	drain(master, out, sizeof(out));
+	ck_assert_str_eq(out, want);
+	close(slave);
+	close(master);
+
+	mfd = memfd_create("out", 0);
+	fake_start(&f, reply, n, 1, false);
+	ck_assert_int_eq(run(&f, "properties", NULL, 0, mfd, &r, &e), 0);
+	fake_stop(&f);
+	ck_assert_int_eq((int)pread(mfd, out, sizeof(out), 0), (int)body);
+	ck_assert(!memcmp(out, reply + 2, body));
+	close(mfd);
+}
+END_TEST
+
 Suite *hotspot_suite(void)
 {
 	Suite *s = suite_create("hotspot");
@@ -499,6 +565,7 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, dripping_reply_has_a_deadline);
 	tcase_add_test(tc, endless_reply_is_capped);
 	tcase_add_test(tc, refusal_text_escaped);
+	tcase_add_test(tc, success_output_escaped_on_a_terminal_only);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("alt_temp_dir");
 	tcase_set_timeout(tc, 20);

@@ -37,6 +37,23 @@ START_TEST(utf8_printable_kept_c1_and_invalid_escaped)
 }
 END_TEST
 
+/* Issue 24 row 8: a bidi override (U+202E), an isolate (U+2066), a zero
+ * width space (U+200B), a BOM (U+FEFF) and a tag (U+E0041) reorder or hide
+ * what a terminal shows; the letters around them stay. */
+START_TEST(bidi_and_format_characters_escaped)
+{
+	ck_assert_str_eq(esc("A\xe2\x80\xae" "cba", 7, 0), "A\\xe2\\x80\\xaecba");
+	ck_assert_str_eq(esc("\xe2\x81\xa6x\xe2\x81\xa9", 7, 0),
+			 "\\xe2\\x81\\xa6x\\xe2\\x81\\xa9");
+	ck_assert_str_eq(esc("a\xe2\x80\x8b" "b\xef\xbb\xbf", 8, 0),
+			 "a\\xe2\\x80\\x8bb\\xef\\xbb\\xbf");
+	ck_assert_str_eq(esc("\xf3\xa0\x81\x81", 4, 0), "\\xf3\\xa0\\x81\\x81");
+	ck_assert_str_eq(esc("\xc2\xad", 2, 0), "\\xc2\\xad");         /* soft hyphen */
+	/* their neighbours are visible: kept */
+	ck_assert_str_eq(esc("\xe2\x80\xa6\xe2\x80\xb0", 6, 0), "\xe2\x80\xa6\xe2\x80\xb0");
+}
+END_TEST
+
 START_TEST(idempotent_and_bounded)
 {
 	char once[64], twice[64], small[8];
@@ -60,6 +77,7 @@ Suite *termtext_suite(void)
 
 	tcase_add_test(tc, controls_become_hex);
 	tcase_add_test(tc, utf8_printable_kept_c1_and_invalid_escaped);
+	tcase_add_test(tc, bidi_and_format_characters_escaped);
 	tcase_add_test(tc, idempotent_and_bounded);
 	suite_add_tcase(s, tc);
 	return s;

@@ -110,6 +110,19 @@ START_TEST(json_utf8_edges)
 }
 END_TEST
 
+/* Issue 24 row 8: bidi and other invisible format characters are valid
+ * JSON, but a terminal showing it would reorder: \uNNNN (a surrogate pair
+ * beyond the BMP); visible neighbours kept. */
+START_TEST(json_invisible_escaped)
+{
+	char *j = json_of("a\xe2\x80\xae" "b\xe2\x81\xa7" "c\xf3\xa0\x81\x81\xe2\x80\xa6",
+			  16);
+
+	ck_assert_str_eq(j, "\"a\\u202eb\\u2067c\\udb40\\udc41\xe2\x80\xa6\"");
+	free(j);
+}
+END_TEST
+
 /* A buffer grows by doubling from its first size, never past 2 GiB: a
  * larger need fails and leaves it as it was. */
 START_TEST(reserve_grows_and_bounds)
@@ -144,6 +157,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, json_escapes);
 	tcase_add_test(tc, json_invalid_utf8_replaced);
 	tcase_add_test(tc, json_utf8_edges);
+	tcase_add_test(tc, json_invisible_escaped);
 	tcase_add_test(tc, reserve_grows_and_bounds);
 	suite_add_tcase(s, tc);
 	return s;

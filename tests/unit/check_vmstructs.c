@@ -734,6 +734,35 @@ START_TEST(maps_find_the_library)
 }
 END_TEST
 
+/* Issue 24 row 11: a JVM chrooted at /srv/jail maps its libjvm.so under
+ * /srv/jail as we read maps, and target_open re-roots the path to the
+ * JVM's /opt/...: it is found with the root in front; a library mapped
+ * before the chroot (outside it) under the path itself. */
+START_TEST(maps_find_the_library_of_a_chroot)
+{
+	static const char maps[] =
+		"7f0000000000-7f0000200000 r--p 00000000 fe:00 77 "
+		"/srv/jail/opt/jdk/lib/server/libjvm.so\n"
+		"7f0000200000-7f0000400000 r-xp 00200000 fe:00 77 "
+		"/srv/jail/opt/jdk/lib/server/libjvm.so\n"
+		"7f1000000000-7f1000001000 r--p 00000000 fe:00 90 /usr/lib/libold.so\n";
+	struct vm_lib_span sp;
+
+	ck_assert_int_eq(vm_maps_lib_in_root(maps, sizeof(maps) - 1, "/srv/jail/",
+					     "/opt/jdk/lib/server/libjvm.so", &sp), 0);
+	ck_assert_uint_eq(sp.base, 0x7f0000000000ull);
+	ck_assert_uint_eq(sp.hi, 0x7f0000400000ull);
+	ck_assert_uint_eq(sp.inode, 77);
+	ck_assert_int_eq(vm_maps_lib_in_root(maps, sizeof(maps) - 1, "/srv/jail",
+					     "/usr/lib/libold.so", &sp), 0);
+	ck_assert_uint_eq(sp.inode, 90);
+	ck_assert_int_eq(vm_maps_lib_in_root(maps, sizeof(maps) - 1, "/",
+					     "/srv/jail/opt/jdk/lib/server/libjvm.so", &sp), 0);
+	ck_assert_int_eq(vm_maps_lib_in_root(maps, sizeof(maps) - 1, "/srv/other",
+					     "/opt/jdk/lib/server/libjvm.so", &sp), -ENOENT);
+}
+END_TEST
+
 /* A planted symlink or FIFO at the map's name is refused and left alone;
  * a regular map is replaced by a new inode. */
 START_TEST(writer_refuses_planted_files)
@@ -750,6 +779,7 @@ START_TEST(writer_refuses_planted_files)
 	chmod(path, 01777);
 	memset(&t, 0, sizeof(t));
 	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.proc_fd = -1;          /* its mounts are ours (confine_open) */
 	t.st.nspid = 1;
 	t.st.uid[1] = getuid();
 	t.st.gid[1] = getgid();
@@ -830,6 +860,7 @@ START_TEST(follow_journals_in_the_agents_format)
 	chmod(path, 01777);
 	memset(&t, 0, sizeof(t));
 	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.proc_fd = -1;          /* its mounts are ours (confine_open) */
 	t.st.nspid = 1;
 	t.st.uid[1] = getuid();
 	t.st.gid[1] = getgid();
@@ -934,6 +965,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, render_finish_starts_again_when_unsettled);
 	tcase_add_test(tc, walk_renders_again_when_a_heap_is_listed_twice);
 	tcase_add_test(tc, maps_find_the_library);
+	tcase_add_test(tc, maps_find_the_library_of_a_chroot);
 	tcase_add_test(tc, writer_refuses_planted_files);
 	tcase_add_test(tc, follow_journals_in_the_agents_format);
 	tcase_add_test(tc, elf_of_another_architecture);

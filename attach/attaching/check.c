@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cli_check.c - what `jsym exec` says about a target before attaching, and
- * the refusals that need no attach child (not a JVM, unreadable target).
+ * check.c - what `jsym exec` and `jsym attach` say about a target before
+ * attaching, and the refusals that need no attach child (not a JVM,
+ * unreadable target).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,12 +14,13 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "cli.h"
+#include "attaching.h"
+#include "run.h"
 #include "target.h"
 
 #define STATUS_MAX 4096 /* /proc/<pid>/status: the ppid is near the top */
 
-void cli_log_facts(const struct target *t, const struct attach_log *log)
+void attaching_log_facts(const struct target *t, const struct attach_log *log)
 {
 	char ver[4 * sizeof(t->jdk_version)];
 
@@ -27,7 +29,7 @@ void cli_log_facts(const struct target *t, const struct attach_log *log)
 		attach_step(log, "%d is a thread of process %d: attaching to %d",
 			    (int)t->thread, (int)t->pid, (int)t->pid);
 	attach_step(log, "target %d: %s%s%s, pid %d in its namespace, uid %u gid "
-		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, target_kind_name(t),
+		    "%u, libc %s, QUIT handler %s%s%s", (int)t->pid, run_target_kind_name(t),
 		    ver[0] ? " " : "", ver, (int)t->st.nspid,
 		    (unsigned)t->st.uid[1], (unsigned)t->st.gid[1],
 		    target_libc_name(t),
@@ -63,8 +65,8 @@ static pid_t jvm_child(pid_t pid)
 
 		if (text_parse_pid(de->d_name, &p) != 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)p);
-		n = fdio_read_file_at(AT_FDCWD, path, 0, 0, STATUS_MAX, &buf);
+		snprintf(path, sizeof(path), "%d/status", (int)p);
+		n = confine_proc_read(dirfd(d), path, STATUS_MAX, &buf);
 		if (n <= 0) {
 			free(buf);
 			continue;
@@ -84,7 +86,7 @@ static pid_t jvm_child(pid_t pid)
 }
 
 /* Refusals that need no child: not a JVM, unreadable target. */
-int cli_precheck(const struct target *t, struct err_text *e)
+int attaching_precheck(const struct target *t, struct err_text *e)
 {
 	char hint[256];
 

@@ -1,19 +1,37 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cli_attach_gate.c - what `jsym attach` decides per JVM before it
- * deploys anything: whether this JDK may take the agent at all
- * (jdk_version.h), whether its container has the memory for it, and the
- * agent's options for it (cli_attach.h).
+ * gate.c - what the attach decides per JVM before it deploys anything:
+ * whether this JDK may take the agent at all (jdk_version.h), whether its
+ * container has the memory for it, and the agent's options for it
+ * (attaching_int.h).  Warnings go to the caller's hooks.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_attach.h"
+#include "attaching_int.h"
 #include "deploy.h"
 #include "target.h"
+
+/* A warning about t for the user (env->hooks.warn), formatted here. */
+static void warn(const struct attach_env *env, const struct target *t,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void warn(const struct attach_env *env, const struct target *t,
+		 const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!env->hooks.warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	env->hooks.warn(env->hooks.ctx, t->pid, buf);
+}
 
 /*
  * A JDK the agent must not go into (jdk_version.h): refused unless
@@ -36,10 +54,9 @@ int attach_version_gate(const struct attach_env *env, const struct target *t,
 			       "--force to load it anyway", why);
 	}
 	if (v == JDK_AGENT_REFUSE)
-		cli_err("%d: warning: loading the agent anyway (--force): %s",
-			(int)t->pid, why);
+		warn(env, t, "warning: loading the agent anyway (--force): %s", why);
 	else if (v == JDK_AGENT_WARN)
-		cli_err("%d: warning: %s", (int)t->pid, why);
+		warn(env, t, "warning: %s", why);
 	if (v != JDK_AGENT_OK)
 		attach_step(log, "version check: %s", v == JDK_AGENT_WARN ? "doubt" :
 			    "refused, forced");
@@ -77,9 +94,9 @@ int attach_memory_gate(const struct attach_env *env, const struct target *t,
 	if (rc || room >= DEPLOY_MEM_RESERVE)
 		return 0;
 	if (env->force) {
-		cli_err("%d: warning: loading the agent anyway (--force) with %llu KiB "
-			"left below the container's memory limit", (int)t->pid,
-			(unsigned long long)room >> 10);
+		warn(env, t, "warning: loading the agent anyway (--force) with %llu KiB "
+		     "left below the container's memory limit",
+		     (unsigned long long)room >> 10);
 		attach_step(log, "memory check: refused, forced");
 		return 0;
 	}

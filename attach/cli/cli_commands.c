@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cli_usage.c - the help texts: `jsym --help` (the commands) and `jsym
- * COMMAND --help` (that command's options and examples).  docs/cli.md and
- * the man page docs/jsym.1 say the same; tests/integration/60-docs-man.sh
- * compares the man page with these texts.
+ * cli_commands.c - the command table (cli.h's cli_commands[]): each
+ * command's name, entry, help (`jsym COMMAND --help`: options and
+ * examples) and its lines in `jsym --help`.  main() dispatches through it,
+ * `jsym --help` lists it, and tests/integration/60-docs-man.sh takes the
+ * commands from `jsym --help` to compare them with the man page.  A new
+ * command is one row here, its cli_NAME.c, and its sections in docs/jsym.1
+ * and docs/cli.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -172,26 +175,55 @@ static const char resolve_help[] =
 "\n"
 "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n";
 
-static const struct {
-	const char *cmd;
-	const char *text;
-} helps[] = {
-	{ "attach", attach_help },
-	{ "detach", detach_help },
-	{ "exec", exec_help },
-	{ "list", list_help },
-	{ "map", map_help },
-	{ "resolve", resolve_help },
+static int detach_main(int argc, char **argv)
+{
+	return cli_attach_main(argc, argv, true);
+}
+
+static int attach_main(int argc, char **argv)
+{
+	return cli_attach_main(argc, argv, false);
+}
+
+/* In the order of `jsym --help`. */
+const struct cli_command cli_commands[] = {
+	{ "attach", attach_main, attach_help,
+	  "  attach [OPTIONS] PID... | --all\n"
+	  "                    load the jsym agent into running JVMs\n"
+	  "  attach --stop [--clean] PID...\n"
+	  "                    stop the agent's output (and remove its copies)\n" },
+	{ "detach", detach_main, detach_help,
+	  "  detach PID...     the same as attach --stop --clean\n" },
+	{ "exec", cli_exec_main, exec_help,
+	  "  exec [OPTIONS] PID COMMAND [ARGS...]\n"
+	  "                    run one attach command in the JVM and print its output\n" },
+	{ "map", cli_map_main, map_help,
+	  "  map [OPTIONS] PID write the JVM's perf map without attaching (HotSpot)\n" },
+	{ "list", cli_list_main, list_help,
+	  "  list [--json] [-v]\n"
+	  "                    JVMs visible from here\n" },
+	{ "resolve", cli_resolve_main, resolve_help,
+	  "  resolve [OPTIONS] [ADDR...]\n"
+	  "                    resolve addresses with the jsym agent's symbols\n" },
+	{ NULL, NULL, NULL, NULL },
 };
+
+const struct cli_command *cli_command(const char *name)
+{
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (!strcmp(name, c->name))
+			return c;
+	return NULL;
+}
 
 int cli_help(FILE *f, const char *cmd)
 {
-	for (size_t i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
-		if (!strcmp(cmd, helps[i].cmd)) {
-			fputs(helps[i].text, f);
-			return 0;
-		}
-	return -ENOENT;
+	const struct cli_command *c = cli_command(cmd);
+
+	if (!c)
+		return -ENOENT;
+	fputs(c->help, f);
+	return 0;
 }
 
 void cli_usage(FILE *f)
@@ -202,19 +234,10 @@ void cli_usage(FILE *f)
 "Attach to a running JVM (HotSpot or OpenJ9) by its pid as seen from here,\n"
 "entering its container's namespaces when needed.\n"
 "\n"
-"Commands:\n"
-"  attach [OPTIONS] PID... | --all\n"
-"                    load the jsym agent into running JVMs\n"
-"  attach --stop [--clean] PID...\n"
-"                    stop the agent's output (and remove its copies)\n"
-"  detach PID...     the same as attach --stop --clean\n"
-"  exec [OPTIONS] PID COMMAND [ARGS...]\n"
-"                    run one attach command in the JVM and print its output\n"
-"  map [OPTIONS] PID write the JVM's perf map without attaching (HotSpot)\n"
-"  list [--json] [-v]\n"
-"                    JVMs visible from here\n"
-"  resolve [OPTIONS] [ADDR...]\n"
-"                    resolve addresses with the jsym agent's symbols\n"
+"Commands:\n", f);
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fputs(c->usage, f);
+	fputs(
 "\n"
 "jsym COMMAND --help (or jsym help COMMAND) prints that command's options\n"
 "and examples.\n"

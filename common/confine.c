@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* confine.c - the one confined open of a target's paths: see confine.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "confine_int.h"
+
+#define MAX_LINKS 40                    /* the kernel's own limit */
+#define MAX_DEPTH 256                   /* directories open at once */
+
+/* ---- one walk ------------------------------------------------------------- */
+
+static const char *kind_name(mode_t m)
+{
+	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
+	       S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+/*
+ * Walk path below root_fd to its last component, opened O_PATH and checked
+ * (mount, and a symlink followed unless nofollow).  Returns the fd and its
+ * stat in *st, or -errno.
+ */
+static int walk_path(struct walk *w, int root_fd, const char *path, bool nofollow,
+		     struct stat *st)
+{
+	int stack[MAX_DEPTH], depth = 0, links = 0, rc, fd;
+	char *rest = malloc(2 * PATH_MAX + 2), *tmp = malloc(2 * PATH_MAX + 2);
+	char *p;
+
+	stack[0] = root_fd;
+	if (!rest || !tmp) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (strlen(path) > PATH_MAX) {
+		rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too long", path);
+		goto out;
+	}
+	strcpy(rest, path);
+	if ((rc = cf_check_mount(w, root_fd, "the root")) < 0)
+		goto out;
+	p = rest;
+	for (;;) {
+		char comp[NAME_MAX + 1];
+		size_t n;
+		bool last;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		last = !p[n + strspn(p + n, "/")];
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			if (last || n == 0) {
+				/* the directory reached is the end */
+				fd = openat(stack[depth], ".", O_PATH | O_CLOEXEC);
+				if (fd < 0 || fstat(fd, st) != 0) {
+					rc = -errno;
+					if (fd >= 0)
+						close(fd);
+					goto out;
+				}
+				rc = fd;
+				goto out;
+			}
+			p += n;
+			continue;
+		}
+		if (n > NAME_MAX) {
+			rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: a component is "
+				     "too long", w->path);
+			goto out;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		p += n;
+		if (!strcmp(comp, "..")) {
+			/* never above root_fd: RESOLVE_IN_ROOT's rule */
+			if (depth > 0)
+				close(stack[depth--]);
+			continue;
+		}
+		fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			rc = err_set(w->e, -errno, "cannot open %s: %s", w->path,
+				     strerror(errno));
+			goto out;
+		}
+		if ((rc = cf_check_mount(w, fd, comp)) < 0 || fstat(fd, st) != 0) {
+			rc = rc < 0 ? rc : -errno;
+			close(fd);
+			goto out;
+		}
+		if (S_ISLNK(st->st_mode)) {
+			char lnk[PATH_MAX + 1];
+			ssize_t ln;
+
+			if ((last && nofollow) || ++links > MAX_LINKS) {
+				close(fd);
+				rc = err_set(w->e, -ELOOP, "refusing %s: %s is a symlink%s",
+					     w->path, comp, last && nofollow ? "" : " (too many)");
+				goto out;
+			}
+			ln = readlinkat(fd, "", lnk, sizeof(lnk) - 1);
+			close(fd);
+			if (ln <= 0) {
+				rc = ln < 0 ? -errno : -ENOENT;
+				goto out;
+			}
+			lnk[ln] = '\0';
+			if (strlen(p) + (size_t)ln + 2 > 2 * PATH_MAX) {
+				rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too "
+					     "long after its symlinks", w->path);
+				goto out;
+			}
+			/* an absolute target starts again at the root */
+			if (lnk[0] == '/')
+				while (depth > 0)
+					close(stack[depth--]);
+			snprintf(tmp, 2 * PATH_MAX + 2, "%s/%s", lnk, p);
+			strcpy(rest, tmp);
+			p = rest;
+			continue;
+		}
+		if (last) {
+			rc = fd;
+			goto out;
+		}
+		if (!S_ISDIR(st->st_mode)) {
+			close(fd);
+			rc = err_set(w->e, -ENOTDIR, "cannot open %s: %s is not a directory",
+				     w->path, comp);
+			goto out;
+		}
+		if (depth + 1 >= MAX_DEPTH) {
+			close(fd);
+			rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: too deep", w->path);
+			goto out;
+		}
+		stack[++depth] = fd;
+	}
+out:
+	while (depth > 0)
+		close(stack[depth--]);
+	free(rest);
+	free(tmp);
+	return rc;
+}
+
+/* Open pfd (O_PATH, checked) for real through /proc/self/fd: that inode. */
+static int reopen(struct walk *w, int pfd, const struct stat *st, int flags)
+{
+	struct stat st2;
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "fd/%d", pfd);
+	fd = openat(w->self, name, flags | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return err_set(w->e, -errno, "cannot open %s: %s", w->path, strerror(errno));
+	if (fstat(fd, &st2) != 0 || st2.st_ino != st->st_ino || st2.st_dev != st->st_dev) {
+		close(fd);
+		return err_set(w->e, -ESTALE, "cannot open %s: it changed while opened",
+			       w->path);
+	}
+	return fd;
+}
+
+#define KNOWN_FLAGS (O_ACCMODE | O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CREAT | \
+		     O_EXCL | O_TMPFILE | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+/* The parent of a new name: path's directory part, the name in *base. */
+static int split_last(const char *path, char *dir, size_t cap, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	*base = slash ? slash + 1 : path;
+	if (!**base || !strcmp(*base, ".") || !strcmp(*base, "..") || n >= cap)
+		return -EINVAL;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	if (slash && n == 0)
+		strcpy(dir, "/");
+	return 0;
+}
+
+/*
+ * AT_FDCWD: a path of jsym's own user (a command line's file, maybe below
+ * /proc/<pid>/root), resolved by the kernel as the user wrote it: the user
+ * chose each component.  What it names is still checked like a target's
+ * file (its mount, looked up in every process's table if need be, and its
+ * type) before it is opened.  Reading only.
+ */
+static int user_path(struct walk *w, const char *path, int flags, struct stat *st)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW)), rc;
+
+	if (pfd < 0)
+		return err_set(w->e, -errno, "cannot open %s: %s", path, strerror(errno));
+	if ((rc = cf_check_mount(w, pfd, "it")) < 0 || fstat(pfd, st) != 0) {
+		rc = rc < 0 ? rc : -errno;
+		close(pfd);
+		return rc;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		close(pfd);
+		return err_set(w->e, -ELOOP, "refusing %s: it is a symlink", path);
+	}
+	return pfd;
+}
+
+int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
+		 mode_t mode, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e };
+	bool tmpfile = (flags & O_TMPFILE) == O_TMPFILE, own;
+	bool create = !tmpfile && (flags & O_CREAT);
+	bool want_dir = tmpfile || (flags & O_DIRECTORY);
+	bool user = root_fd == AT_FDCWD;
+	int acc = flags & O_ACCMODE, pfd, fd;
+	struct stat st;
+
+	if ((root_fd < 0 && !user) || !path || !*path || (flags & ~KNOWN_FLAGS) ||
+	    (create && !(flags & O_EXCL)) || (user && (create || tmpfile || acc != O_RDONLY)))
+		return err_set(e, -EINVAL, "cannot open %s: invalid confined open "
+			       "(root %d, flags %#x)", w.path, root_fd, (unsigned)flags);
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot open %s: this process's /proc/self: %s",
+			       path, strerror(-w.self));
+	if (create) {
+		char dir[PATH_MAX];
+		const char *base;
+
+		if (split_last(path, dir, sizeof(dir), &base) != 0) {
+			fd = err_set(e, -EINVAL, "cannot create %s: no file name", path);
+			goto out;
+		}
+		/* the parent walked and checked too when it is root_fd itself
+		 * (a cwd on FUSE would be asked to create) */
+		pfd = walk_path(&w, root_fd, dir[0] ? dir : ".", false, &st);
+		if (pfd >= 0 && !S_ISDIR(st.st_mode)) {
+			close(pfd);
+			pfd = err_set(e, -ENOTDIR, "cannot create %s: its directory is "
+				      "not one", path);
+		}
+		if (pfd < 0) {
+			fd = pfd;
+			goto out;
+		}
+		/* O_EXCL: a new inode, never what the target put there */
+		fd = openat(pfd, base, acc | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+			    O_NONBLOCK, mode);
+		if (fd < 0)
+			fd = err_set(e, -errno, "cannot create %s: %s", path, strerror(errno));
+		close(pfd);
+		goto out;
+	}
+	pfd = user ? user_path(&w, path, flags, &st) :
+	      walk_path(&w, root_fd, path, flags & O_NOFOLLOW, &st);
+	if (pfd < 0) {
+		fd = pfd;
+		goto out;
+	}
+	if (want_dir != !!S_ISDIR(st.st_mode) || (!want_dir && !S_ISREG(st.st_mode))) {
+		close(pfd);
+		fd = err_set(e, want_dir ? -ENOTDIR : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+			     "refusing %s: it is %s, not a %s (jsym opens no other kind)",
+			     path, want_dir && S_ISREG(st.st_mode) ? "a regular file" :
+			     kind_name(st.st_mode), want_dir ? "directory" : "regular file");
+		if (fd == -EISDIR)
+			fd = -EINVAL;
+		goto out;
+	}
+	if (tmpfile) {
+		fd = openat(pfd, ".", O_TMPFILE | acc | O_CLOEXEC, mode);
+		if (fd < 0)
+			fd = err_set(e, -errno, "cannot create a file in %s: %s", path,
+				     strerror(errno));
+		close(pfd);
+		goto out;
+	}
+	if (flags & O_PATH) {
+		fd = pfd;
+		goto out;
+	}
+	fd = reopen(&w, pfd, &st, want_dir ? O_RDONLY | O_DIRECTORY :
+		    acc | (flags & O_TRUNC));
+	close(pfd);
+out:
+	free(w.mi);
+	if (own)
+		close(w.self);
+	if (fd < 0)
+		errno = -fd;
+	return fd;
+}
+
+/* ---- whole reads ------------------------------------------------------------ */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+ssize_t confine_read_fd(int fd, size_t max, int timeout_ms, char **out)
+{
+	long until = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	size_t len = 0, cap = max < 4096 ? max : 4096;
+	struct stat st;
+	char *buf;
+
+	*out = NULL;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (!(buf = malloc(cap + 1)))
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (until && now_ms() > until) {
+			free(buf);
+			return -ETIMEDOUT;
+		}
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= max)
+				break;  /* max bytes: cut here */
+			cap = cap > max / 2 ? max : cap * 2;
+			if (!(nb = realloc(buf, cap + 1))) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return (ssize_t)len;
+}
+
+ssize_t confine_read(int mnt_fd, int root_fd, const char *path, size_t max,
+		     int timeout_ms, char **out, struct err_text *e)
+{
+	int fd = confine_open(mnt_fd, root_fd, path, O_RDONLY | O_NOFOLLOW, 0, e);
+	ssize_t n;
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	n = confine_read_fd(fd, max, timeout_ms, out);
+	close(fd);
+	if (n < 0)
+		err_set(e, (int)n, "cannot read %s: %s", path, strerror((int)-n));
+	return n;
+}
+
+/* ---- the kernel's files about a process ------------------------------------- */
+
+int confine_proc(int proc_fd, const char *name, int flags)
+{
+	int fd;
+
+	if (!name || !*name || name[0] == '/' || strstr(name, ".."))
+		return -EINVAL;
+	if (!cf_on_procfs(proc_fd))
+		return -EPERM;
+	fd = openat(proc_fd, name, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t confine_proc_read(int proc_fd, const char *name, size_t max, char **out)
+{
+	*out = NULL;
+	if (!name || !*name || name[0] == '/' || strstr(name, ".."))
+		return -EINVAL;
+	if (!cf_on_procfs(proc_fd))
+		return -EPERM;
+	return cf_read_proc(proc_fd, name, max, out);
+}
