@@ -89,6 +89,14 @@ test_reqs=(
 	# open.sh): fusepy on Debian's /usr/bin/python3 (import fusepy), over libfuse2
 	"/usr/lib/python3/dist-packages/fusepy.py|python3-fusepy"
 	"/usr/lib/$host_triplet/libfuse.so.2|libfuse2"
+	# the cgroup v2 guest (tests/kit/guest.sh): this host is cgroup v1, so
+	# a Debian kernel boots under QEMU's TCG; SeaBIOS is only a recommend
+	# of qemu-system-x86; mkfs.ext4 -d fills the root image and depmod
+	# orders the initramfs's modules
+	"qemu-system-x86_64|qemu-system-x86"
+	"/usr/share/seabios/bios-256k.bin|seabios"
+	"mkfs.ext4|e2fsprogs"
+	"depmod|kmod"
 )
 bench_reqs=(
 	"valgrind|valgrind"
