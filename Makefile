@@ -144,9 +144,11 @@ demo: all
 	$(Q)bash mk/demo.sh
 
 # The include graph of the layers; fails if a layer includes another's
-# inside (tests/integration/03-layers.sh runs it too).
+# inside, or if an open of attach/ or agent/lookup/ bypasses the confined
+# open (tests/integration/03-layers.sh runs both too).
 layers:
 	$(Q)bash tests/lib/include_graph.sh --check
+	$(Q)bash tests/lib/confine_check.sh
 
 # print-inc DIR=attach/cli: the include paths a source of that folder gets.
 print-inc:

@@ -9,4 +9,8 @@
 #                 reach the unit runner that way), into jsym and into the
 #                 test tools that link attach/base
 COMMON_SRCS := common/wholeio.c common/errtext.c
+#   CONFINE_SRCS  the one confined open of a target's paths (confine.h): not
+#                 the agent's (it allocates); linked into attach/base's
+#                 users (ATTACH_BASE_SRCS) and the lookup library
+CONFINE_SRCS := common/confine.c
 INC_common := -Icommon

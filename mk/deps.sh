@@ -73,9 +73,9 @@ test_reqs=(
 	# around catatonit, which podman only recommends: --no-install-recommends
 	# leaves it out, so a machine that never had it failed there
 	"catatonit|catatonit"
-	# the open audit (tests/integration/95-audit-opens.sh) plants a FUSE
-	# file that never answers: fusepy over libfuse2 (Debian's module is
-	# named fusepy, for /usr/bin/python3)
+	# a FUSE file system that never answers (tests/integration/39-confined-
+	# open.sh, 95-audit-opens.sh): fusepy on Debian's /usr/bin/python3
+	# (import fusepy), over libfuse2
 	"/usr/lib/python3/dist-packages/fusepy.py|python3-fusepy"
 	"/usr/lib/$host_triplet/libfuse.so.2|libfuse2"
 )

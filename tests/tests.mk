@@ -64,15 +64,19 @@ TEST_AGENT := $(B_glibc)/tests/integration/libjsymtestagent.so
 # An LD_PRELOAD library that stalls jsym's connect to an attach socket
 # (tests/integration/hang_shim.c, for 33-attach-faults).
 HANG_SHIM := $(B_glibc)/tests/integration/libjsymhang.so
+# One that stalls jsym's read of one process's /proc/<pid>/cmdline
+# (tests/integration/stall_shim.c, for 39-confined-open).
+STALL_SHIM := $(B_glibc)/tests/integration/libjsymstall.so
 
 $(TEST_AGENT): $(call obj_of,glibc,tests/integration/testagent.c)
 $(HANG_SHIM): $(call obj_of,glibc,tests/integration/hang_shim.c)
-$(TEST_AGENT) $(HANG_SHIM):
+$(STALL_SHIM): $(call obj_of,glibc,tests/integration/stall_shim.c)
+$(TEST_AGENT) $(HANG_SHIM) $(STALL_SHIM):
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -shared -o $@ $^
 
-ALL_glibc += $(TEST_AGENT) $(HANG_SHIM)
+ALL_glibc += $(TEST_AGENT) $(HANG_SHIM) $(STALL_SHIM)
 
 # Test sources that include jvmti.h (one old-style function pointer type).
 $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c,\
@@ -80,7 +84,7 @@ $(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit
 
 # The benchmark behind tests/bench/lookup.sh.
 $(B_glibc)/tests/bench_lookup: $(B_glibc)/obj/tests/bench/bench_lookup.o $(B_glibc)/libjsym-lookup.a \
-		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS) $(COMMON_SRCS))
+		$(call obj_of,glibc,$(FORMAT_WRITER_SRCS) $(filter-out $(LOOKUP_COMMON_SRCS),$(COMMON_SRCS)))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

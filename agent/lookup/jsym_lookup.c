@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "jsym_lookup_int.h"
 #include "lookup_int.h"
 
@@ -89,9 +90,11 @@ JSYM_API int jsym_lookup_open_files(jsym_lookup **out, const char *journal, cons
 	*out = NULL;
 	if (!path)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* the caller's path, with the checks of a target's: a FIFO, device or
+	 * FUSE file named there is refused before it is opened */
+	fd = confine_open(-1, AT_FDCWD, path, O_RDONLY, 0, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	return open_fd(out, fd, journal != NULL);
 }
 

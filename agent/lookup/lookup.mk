@@ -20,7 +20,10 @@ LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/
 	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_radix.c agent/lookup/lookup_frames.c \
 	agent/lookup/lookup_follow.c
 LOOKUP_PUB_SRCS := agent/lookup/jsym_lookup.c agent/lookup/jsym_lookup_open.c
-INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format)
+INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format) $(INC_common)
+# The library's own copy of the confined open (common/confine.h) and the
+# error text it fills: jsym and the unit runner get them through attach/base.
+LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) common/errtext.c
 UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
 LOOKUP_SO_VERSION := 1.0
 LOOKUP_PREFIX ?= /usr/local
@@ -29,18 +32,18 @@ LOOKUP_PREFIX ?= /usr/local
 # agent's agent/jvm/glibc_compat.h too.  The same objects go into the .a and
 # into jsym itself, where old symbol versions are as good as new ones.
 # tests/integration/20-agent-elf.sh checks the .so's versions.
-$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
+$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
 	-include $(ROOT)/agent/jvm/glibc_compat.h))
-$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)): agent/jvm/glibc_compat.h
+$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS)): agent/jvm/glibc_compat.h
 LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noexecstack \
 	-Wl,--version-script=$(ROOT)/agent/lookup/jsym-lookup.map
 
 define lookup_lib_rule
-$(B_$(1))/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS))
+$(B_$(1))/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(LOOKUP_COMMON_SRCS))
 	$$(call msg,AR,$$@)
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 
-$(B_$(1))/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)) \
+$(B_$(1))/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(LOOKUP_COMMON_SRCS)) \
 		agent/lookup/jsym-lookup.map
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC_$(1)) $$(LOOKUP_LDFLAGS) -o $$@ $$(filter %.o,$$^)

@@ -5,7 +5,8 @@
  * vocabulary.  Error text (errtext.h, from common/, which the agent may
  * include too), the types the layers share (attach_types.h), the monotonic
  * clock (clock.h), whole reads
- * and writes and lock waits (fdio.h), type-checked opens (regular.h),
+ * and writes and lock waits (fdio.h), the one confined open of what a
+ * target names (confine.h, from common/, which agent/lookup links too),
  * strict numbers and JSON strings (text.h), terminal escaping (termtext.h).
  */
 #ifndef JSYM_BASE_H
@@ -15,7 +16,7 @@
 #include "clock.h"
 #include "errtext.h"
 #include "fdio.h"
-#include "regular.h"
+#include "confine.h"
 #include "termtext.h"
 #include "text.h"
 

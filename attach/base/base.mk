@@ -7,7 +7,7 @@
 # shares with the agent.
 
 ATTACH_BASE_SRCS := attach/base/steplog.c attach/base/clock.c \
-	attach/base/fdio.c attach/base/text.c attach/base/termtext.c attach/base/regular.c
+	attach/base/fdio.c attach/base/text.c attach/base/termtext.c $(CONFINE_SRCS)
 INC_attach/base := -Iattach/base $(INC_common)
 # What the layers above see: the entry base.h only (attach/base/include/),
 # and common/, whose errtext.h base.h includes.

@@ -11,7 +11,6 @@
 
 #include "clock.h"
 #include "fdio.h"
-#include "regular.h"
 #include "wholeio.h"
 
 #define READ_FIRST_CHUNK 4096
@@ -90,22 +89,6 @@ ssize_t fdio_read_regular(int fd, size_t max, char **out)
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
 	return fdio_read_all(fd, max, out);
-}
-
-ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,
-			  int regular_only, size_t max, char **out)
-{
-	/* a planted file: not even opened unless it is a plain one */
-	int fd = regular_only ? reg_open_at(dirfd, name, O_RDONLY | extra_flags) :
-		 openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags);
-	ssize_t n;
-
-	*out = NULL;
-	if (fd < 0)
-		return regular_only ? fd : -errno;
-	n = fdio_read_all(fd, max, out);
-	close(fd);
-	return n;
 }
 
 /* One non-blocking attempt: 0, or -errno (EAGAIN-like while someone holds it). */

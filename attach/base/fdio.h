@@ -44,15 +44,6 @@ ssize_t fdio_read_all(int fd, size_t max, char **out);
  */
 ssize_t fdio_read_regular(int fd, size_t max, char **out);
 
-/*
- * Open dirfd/name (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra_flags) and
- * fdio_read_all() it; with regular_only, open it only once it is known to
- * be a plain file (reg_open_at, regular.h: -EINVAL otherwise).  Returns
- * the length (*out to free) or -errno (*out NULL).
- */
-ssize_t fdio_read_file_at(int dirfd, const char *name, int extra_flags,
-			  int regular_only, size_t max, char **out);
-
 enum fdio_lock {
 	FDIO_FLOCK,             /* flock(LOCK_EX): shared by jsym processes */
 	FDIO_RECORD,            /* fcntl(F_SETLK, F_WRLCK) on the whole file:

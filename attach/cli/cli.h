@@ -82,6 +82,20 @@ struct target;
  */
 int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx);
 
+/*
+ * cli_each_process with a time budget per process: target_open and fn run
+ * in a forked child, which has budget_ms for them; one that has not ended
+ * by then is killed and left behind (a read the kernel never finishes, a
+ * process stuck in D state, cannot hold up the rest), and stalled(pid,
+ * ctx) is called in its place.  ctx (ctx_len bytes) is shared with each
+ * child for its duration (fn's changes are seen), so it must hold no
+ * pointer to memory fn changes; fn's output goes to the same stdout and
+ * stderr.  0, or -errno as cli_each_process.
+ */
+int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
+			     size_t ctx_len, int budget_ms,
+			     void (*stalled)(pid_t pid, void *ctx));
+
 /* The commands (cli_usage.c): `jsym --help` prints it to stdout. */
 void cli_usage(FILE *f);
 

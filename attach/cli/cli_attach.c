@@ -411,9 +411,21 @@ static int add_jvm(struct target *t, void *ctx)
 	return env->npids == MAX_PIDS;
 }
 
+#define SCAN_BUDGET_MS 3000  /* per process of --all's scan */
+
+static void scan_stalled(pid_t pid, void *ctx)
+{
+	(void)ctx;
+	cli_err("process %d did not answer within %d ms (its /proc files or its "
+		"JVM's files): skipped", (int)pid, SCAN_BUDGET_MS);
+}
+
+/* Each process in a child with SCAN_BUDGET_MS (cli_each_process_bounded):
+ * one that stalls is skipped, the DaemonSet's loop goes on. */
 static int scan_jvms(struct attach_env *env)
 {
-	return cli_each_process(add_jvm, env);
+	return cli_each_process_bounded(add_jvm, env, sizeof(*env), SCAN_BUDGET_MS,
+					scan_stalled);
 }
 
 /* The longest one JVM may take: the socket wait, the probe and the helper

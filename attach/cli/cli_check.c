@@ -63,8 +63,8 @@ static pid_t jvm_child(pid_t pid)
 
 		if (text_parse_pid(de->d_name, &p) != 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)p);
-		n = fdio_read_file_at(AT_FDCWD, path, 0, 0, STATUS_MAX, &buf);
+		snprintf(path, sizeof(path), "%d/status", (int)p);
+		n = confine_proc_read(dirfd(d), path, STATUS_MAX, &buf);
 		if (n <= 0) {
 			free(buf);
 			continue;

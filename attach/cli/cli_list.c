@@ -4,7 +4,9 @@
  *
  * A process is listed when its maps show libjvm.so (HotSpot) or libj9vm*.so
  * (OpenJ9); processes whose maps we may not read are counted, not guessed.
- * Nothing is signalled or entered.
+ * Nothing is signalled or entered.  Each process is looked at in a child
+ * with LIST_BUDGET_MS (cli_each_process_bounded): one whose /proc or files
+ * do not answer in time is listed as stalled, and the list goes on.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +20,7 @@
 #include "target.h"
 
 #define CAP_SYS_PTRACE_NR 19    /* capabilities(7); the musl build has no header */
+#define LIST_BUDGET_MS 3000     /* per process: target_open and its row */
 
 static bool in_container(const struct target *t)
 {
@@ -119,8 +122,27 @@ static void compare_ns(struct target *t)
 
 struct list_state {
 	bool json, verbose, first;
-	int hidden, listed;
+	int hidden, listed, stalled;
 };
+
+/* A process that did not answer within the budget: a row saying so (its
+ * pid is all jsym knows), and the list goes on. */
+static void list_stalled(pid_t pid, void *ctx)
+{
+	struct list_state *st = ctx;
+
+	if (st->json)
+		printf("%s{\"pid\":%d,\"kind\":\"stalled\",\"budget_ms\":%d}",
+		       st->first ? "" : ",", (int)pid, LIST_BUDGET_MS);
+	else
+		printf("%-8d %-7s %-6s %-8s (no answer within %d ms: skipped)\n", (int)pid,
+		       "-", "-", "stalled", LIST_BUDGET_MS);
+	if (st->verbose)
+		cli_err("process %d: its /proc files or its JVM's files did not answer "
+			"within %d ms; skipped", (int)pid, LIST_BUDGET_MS);
+	st->first = false;
+	st->stalled++;
+}
 
 /* One row per JVM; a process whose maps are refused is counted (-v names
  * it): all we know is that the kernel refused them (PID 1, another user's
@@ -183,7 +205,8 @@ int cli_list_main(int argc, char **argv)
 	else
 		printf("%-8s %-7s %-6s %-8s %-12s %-8s %-6s %-12s %s\n", "PID", "NSPID",
 		       "UID", "KIND", "VERSION", "LIBC", "AGENT", "CONTAINER", "HOST");
-	if (cli_each_process(list_one, &st) != 0)
+	if (cli_each_process_bounded(list_one, &st, sizeof(st), LIST_BUDGET_MS,
+				     list_stalled) != 0)
 		return JSYM_EXIT_FAIL;
 	if (st.json)
 		printf("]\n");

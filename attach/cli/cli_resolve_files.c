@@ -18,20 +18,15 @@
 #include "cli_resolve_files.h"
 #include "target.h"
 
-/* Open rel relative to src->rootfd: inside the root, or plainly for AT_FDCWD. */
+/* Open rel relative to src->rootfd: inside the root, or from our own root
+ * and cwd for AT_FDCWD.  The JVM's perf map or journal: whatever the
+ * container put there, opened only when it is a plain file of a local file
+ * system (confine.h).  fd, or -1 with errno. */
 static int open_rel(const struct resolve_source *src)
 {
-	if (src->rootfd == AT_FDCWD)
-		return open(src->rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	/* the JVM's perf map or journal: whatever the container put there,
-	 * opened only when it is a plain file */
-	int fd = inroot_open_regular(src->rootfd, src->rel, O_RDONLY);
+	int fd = confine_open(src->mntfd, src->rootfd, src->rel, O_RDONLY, 0, NULL);
 
-	if (fd < 0) {
-		errno = -fd;
-		return -1;
-	}
-	return fd;
+	return fd < 0 ? -1 : fd;
 }
 
 /* Accept only regular files: a FIFO or device planted there must not hang us. */
@@ -58,7 +53,7 @@ static int check_regular(struct resolve_source *src)
  * the dirfd (ours to close) or -1 after saying why.
  */
 static int open_target_root(long pid, const char *root, int verbose, long *nspid,
-			    char *out_dir, size_t cap)
+			    int *mntfd, char *out_dir, size_t cap)
 {
 	struct target t;
 	struct err_text e;
@@ -72,6 +67,8 @@ static int open_target_root(long pid, const char *root, int verbose, long *nspid
 	snprintf(out_dir, cap, "%s", target_out_dir(&t));
 	fd = t.root_fd;
 	t.root_fd = -1;         /* taken over: target_close leaves it open */
+	*mntfd = t.proc_fd;
+	t.proc_fd = -1;
 	if (fd < 0)
 		cli_err("cannot open %s: %s (run as the JVM's user or as root "
 				"with CAP_SYS_PTRACE, e.g. kubectl debug --profile=general)",
@@ -90,8 +87,10 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 	int err = 0;
 
 	src->fd = -1;
+	src->mntfd = -1;
 	snprintf(root, sizeof(root), "/proc/%ld/root", pid);
-	src->rootfd = open_target_root(pid, root, verbose, &nspid, out_dir, sizeof(out_dir));
+	src->rootfd = open_target_root(pid, root, verbose, &nspid, &src->mntfd, out_dir,
+				       sizeof(out_dir));
 	if (src->rootfd < 0)
 		return -1;
 	if (!dir)
@@ -108,9 +107,13 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 			break;
 		if (errno != ENOENT) {
 			err = errno;
-			if (err == EINVAL)      /* inroot_open_regular: a FIFO, device... */
+			if (err == EINVAL)      /* confine_open: a FIFO, device... */
 				cli_err("%s is not a regular file, refusing to read it",
 					src->path);
+			else if (err == EREMOTE || err == EPERM)
+				cli_err("%s is not on a local file system that stores "
+					"files, refusing to read it: %s", src->path,
+					strerror(err));
 			else
 				cli_err("cannot open %s: %s", src->path, strerror(err));
 		} else if (j && verbose) {
@@ -135,6 +138,7 @@ int resolve_open_pid(long pid, const char *dir, int verbose, struct resolve_sour
 int resolve_open_file(const char *file, int is_journal, struct resolve_source *src)
 {
 	src->rootfd = AT_FDCWD;
+	src->mntfd = -1;
 	src->is_journal = is_journal;
 	snprintf(src->rel, sizeof(src->rel), "%s", file);
 	snprintf(src->path, sizeof(src->path), "%s", file);
@@ -167,5 +171,7 @@ void resolve_close(struct resolve_source *src)
 {
 	if (src->rootfd >= 0)
 		close(src->rootfd);
-	src->rootfd = -1;
+	if (src->mntfd >= 0)
+		close(src->mntfd);
+	src->rootfd = src->mntfd = -1;
 }

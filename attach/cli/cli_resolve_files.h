@@ -7,9 +7,9 @@
  * For a host pid the files live in the JVM's own mount namespace, under DIR,
  * named with the JVM's own pid: /proc/PID/root/DIR/jsym-NSPID.journal, else
  * /proc/PID/root/DIR/perf-NSPID.map.  Paths are resolved inside that root
- * (openat2 RESOLVE_IN_ROOT; on kernels without it, a walk that refuses every
- * symlink and ".."); the file itself is opened O_NOFOLLOW|O_NONBLOCK and must
- * be a regular file.
+ * by confine_open (common/confine.h): inside that root, a regular file on
+ * a local file system, or nothing is opened.  A FILE given on the command
+ * line goes through it too (a FIFO or a FUSE file there is refused).
  */
 #ifndef JSYM_CLI_RESOLVE_FILES_H
 #define JSYM_CLI_RESOLVE_FILES_H
@@ -21,6 +21,7 @@ struct resolve_source {
 	int fd;                     /* the open file (regular); -1 when none */
 	int is_journal;             /* 1 journal, 0 perf map */
 	int rootfd;                 /* O_PATH fd of /proc/PID/root, or AT_FDCWD (offline) */
+	int mntfd;                  /* O_PATH fd of /proc/PID (its mountinfo), or -1 */
 	char rel[PATH_MAX];         /* the file's path relative to rootfd */
 	char path[PATH_MAX + 128];  /* for messages: /proc/PID/root/DIR/NAME or FILE */
 	dev_t dev;                  /* identity of the open file */
@@ -42,7 +43,7 @@ int resolve_open_file(const char *file, int is_journal, struct resolve_source *s
  */
 int resolve_reopen_if_replaced(struct resolve_source *src);
 
-/* Close rootfd (src->fd belongs to whoever it was handed to). */
+/* Close rootfd and mntfd (src->fd belongs to whoever it was handed to). */
 void resolve_close(struct resolve_source *src);
 
 #endif

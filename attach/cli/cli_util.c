@@ -2,11 +2,16 @@
 /* cli_util.c - the verbose step log, error output and escaped target text of
  * the command line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -104,4 +109,103 @@ int cli_each_process(int (*fn)(struct target *t, void *ctx), void *ctx)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* One process in a child within budget_ms: 1 done, 0 stalled (the child
+ * killed and left behind), -errno when no child could be made. */
+static int one_bounded(pid_t pid, int (*fn)(struct target *t, void *ctx), void *shared,
+		       int budget_ms, int *stop)
+{
+	int p[2], status;
+	pid_t child;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	child = fork();
+	if (child < 0) {
+		int err = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (child == 0) {
+		struct target t;
+		char r = 0;
+
+		close(p[0]);
+		if (target_open(pid, 0, &t, NULL) == 0) {
+			r = fn(&t, shared) ? 1 : 0;
+			target_close(&t);
+		}
+		fflush(stdout);
+		fflush(stderr);
+		(void)!write(p[1], &r, 1);
+		_exit(0);
+	}
+	close(p[1]);
+	/* its verdict, or nothing by the deadline (EOF: it died) */
+	if (fdio_wait(p[0], POLLIN, budget_ms) == 0 && read(p[0], &c, 1) == 1) {
+		close(p[0]);
+		*stop = c;
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		return 1;
+	}
+	close(p[0]);
+	kill(child, SIGKILL);
+	/* reaped if it can die now; else it stays a child until jsym exits */
+	(void)waitpid(child, &status, WNOHANG);
+	return 0;
+}
+
+int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
+			     size_t ctx_len, int budget_ms,
+			     void (*stalled)(pid_t pid, void *ctx))
+{
+	DIR *d = opendir("/proc");
+	pid_t self = getpid(), pid;
+	struct dirent *de;
+	void *shared;
+	int stop = 0, rc = 0;
+
+	if (!d) {
+		int err = errno;
+
+		cli_err("cannot read /proc: %s", strerror(err));
+		return -err;
+	}
+	shared = mmap(NULL, ctx_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		int err = errno;
+
+		closedir(d);
+		cli_err("cannot map memory for the scan: %s", strerror(err));
+		return -err;
+	}
+	memcpy(shared, ctx, ctx_len);
+	while (!stop && (de = readdir(d)) != NULL) {
+		int r;
+
+		if (text_parse_pid(de->d_name, &pid) || pid == self)
+			continue;
+		r = one_bounded(pid, fn, shared, budget_ms, &stop);
+		if (r < 0) {
+			cli_err("cannot fork to inspect process %d: %s", (int)pid, strerror(-r));
+			rc = r;
+			break;
+		}
+		if (r == 0 && stalled) {
+			memcpy(ctx, shared, ctx_len);
+			stalled(pid, ctx);
+			memcpy(shared, ctx, ctx_len);
+		}
+	}
+	memcpy(ctx, shared, ctx_len);
+	munmap(shared, ctx_len);
+	closedir(d);
+	return rc;
 }

@@ -158,9 +158,9 @@ static int read_lines(int procfd, struct cg_lines *c)
 	int fd;
 
 	c->n = 0;
-	fd = openat(procfd, "cgroup", O_RDONLY | O_CLOEXEC);
+	fd = confine_proc(procfd, "cgroup", O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (len < sizeof(c->buf) - 1 &&
 	       (r = read(fd, c->buf + len, sizeof(c->buf) - 1 - len)) != 0) {
 		if (r < 0 && errno == EINTR)

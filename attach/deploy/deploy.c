@@ -25,7 +25,7 @@
 static bool visible_same(const struct target *t, const struct deploy_file *f)
 {
 	struct stat st;
-	int fd = inroot_open(t->root_fd, f->path, O_PATH, 0, NULL);
+	int fd = confine_open(t->proc_fd, t->root_fd, f->path, O_PATH, 0, NULL);
 	bool same;
 
 	if (fd < 0)
@@ -71,7 +71,10 @@ static int check_jvm_arch(const struct target *t, struct err_text *e)
 
 	if (!t->maps.jvm_lib[0])
 		return 0;
-	fd = inroot_open(t->root_fd, t->maps.jvm_lib, O_RDONLY, 0, NULL);
+	/* a plain file only: a device, FIFO or FUSE file planted at the path
+	 * since the JVM mapped it is never opened */
+	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW,
+			  0, NULL);
 	if (fd < 0)
 		return 0;
 	n = pread(fd, h, sizeof(h), 0);
@@ -149,7 +152,7 @@ static void check_out_dir(const struct target *t, const struct deploy_opts *o,
 
 	snprintf(r->out_dir, sizeof(r->out_dir), "%s", dir);
 	r->out_dir_problem[0] = '\0';
-	fd = inroot_open(t->root_fd, dir, O_PATH | O_DIRECTORY, 0, NULL);
+	fd = confine_open(t->proc_fd, t->root_fd, dir, O_PATH | O_DIRECTORY, 0, NULL);
 	if (fd < 0) {
 		snprintf(r->out_dir_problem, sizeof(r->out_dir_problem), "%s",
 			 fd == -ENOENT ? "does not exist" : fd == -ENOTDIR ?
@@ -217,7 +220,7 @@ static int lock_jvm(const struct target *t, const struct deploy_opts *o,
 
 	if (!t->ns[TNS_MNT].known || !t->ns[TNS_MNT].differs || t->root_fd < 0)
 		return 0;
-	fd = openat(t->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = confine_open(t->proc_fd, t->root_fd, ".", O_RDONLY | O_DIRECTORY, 0, NULL);
 	if (fd < 0)
 		return 0;       /* cannot read its /: nothing to serialise on */
 	rc = fdio_lock_until(fd, FDIO_FLOCK, clock_ms() + o->timeout_ms);
@@ -381,7 +384,7 @@ static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const c
 	int dfd, removed = 0;
 	struct stat st;
 
-	dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = confine_open(t->proc_fd, tmpfd, name, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 	if (dfd < 0)
 		return 0;       /* nothing of ours there */
 	if (fstat(dfd, &st) != 0 || (busy_ok && flock(dfd, LOCK_EX | LOCK_NB) != 0)) {
@@ -390,8 +393,8 @@ static int clean_dir(const struct target *t, int tmpfd, const char *tmp, const c
 	}
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
 		const char *files[2] = { DEPLOY_AGENT_NAME, DEPLOY_PROBE_NAME };
-		int sfd = openat(dfd, deploy_libc_name(l), O_RDONLY | O_DIRECTORY |
-				 O_NOFOLLOW | O_CLOEXEC);
+		int sfd = confine_open(t->proc_fd, dfd, deploy_libc_name(l),
+				       O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 
 		if (sfd < 0)
 			continue;
@@ -427,7 +430,8 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all
 	if (kept && keptlen)
 		kept[0] = '\0';
 	deploy_dir_name(t, b, name, sizeof(name));
-	tmpfd = inroot_open(t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	tmpfd = confine_open(t->proc_fd, t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+			     0, NULL);
 	if (tmpfd < 0)
 		return tmpfd == -ENOENT ? 0 : err_set(e, tmpfd, "cannot open the "
 			"container's %s: %s", tmp, strerror(-tmpfd));
@@ -436,7 +440,8 @@ int deploy_clean(const struct target *t, const struct deploy_builds *b, bool all
 	 * sidecar's image, an upgraded DaemonSet): same JVM, other hash;
 	 * the scan is bounded, as the directory is the container's, and a
 	 * directory another jsym holds (placing, loading) is skipped */
-	rfd = all_versions ? openat(tmpfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	rfd = all_versions ? confine_open(t->proc_fd, tmpfd, ".", O_RDONLY | O_DIRECTORY,
+					  0, NULL) : -1;
 	dir = rfd < 0 ? NULL : fdopendir(rfd);
 	if (!dir && rfd >= 0)
 		close(rfd);

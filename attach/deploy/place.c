@@ -105,18 +105,18 @@ static int give(struct place *p, int fd, const char *path)
 	return 0;
 }
 
-/* The error for a directory openat(O_DIRECTORY|O_NOFOLLOW) refused. */
-static int refuse_open_dir(struct place *p, int dirfd, const char *name,
-			   const char *path)
+/* The error for a directory confine_open(O_DIRECTORY|O_NOFOLLOW) refused
+ * (errno): nothing more is asked of what is there, which may be a mount
+ * of a file system that never answers. */
+static int refuse_open_dir(struct place *p, const char *path)
 {
 	int err = errno;
-	struct stat st;
 
-	if ((err == ELOOP || err == ENOTDIR) &&
-	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (err == ELOOP || err == ENOTDIR)
 		return err_set(p->e, -ELOOP, "%s in the container is %s, not a "
 			       "directory: refusing to follow or replace it "
-			       "(remove it)", path, kind_of(st.st_mode));
+			       "(remove it)", path, err == ELOOP ? "a symlink" :
+			       "not a directory");
 	return err_set(p->e, -err, "cannot open %s in the container: %s", path,
 		       strerror(err));
 }
@@ -129,7 +129,7 @@ static int open_dir(struct place *p, int dirfd, const char *name,
 
 	if (created)
 		*created = false;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = confine_open(p->t->proc_fd, dirfd, name, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 	if (fd < 0 && errno == ENOENT) {
 		if (mkdirat(dirfd, name, 0700) == 0) {
 			if (created)
@@ -138,10 +138,10 @@ static int open_dir(struct place *p, int dirfd, const char *name,
 			return err_set(p->e, -errno, "cannot create %s in the container: %s",
 				       path, strerror(errno));
 		}
-		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = confine_open(p->t->proc_fd, dirfd, name, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 	}
 	if (fd < 0)
-		return refuse_open_dir(p, dirfd, name, path);
+		return refuse_open_dir(p, path);
 	rc = check_dir(p, fd, path);
 	if (rc == 0)
 		rc = give(p, fd, path);
@@ -159,28 +159,36 @@ static int open_dir(struct place *p, int dirfd, const char *name,
 static int existing_ok(struct place *p, int dirfd, const char *name,
 		       const struct deploy_file *f, const char *path)
 {
-	char self[64];
+	struct err_text ce = { "" };
 	struct stat st;
 	char *data = NULL;
 	ssize_t len = -1;
 	int pfd, fd, rc, same;
 
-	pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0 && errno == ENOENT)
+	/* the checked inode, O_PATH: a planted device, FIFO or FUSE mount
+	 * here is refused before anything opens it */
+	pfd = confine_open(p->t->proc_fd, dirfd, name, O_PATH | O_NOFOLLOW, 0, &ce);
+	if (pfd == -ENOENT)
 		return 0;
+	/* refused by its type: its mount passed, so lstat may name the kind */
+	if ((pfd == -EINVAL || pfd == -ELOOP) &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return err_set(p->e, -EPERM, "%s in the container is %s: refusing "
+			       "to use it (remove it)", path, kind_of(st.st_mode));
+	if (pfd == -EINVAL || pfd == -ELOOP || pfd == -EREMOTE || pfd == -EPERM)
+		return err_set(p->e, -EPERM, "%s in the container is not a plain file "
+			       "of a local file system, refusing to use it (remove it): %s",
+			       path, ce.msg);
 	if (pfd < 0)
-		return err_set(p->e, -errno, "cannot look at %s in the container: %s",
-			       path, strerror(errno));
+		return err_set(p->e, pfd, "cannot look at %s in the container: %s",
+			       path, strerror(-pfd));
 	if (fstat(pfd, &st) != 0) {
 		rc = -errno;
 		close(pfd);
 		return err_set(p->e, rc, "cannot stat %s: %s", path, strerror(-rc));
 	}
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != p->uid) {
+	if (st.st_nlink != 1 || st.st_uid != p->uid) {
 		close(pfd);
-		if (!S_ISREG(st.st_mode))
-			return err_set(p->e, -EPERM, "%s in the container is %s: refusing "
-				       "to use it (remove it)", path, kind_of(st.st_mode));
 		if (st.st_nlink != 1)
 			return err_set(p->e, -EPERM, "%s in the container has %lu hard "
 				       "links: refusing to use it (remove it)", path,
@@ -189,12 +197,10 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 			       "not the JVM's %u: refusing to use it (remove it)", path,
 			       (unsigned)st.st_uid, (unsigned)p->uid);
 	}
-	/* reopen the very inode we checked, for reading */
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	close(pfd);
+	fd = confine_open(p->t->proc_fd, dirfd, name, O_RDONLY | O_NOFOLLOW, 0, NULL);
 	if (fd < 0)
-		return err_set(p->e, -errno, "cannot read %s: %s", path, strerror(errno));
+		return err_set(p->e, fd, "cannot read %s: %s", path, strerror(-fd));
 	if ((size_t)st.st_size == f->size)
 		len = fdio_read_all(fd, f->size + 1, &data);
 	close(fd);
@@ -216,12 +222,12 @@ static int write_new(struct place *p, int dirfd, const char *name,
 	bool anon = true;
 	int fd, rc;
 
-	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	fd = confine_open(p->t->proc_fd, dirfd, ".", O_TMPFILE | O_WRONLY, 0600, NULL);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		anon = false;
 		snprintf(tmpname, sizeof(tmpname), ".%s.%d", name, (int)getpid());
-		fd = openat(dirfd, tmpname, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
-			    O_CLOEXEC, 0600);
+		fd = confine_open(p->t->proc_fd, dirfd, tmpname, O_CREAT | O_EXCL | O_WRONLY,
+				  0600, NULL);
 	}
 	if (fd < 0)
 		return err_set(p->e, -errno, "cannot create %s in the container: %s",
@@ -374,15 +380,15 @@ static int lock_dir(struct place *p, int fd, int timeout_ms)
 }
 
 /* Remove what a failed first placement created (known names only). */
-static void undo(int tmpfd, const char *name)
+static void undo(const struct target *t, int tmpfd, const char *name)
 {
-	int dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int dfd = confine_open(t->proc_fd, tmpfd, name, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 
 	if (dfd < 0)
 		return;
 	for (int l = 0; l < DEPLOY_NLIBC; l++) {
-		int sfd = openat(dfd, deploy_libc_name(l), O_RDONLY | O_DIRECTORY |
-				 O_NOFOLLOW | O_CLOEXEC);
+		int sfd = confine_open(t->proc_fd, dfd, deploy_libc_name(l),
+				       O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 
 		if (sfd >= 0) {
 			unlinkat(sfd, DEPLOY_AGENT_NAME, 0);
@@ -406,14 +412,14 @@ static int measure(struct place *p, int dfd, size_t *missing)
 		char path[PATH_MAX + 64];
 		int sfd, rc = 0;
 
-		sfd = openat(dfd, ln, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		sfd = confine_open(p->t->proc_fd, dfd, ln, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 		if (sfd < 0 && errno == ENOENT) {
 			*missing += f[0]->size + f[1]->size + 4096;
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", p->where, ln);
 		if (sfd < 0)
-			return refuse_open_dir(p, dfd, ln, path);
+			return refuse_open_dir(p, path);
 		rc = check_dir(p, sfd, path);
 		for (int i = 0; i < 2 && rc >= 0; i++) {
 			snprintf(path, sizeof(path), "%s/%s/%s", p->where, ln, names[i]);
@@ -465,7 +471,8 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 
 	deploy_dir_name(t, b, name, sizeof(name));
 	snprintf(p.where, sizeof(p.where), "%s/%s", tmp, name);
-	tmpfd = inroot_open(t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	tmpfd = confine_open(t->proc_fd, t->root_fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+			     0, NULL);
 	if (tmpfd < 0) {
 		if (tmpfd == -ELOOP || tmpfd == -ENOTDIR)
 			return err_set(e, tmpfd, "the container's %s is not a directory "
@@ -480,7 +487,7 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 			     "refusing", tmp);
 	/* what is missing decides how much space is needed */
 	if (rc == 0) {
-		dfd = openat(tmpfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		dfd = confine_open(t->proc_fd, tmpfd, name, O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 		if (dfd >= 0) {
 			rc = check_dir(&p, dfd, p.where);
 			if (rc == 0)
@@ -491,7 +498,7 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 				need += b->agent[l].size + b->probe[l].size;
 			need += 3 * 4096;       /* three directories */
 		} else {
-			rc = refuse_open_dir(&p, tmpfd, name, p.where);
+			rc = refuse_open_dir(&p, p.where);
 		}
 		dfd = -1;
 	}
@@ -517,7 +524,7 @@ static int place_all(const struct target *t, const struct deploy_builds *b,
 	/* undo while the lock is still ours: once it is dropped, a jsym that
 	 * waited for it may fill the directory and load from it */
 	if (rc && r->dir_created)
-		undo(tmpfd, name);
+		undo(t, tmpfd, name);
 	if (dfd >= 0)
 		close(dfd);     /* drops the flock */
 	close(tmpfd);

@@ -101,18 +101,18 @@ static void guard_trigger(int dir, const char *name)
  * leftover of another tool) is replaced, unopened, so the JVM finds a file owned by its own user.
  * Returns an fd or -errno.
  */
-static int open_trigger_in(int dir, const char *name)
+static int open_trigger_in(int mnt_fd, int dir, const char *name)
 {
 	for (int tries = 0; tries < 3; tries++) {
 		struct stat st;
-		int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				O_CLOEXEC, 0600);
+		int fd = confine_open(mnt_fd, dir, name, O_WRONLY | O_CREAT | O_EXCL,
+				      0600, NULL);
 
-		if (fd >= 0 || errno != EEXIST)
-			return fd >= 0 ? fd : -errno;
+		if (fd >= 0 || fd != -EEXIST)
+			return fd;
 		/* what is there is opened only when it is a plain file: a
 		 * device node planted at the name is replaced, never opened */
-		fd = reg_open_at(dir, name, O_WRONLY);
+		fd = confine_open(mnt_fd, dir, name, O_WRONLY | O_NOFOLLOW, 0, NULL);
 		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid())
 			return fd;
 		if (fd >= 0)
@@ -143,7 +143,7 @@ static int open_trigger(const struct target *t, int tmp_fd, const char *tmp_name
 
 		if (dirs[i] < 0)
 			continue;
-		fd = open_trigger_in(dirs[i], name);
+		fd = open_trigger_in(t->proc_fd, dirs[i], name);
 		if (fd >= 0 && fstat(fd, &st) != 0) {
 			err = -errno;
 			close(fd);

@@ -25,7 +25,7 @@ static int open_alt(const struct target *t, const char *alt,
 {
 	const char *why = alt == t->maps.perfdata_dir ? "its hsperfdata is there" :
 			  "-XX:AltTempDir";
-	int fd = inroot_open(t->root_fd, alt, O_PATH | O_DIRECTORY, 0, NULL);
+	int fd = confine_open(t->proc_fd, t->root_fd, alt, O_PATH | O_DIRECTORY, 0, NULL);
 	char sock[40];
 	struct stat st;
 
@@ -58,7 +58,6 @@ int hs_tmpdir_open(const struct target *t, const char **name,
 		   const struct attach_log *log, struct err_text *e)
 {
 	const char *dir = target_hs_tmpdir(t);
-	bool walked;
 	int fd;
 
 	*name = dir;
@@ -70,13 +69,10 @@ int hs_tmpdir_open(const struct target *t, const char **name,
 	else if (t->opts.alt_tmpdir[0] && t->opts.alt_tmpdir[0] != '/')
 		attach_step(log, "-XX:AltTempDir=%s is not absolute: the JVM "
 			    "uses /tmp", t->opts.alt_tmpdir);
-	fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, &walked);
+	fd = confine_open(t->proc_fd, t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, NULL);
 	if (fd < 0)
 		return err_set(e, fd, "cannot open the JVM's /tmp "
 			       "(/proc/%d/root/tmp): %s", (int)t->pid,
 			       strerror(-fd));
-	if (walked)
-		attach_step(log, "openat2 unavailable: walked to /tmp with "
-			    "O_NOFOLLOW");
 	return fd;
 }

@@ -177,10 +177,9 @@ static int write_replyinfo(struct j9_session *s, int port, struct err_text *e)
 	ssize_t w;
 	int fd, err;
 
-	fd = openat(s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
+	fd = confine_open(MNT(t), s->vmdir, "replyInfo", O_WRONLY | O_CREAT | O_EXCL, 0600, NULL);
 	if (fd < 0) {
-		err = errno;
+		err = -fd;
 		return err_set(e, -err, "cannot create %s/%s/replyInfo: %s%s", s->cpath, s->vmid,
 		     strerror(err),
 		     err == EEXIST ? " (another attach is in progress, or a crashed attacher left it: "
@@ -231,7 +230,8 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 	DIR *dir;
 
 	s->nposts = 0;
-	fd = reg_open_at(s->vmdir, "attachNotificationSync", O_RDWR);
+	fd = confine_open(MNT(s->t), s->vmdir, "attachNotificationSync", O_RDWR | O_NOFOLLOW,
+			  0, NULL);
 	if (fd < 0) {
 		rc = fd;
 		return err_set(e, rc, "cannot open %s/%s/attachNotificationSync: %s", s->cpath, s->vmid,
@@ -263,8 +263,10 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 		s->nposts++;
 		if (strcmp(d->d_name, s->vmid) == 0 || s->nsync >= SYNC_MAX)
 			continue;
-		vfd = openat(s->common, d->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		fd = vfd < 0 ? -1 : reg_open_at(vfd, "attachNotificationSync", O_RDWR);
+		vfd = confine_open(MNT(s->t), s->common, d->d_name, O_PATH | O_DIRECTORY |
+				   O_NOFOLLOW, 0, NULL);
+		fd = vfd < 0 ? -1 : confine_open(MNT(s->t), vfd, "attachNotificationSync",
+						 O_RDWR | O_NOFOLLOW, 0, NULL);
 		if (vfd >= 0)
 			close(vfd);
 		if (fd < 0)
@@ -285,10 +287,10 @@ static int lock_sync_files(struct j9_session *s, struct err_text *e)
 	return 0;
 }
 
-int openj9_notifier_key(int common, key_t *key)
+int openj9_notifier_key(int mnt_fd, int common, key_t *key)
 {
 	struct stat st;
-	int fd = reg_open_at(common, "_notifier", O_RDONLY);
+	int fd = confine_open(mnt_fd, common, "_notifier", O_RDONLY | O_NOFOLLOW, 0, NULL);
 
 	if (fd < 0)
 		return fd;
@@ -310,7 +312,7 @@ static int post_notifier(struct j9_session *s, struct err_text *e)
 {
 	struct sembuf post = { 0, 1, 0 };
 	key_t key;
-	int rc = openj9_notifier_key(s->common, &key), i;
+	int rc = openj9_notifier_key(MNT(s->t), s->common, &key), i;
 
 	if (rc) {
 		return err_set(e, rc, "cannot open %s/_notifier: %s (the OpenJ9 attach directory "
@@ -390,18 +392,19 @@ static int handshake(struct j9_session *s, struct err_text *e)
 {
 	int rc, port, fd;
 
-	rc = openj9_find_in_dir(s->common, s->t->nspid, s->vmid, sizeof(s->vmid));
+	rc = openj9_find_in_dir(MNT(s->t), s->common, s->t->nspid, s->vmid, sizeof(s->vmid));
 	if (rc) {
 		return err_set(e, rc, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, or its "
 		     "attach API is disabled)", (int)s->t->nspid, s->cpath);
 	}
 	attach_step(s->t->log, "OpenJ9 VM id %s in %s", s->vmid, s->cpath);
-	s->vmdir = openat(s->common, s->vmid, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	s->vmdir = confine_open(MNT(s->t), s->common, s->vmid, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+				0, NULL);
 	if (s->vmdir < 0) {
-		rc = -errno;
+		rc = s->vmdir;
 		return err_set(e, rc, "cannot open %s/%s: %s", s->cpath, s->vmid, strerror(-rc));
 	}
-	fd = reg_open_at(s->common, "_attachlock", O_RDWR);
+	fd = confine_open(MNT(s->t), s->common, "_attachlock", O_RDWR | O_NOFOLLOW, 0, NULL);
 	if (fd >= 0) {
 		rc = fdio_lock_until(fd, FDIO_RECORD, s->deadline);
 		if (rc) {

@@ -47,6 +47,9 @@
 struct openj9_target {
 	int root_fd;            /* O_PATH|O_DIRECTORY fd of the target's "/"
 	                           (e.g. open("/proc/<pid>/root")); not closed */
+	int mnt_fd;             /* O_PATH fd of the target's /proc/<pid>, whose
+	                           mountinfo confine_open reads (confine.h);
+	                           <= 0: this process's own; not closed */
 	pid_t nspid;            /* the target's pid in its own pid namespace */
 	uid_t uid;              /* the target's effective uid, host view */
 	gid_t gid;              /* the target's effective gid, host view */

@@ -27,6 +27,7 @@
 #include "target.h"
 
 #define ATTACHINFO_MAX (64 * 1024)
+#define ATTACHINFO_MS 1000      /* a VM's attachInfo is read within this */
 
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		      struct err_text *e)
@@ -44,7 +45,8 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 	} else {
 		/* B1: the target's $TMPDIR when it exists there, else /tmp. */
 		if (t->tmpdir && t->tmpdir[0] == '/') {
-			fd = inroot_open(t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY, 0, NULL);
+			fd = confine_open(MNT(t), t->root_fd, t->tmpdir, O_PATH | O_DIRECTORY,
+					  0, NULL);
 			if (fd >= 0) {
 				close(fd);
 				tmp = t->tmpdir;
@@ -55,7 +57,7 @@ int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 	}
 	if (n < 0 || (size_t)n >= pathlen)
 		return err_set(e, -ENAMETOOLONG, "OpenJ9 attach directory path too long");
-	fd = inroot_open(t->root_fd, path, O_RDONLY | O_DIRECTORY, 0, NULL);
+	fd = confine_open(MNT(t), t->root_fd, path, O_RDONLY | O_DIRECTORY, 0, NULL);
 	if (fd == -ENOTDIR)
 		fd = -ENOENT;
 	if (fd < 0)
@@ -82,17 +84,17 @@ static bool pid_equals(const char *s, pid_t pid)
 }
 
 /* 2 = attachInfo names nspid, 1 = unreadable but the dir is named nspid, 0 = no. */
-static int vm_matches(int common, const char *name, pid_t nspid)
+static int vm_matches(int mnt_fd, int common, const char *name, pid_t nspid)
 {
 	struct openj9_props p;
 	char *buf;
 	ssize_t len;
 	int fd, m = 0;
 
-	fd = openat(common, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = confine_open(mnt_fd, common, name, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
 	if (fd < 0)
 		return 0;
-	len = fdio_read_file_at(fd, "attachInfo", O_NONBLOCK, 1, ATTACHINFO_MAX, &buf);
+	len = confine_read(mnt_fd, fd, "attachInfo", ATTACHINFO_MAX, ATTACHINFO_MS, &buf, NULL);
 	close(fd);
 	if (len >= 0 && openj9_props_parse(&p, buf, (size_t)len) == 0) {
 		if (pid_equals(openj9_props_get(&p, "processId"), nspid))
@@ -105,7 +107,7 @@ static int vm_matches(int common, const char *name, pid_t nspid)
 	return m;
 }
 
-int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len)
+int openj9_find_in_dir(int mnt_fd, int common, pid_t nspid, char *vmid, size_t vmid_len)
 {
 	char best[256] = "";
 	int best_m = 0, scanned = 0, fd = dup(common);
@@ -126,7 +128,7 @@ int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len)
 		if (openj9_skip_entry(d->d_name) || d->d_name[0] == '.' ||
 		    strlen(d->d_name) >= sizeof(best))
 			continue;
-		m = vm_matches(common, d->d_name, nspid);
+		m = vm_matches(mnt_fd, common, d->d_name, nspid);
 		/* Prefer attachInfo evidence; among equals, the dir named nspid. */
 		if (m > best_m || (m && m == best_m && pid_equals(d->d_name, nspid))) {
 			best_m = m;
@@ -152,7 +154,7 @@ int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
 
 	if (common < 0)
 		return common;
-	rc = openj9_find_in_dir(common, t->nspid, vmid, vmid_len);
+	rc = openj9_find_in_dir(MNT(t), common, t->nspid, vmid, vmid_len);
 	close(common);
 	if (rc == -ENOENT)
 		err_set(e, rc, "no OpenJ9 VM advertises pid %d in %s (not an OpenJ9 JVM, "

@@ -69,16 +69,20 @@ int openj9_frame_done(const char *chunk, size_t chunk_len, size_t total, size_t 
 /* Open the common dir (O_RDONLY|O_DIRECTORY) and put its target path in
  * path.  Returns fd, -EINVAL for a relative attach_dir, -ENOENT when it is
  * missing, other -errno; e set on failure. */
+/* An openj9_target's /proc/<pid> for confine_open, or -1: ours. */
+#define MNT(t) ((t)->mnt_fd > 0 ? (t)->mnt_fd : -1)
+
 int openj9_common_dir(const struct openj9_target *t, char *path, size_t pathlen,
 		      struct err_text *e);
 /* Common-dir entries that are not VMs (and not counted for posts, B6). */
 bool openj9_skip_entry(const char *name);
 /* Find the VM dir advertising nspid in the open common dir (see
- * openj9_find_vm).  Returns 0, -ENOENT, -ENAMETOOLONG, -errno. */
-int openj9_find_in_dir(int common, pid_t nspid, char *vmid, size_t vmid_len);
+ * openj9_find_vm; mnt_fd as openj9_target's).  Returns 0, -ENOENT, -ENAMETOOLONG, -errno. */
+int openj9_find_in_dir(int mnt_fd, int common, pid_t nspid, char *vmid, size_t vmid_len);
 /* The SysV key of the common dir's _notifier: ftok(path, 0xa1) computed
- * from an fstat of the file opened in the target's root.  0 or -errno. */
-int openj9_notifier_key(int common, key_t *key);
+ * from an fstat of the file opened in the target's root (confine_open;
+ * mnt_fd as openj9_target's).  0 or -errno. */
+int openj9_notifier_key(int mnt_fd, int common, key_t *key);
 /* 16 lowercase hex digits of getrandom (else /dev/urandom).  0 or -errno. */
 int openj9_random_key(char key[17]);
 /* Listen on 127.0.0.1:0 in the current net ns (lsock[0]) and, best effort,

@@ -67,7 +67,7 @@ static int child_openj9(const struct run_request *rq, const struct target *t,
 {
 	const char *argv[RUN_MAX_ARGS + 1];
 	struct openj9_target ot = {
-		.root_fd = t->root_fd, .nspid = t->st.nspid,
+		.root_fd = t->root_fd, .mnt_fd = t->proc_fd, .nspid = t->st.nspid,
 		.uid = t->st.uid[1], .gid = t->st.gid[1],
 		.tmpdir = t->opts.tmpdir[0] ? t->opts.tmpdir : NULL,
 		.attach_dir = t->opts.attach_dir[0] ? t->opts.attach_dir : NULL,
@@ -118,8 +118,8 @@ int run_attach(const struct target *t, const struct run_request *rq,
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
 			_exit(3);
 		/* before any namespace is entered: the JVM's files are
-		 * reopened through this process's own /proc (regular.h) */
-		(void)reg_pin_self();
+		 * reopened through this process's own /proc (confine.h) */
+		(void)confine_pin_self();
 		close(p[0]);
 		memset(&r, 0, sizeof(r));
 		r.rc = t->maps.kind == PROC_OPENJ9 ?

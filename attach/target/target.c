@@ -15,13 +15,14 @@
 
 #include "base.h"
 #include "creds.h"
-#include "inroot.h"
 #include "jdk_version.h"
 #include "ns.h"
 #include "target.h"
 
 #define SMALL_FILE (64 * 1024)
 #define MAPS_MAX (32 * 1024 * 1024)
+/* a file of a target's root is read within this (confine_read_fd) */
+#define TARGET_READ_MS 2000
 
 static const char *const ns_names[TNS_COUNT] = {
 	[TNS_MNT] = "mnt", [TNS_NET] = "net", [TNS_IPC] = "ipc",
@@ -36,7 +37,7 @@ const char *target_ns_name(enum target_ns ns)
 /* A file of /proc/<pid>: never a symlink, never more than max bytes. */
 static ssize_t read_file_at(int dirfd, const char *name, size_t max, char **out)
 {
-	return fdio_read_file_at(dirfd, name, 0, 0, max, out);
+	return confine_proc_read(dirfd, name, max, out);
 }
 
 static int read_stat(const struct target *t, char *state, uint64_t *start)
@@ -94,10 +95,10 @@ bool target_stopped(const struct target *t)
 /*
  * Read a small regular file of the target: `path` is taken from its root
  * when absolute, from its cwd otherwise, and never leaves its root.  Only
- * a plain file is opened at all (inroot_open_regular: a device node or
- * /proc/kmsg planted there is not), and with the JVM's filesystem ids, so
- * that jsym reads no more than the JVM itself could.  Returns the length
- * (buffer in *out, to free) or -errno.
+ * a plain file on a local file system is opened at all (confine_open: a
+ * device node, /proc/kmsg or a FUSE file planted there is not), and with
+ * the JVM's filesystem ids, so that jsym reads no more than the JVM itself
+ * could.  Returns the length (buffer in *out, to free) or -errno.
  */
 static ssize_t read_target_file(const struct target *t, const char *path,
 				size_t max, char **out)
@@ -106,7 +107,6 @@ static ssize_t read_target_file(const struct target *t, const char *path,
 	uid_t uid;
 	gid_t gid;
 	ssize_t n;
-	int fd;
 
 	*out = NULL;
 	if (dir < 0)
@@ -115,13 +115,9 @@ static ssize_t read_target_file(const struct target *t, const char *path,
 	 * missing CAP_SETUID leaves jsym's ids (then the open is as before) */
 	gid = (gid_t)setfsgid(t->st.gid[3]);
 	uid = (uid_t)setfsuid(t->st.uid[3]);
-	fd = inroot_open_regular(dir, path, O_RDONLY);
+	n = confine_read(t->proc_fd, dir, path, max, TARGET_READ_MS, out, NULL);
 	setfsuid(uid);
 	setfsgid(gid);
-	if (fd < 0)
-		return fd;
-	n = fdio_read_all(fd, max, out);
-	close(fd);
 	return n;
 }
 
@@ -159,8 +155,8 @@ static void read_libjvm_version(struct target *t)
 
 	if (t->maps.kind != PROC_HOTSPOT)
 		return;
-	fd = inroot_open(t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW |
-			 O_NONBLOCK, 0, NULL);
+	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib,
+			  O_RDONLY | O_NOFOLLOW, 0, NULL);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
@@ -252,7 +248,7 @@ static void open_namespaces(struct target *t)
 
 		snprintf(path, sizeof(path), "ns/%s", ns_names[i]);
 		snprintf(self, sizeof(self), "/proc/self/ns/%s", ns_names[i]);
-		t->ns[i].fd = openat(t->proc_fd, path, O_RDONLY | O_CLOEXEC);
+		t->ns[i].fd = confine_proc(t->proc_fd, path, O_RDONLY);
 		if (t->ns[i].fd < 0 || fstat(t->ns[i].fd, &a) != 0 ||
 		    stat(self, &b) != 0)
 			continue;
@@ -287,14 +283,13 @@ static void open_fds(struct target *t)
 	ssize_t n;
 
 	open_namespaces(t);
-	t->root_fd = openat(t->proc_fd, "root",
-			    O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->root_fd = confine_proc(t->proc_fd, "root", O_PATH | O_DIRECTORY);
 	if (t->root_fd < 0)
-		t->root_err = -errno;
+		t->root_err = t->root_fd;
 	read_root_path(t);
-	t->cwd_fd = openat(t->proc_fd, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->cwd_fd = confine_proc(t->proc_fd, "cwd", O_PATH | O_DIRECTORY);
 	if (t->cwd_fd < 0 && t->root_err == 0)
-		t->root_err = -errno;
+		t->root_err = t->cwd_fd;
 	n = readlinkat(t->proc_fd, "cwd", t->cwd_path, sizeof(t->cwd_path) - 1);
 	t->cwd_path[n > 0 ? n : 0] = '\0';
 #ifdef SYS_pidfd_open
@@ -310,9 +305,9 @@ static void open_fds(struct target *t)
 
 static void open_root_only(struct target *t)
 {
-	t->root_fd = openat(t->proc_fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->root_fd = confine_proc(t->proc_fd, "root", O_PATH | O_DIRECTORY);
 	if (t->root_fd < 0)
-		t->root_err = -errno;
+		t->root_err = t->root_fd;
 	read_root_path(t);
 }
 
@@ -472,7 +467,7 @@ const char *target_out_dir(const struct target *t)
 	if (!strcmp(hs, "/tmp") || !target_plain_dir(hs) || t->root_fd < 0)
 		return "/tmp";
 	/* perf looks for /tmp/perf-<pid>.map: keep it there while it can be */
-	fd = inroot_open(t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, NULL);
+	fd = confine_open(t->proc_fd, t->root_fd, "tmp", O_PATH | O_DIRECTORY, 0, NULL);
 	tmp_ok = fd >= 0 && fstatvfs(fd, &v) == 0 && !(v.f_flag & ST_RDONLY);
 	if (fd >= 0)
 		close(fd);

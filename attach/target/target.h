@@ -140,12 +140,11 @@ bool target_gone_within(const struct target *t, int ms);
 bool target_stopped(const struct target *t);
 
 /*
- * The rest of the layer's entry: the confined open inside a target's root
- * (inroot.h), entering its namespaces (ns.h), taking its ids (creds.h), the
+ * The rest of the layer's entry (the confined open inside a target's root
+ * is base.h's confine.h): entering its namespaces (ns.h), taking its ids (creds.h), the
  * JDK's version and what jsym makes of it (jdk_version.h).
  */
 #include "creds.h"
-#include "inroot.h"
 #include "jdk_version.h"
 #include "ns.h"
 

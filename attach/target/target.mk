@@ -5,7 +5,7 @@
 
 ATTACH_TARGET_SRCS := attach/target/proc.c attach/target/proc_opts.c attach/target/jdk_version.c \
 	attach/target/proc_ct.c attach/target/target.c \
-	attach/target/inroot.c attach/target/ns.c attach/target/creds.c attach/target/uts.c
+	attach/target/ns.c attach/target/creds.c attach/target/uts.c
 # EXP_<folder>: what the layers above see, the folder's entry header (its
 # include/ holds that one header) and the entries below it; INC_<folder>:
 # the folder's own headers and EXP_<folder>.

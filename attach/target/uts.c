@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "inroot.h"
 #include "target.h"
 
 /* The first line of /etc/hostname inside the target's root. */
@@ -30,16 +29,12 @@ static int hostname_file(const struct target *t, char *out, size_t cap)
 {
 	char *buf;
 	ssize_t n;
-	int fd;
 
 	if (t->root_fd < 0)
 		return -EBADF;
-	fd = inroot_open(t->root_fd, "/etc/hostname", O_RDONLY | O_NONBLOCK | O_NOFOLLOW,
-			 0, NULL);
-	if (fd < 0)
-		return fd;
-	n = fdio_read_regular(fd, 256, &buf);
-	close(fd);
+	/* a plain file on a local file system only: /dev/null bound over it
+	 * (any user may, in a user and mount namespace of its own) is not */
+	n = confine_read(t->proc_fd, t->root_fd, "/etc/hostname", 256, 1000, &buf, NULL);
 	if (n < 0)
 		return (int)n;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -73,7 +68,7 @@ int target_hostname(const struct target *t, char *out, size_t cap)
 	if (!out || cap == 0)
 		return -EINVAL;
 	out[0] = '\0';
-	ns_fd = openat(t->proc_fd, "ns/uts", O_RDONLY | O_CLOEXEC);
+	ns_fd = confine_proc(t->proc_fd, "ns/uts", O_RDONLY);
 	if (ns_fd < 0)
 		return hostname_file(t, out, cap);
 	if (fstat(ns_fd, &a) == 0 && stat("/proc/self/ns/uts", &b) == 0 &&

@@ -23,13 +23,13 @@ static int find_lib(const struct target *t, struct vm_lib_span *span, struct err
 	if (!t->maps.jvm_lib[0])
 		return err_set(e, -ENOENT, "no libjvm.so in the process's mappings: not a "
 			       "HotSpot JVM (or its path is longer than jsym reads)");
-	n = fdio_read_file_at(t->proc_fd, "maps", 0, 0, MAPS_MAX, &buf);
+	n = confine_proc_read(t->proc_fd, "maps", MAPS_MAX, &buf);
 	if ((n == -EACCES || n == -EPERM) && geteuid() != t->st.uid[1]) {
 		/* no CAP_SYS_PTRACE: as the JVM's own uid (as target_open did) */
 		struct creds_saved sv;
 
 		if (creds_become(t->st.uid[1], t->st.gid[1], NULL, -1, &sv, NULL) == 0) {
-			n = fdio_read_file_at(t->proc_fd, "maps", 0, 0, MAPS_MAX, &buf);
+			n = confine_proc_read(t->proc_fd, "maps", MAPS_MAX, &buf);
 			if (creds_restore(&sv) != 0) {
 				free(buf);
 				return err_set(e, -EPERM, "cannot switch back from the JVM's uid");
@@ -56,7 +56,10 @@ static int lookup_symbols(const struct target *t, const struct vm_lib_span *span
 
 	if (t->root_fd < 0)
 		return err_set(e, -EBADF, "the JVM's root directory was not opened");
-	fd = inroot_open(t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NONBLOCK | O_NOFOLLOW, 0, NULL);
+	/* a plain file on a local file system, or nothing is opened: a device
+	 * or FIFO planted at the path since the JVM mapped it is refused */
+	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW,
+			  0, NULL);
 	if (fd < 0)
 		return err_set(e, fd, "cannot open %s inside the JVM's root: %s",
 			       t->maps.jvm_lib, strerror(-fd));
@@ -90,8 +93,8 @@ static int open_mem_as_owner(const struct target *t)
 
 	if (rc)
 		return rc;
-	fd = openat(t->proc_fd, "mem", O_RDONLY | O_CLOEXEC);
-	rc = fd < 0 ? -errno : fd;
+	fd = confine_proc(t->proc_fd, "mem", O_RDONLY);
+	rc = fd;
 	if (creds_restore(&sv) != 0) {
 		/* cannot happen after a successful become; never go on half-switched */
 		if (fd >= 0)
@@ -139,9 +142,9 @@ int vm_jvm_open(const struct target *t, struct vm_jvm *j, struct err_text *e)
 	/* process_vm_readv refused by seccomp: /proc/<pid>/mem does the same */
 	rc = vm_read_fresh(&j->mem, sym[VS_STRUCTS], &probe, sizeof(probe));
 	if (rc == -ENOSYS || rc == -EPERM) {
-		int fd = openat(t->proc_fd, "mem", O_RDONLY | O_CLOEXEC);
+		int fd = confine_proc(t->proc_fd, "mem", O_RDONLY);
 
-		rc = fd < 0 ? -errno : 0;
+		rc = fd < 0 ? fd : 0;
 		if ((rc == -EPERM || rc == -EACCES) && geteuid() != t->st.uid[1]) {
 			fd = open_mem_as_owner(t);
 			rc = fd < 0 ? fd : 0;

@@ -92,7 +92,8 @@ static const char *kind_of(mode_t m)
 static int open_tmp(const struct target *t, const char *dir, struct err_text *e)
 {
 	struct stat st;
-	int fd = inroot_open(t->root_fd, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW, 0, NULL);
+	int fd = confine_open(t->proc_fd, t->root_fd, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+			      0, NULL);
 
 	if (fd < 0)
 		return err_set(e, fd, "cannot open the container's %s: %s%s", dir,
@@ -154,8 +155,8 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	rc = check_old(o->dirfd, name, o->uid, o->where, e);
 	if (rc)
 		goto fail;
-	o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-		       0644);
+	o->fd = confine_open(t->proc_fd, o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY, 0644,
+			     NULL);
 	if (o->fd < 0) {
 		rc = err_set(e, -errno, "cannot create a new file next to %s in the "
 			     "container: %s", o->where, strerror(errno));

@@ -35,7 +35,7 @@ $(foreach l,glibc musl,\
 	$(eval $(call obj_of,$(l),tests/emu/test_agent.c)_CFLAGS += $(INC_agent/format)))
 
 $(B_glibc)/tests/emu/openj9_client: $(call obj_of,glibc,tests/emu/openj9_client.c \
-		$(ATTACH_OPENJ9_SRCS) attach/target/inroot.c $(ATTACH_BASE_SRCS) $(COMMON_SRCS))
+		$(ATTACH_OPENJ9_SRCS) $(ATTACH_BASE_SRCS) $(COMMON_SRCS))
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC_glibc) -o $@ $^

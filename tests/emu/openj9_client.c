@@ -164,7 +164,7 @@ static int check_in_child(const struct openj9_target *t, pid_t parent)
 	}
 	if (d)
 		closedir(d);
-	if (openj9_notifier_key(common, &key) == 0) {
+	if (openj9_notifier_key(-1, common, &key) == 0) {
 		int id = semget(key, 2, 0), v = id < 0 ? -1 : semctl(id, 0, GETVAL);
 
 		if (v != 0) {
@@ -190,7 +190,7 @@ static int make_jattach_set(const struct openj9_target *t)
 		fprintf(stderr, "openj9_client: %s\n", err.msg);
 		return 2;
 	}
-	if (openj9_notifier_key(common, &key) == 0)
+	if (openj9_notifier_key(-1, common, &key) == 0)
 		id = semget(key, 1, IPC_CREAT | 0666);
 	close(common);
 	if (id < 0) {

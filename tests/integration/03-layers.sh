@@ -5,7 +5,10 @@
 # below (tests/lib/include_graph.sh --check), and the build enforces it: a
 # source of attach/cli that includes attach/target's internal ns.h does not
 # compile with attach/cli's include paths, while one that includes the
-# entry target.h does.
+# entry target.h does.  And every open of attach/ and agent/lookup/ goes
+# through the one confined open, common/confine.h (issue 24): the source
+# check fails on any other but jsym's own paths (tests/lib/confine_check.sh),
+# and on a bypass planted for the test.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 t_case include-graph
@@ -28,4 +31,20 @@ t_check "the entry target.h compiles from attach/cli" \
 # shellcheck disable=SC2086
 t_check "target's internal ns.h does not" \
 	eval "! (cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $inc '$tmp/inside.c' 2>/dev/null)"
+t_case confined-open
+out=$(bash "$JSYM_ROOT/tests/lib/confine_check.sh" 2>&1)
+rc=$?
+printf '%s\n' "$out"
+t_eq "$rc" 0 "confine_check.sh finds no open outside common/confine.h but jsym's own paths"
+# a copy of the tree's sources with one plain openat added must fail it
+copy=$(mktemp -d)
+kit_on_exit "rm -rf '$copy'"
+(cd "$JSYM_ROOT" && git ls-files -co --exclude-standard attach agent/lookup tests/lib common |
+	cpio -pdm --quiet "$copy" 2>/dev/null || tar -cf - $(git ls-files -co --exclude-standard \
+	attach agent/lookup tests/lib common) | tar -xf - -C "$copy")
+printf 'int confine_bypass(void);\nint confine_bypass(void) { return openat(3, "etc/hostname", 0); }\n' \
+	>>"$copy/attach/target/uts.c"
+(cd "$copy" && git init -q . && git add -A >/dev/null 2>&1)
+t_check "a plain openat added to attach/target/uts.c fails the check" \
+	eval "! bash '$copy/tests/lib/confine_check.sh' 2>/dev/null"
 t_finish

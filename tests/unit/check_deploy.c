@@ -62,6 +62,7 @@ static void make_target(struct target *t)
 	ck_assert_int_eq(mkdir(p, 0755), 0);
 	ck_assert_int_eq(chmod(p, 01777), 0);
 	t->root_fd = open(root, O_PATH | O_DIRECTORY);
+	t->proc_fd = -1;         /* its mounts are ours (confine_open) */
 	ck_assert_int_ge(t->root_fd, 0);
 	t->st.uid[1] = geteuid();
 	t->st.gid[1] = getegid();

@@ -16,6 +16,7 @@
 
 #include "bbuf.h"
 #include "clock.h"
+#include "confine.h"
 #include "fdio.h"
 
 extern Suite *fdio_suite(void); /* listed in the runner by tests/tests.mk */
@@ -144,11 +145,11 @@ START_TEST(read_all_caps_and_terminates)
 	ck_assert_int_eq(buf[n], '\0');
 	free(buf);
 	close(fd);
-	ck_assert_int_eq(fdio_read_file_at(AT_FDCWD, path, 0, 1, 100, &buf), 100);
+	ck_assert_int_eq(confine_read(-1, AT_FDCWD, path, 100, 1000, &buf, NULL), 100);
 	free(buf);
 	snprintf(path, sizeof(path), "%s/empty", tmpdir);
 	put_file(path, "", 0);
-	ck_assert_int_eq(fdio_read_file_at(AT_FDCWD, path, 0, 0, 100, &buf), 0);
+	ck_assert_int_eq(confine_read(-1, AT_FDCWD, path, 100, 1000, &buf, NULL), 0);
 	ck_assert_str_eq(buf, "");
 	free(buf);
 	free(data);
@@ -162,12 +163,12 @@ START_TEST(read_refuses_what_is_not_a_file)
 	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	/* O_NONBLOCK keeps the open from waiting for a writer */
-	ck_assert_int_eq(fdio_read_file_at(AT_FDCWD, path, O_NONBLOCK, 1, 100, &buf), -EINVAL);
+	ck_assert_int_eq(confine_read(-1, AT_FDCWD, path, 100, 1000, &buf, NULL), -EINVAL);
 	ck_assert_ptr_null(buf);
 	snprintf(link, sizeof(link), "%s/link", tmpdir);
 	ck_assert_int_eq(symlink("/etc/hostname", link), 0);
-	ck_assert_int_eq(fdio_read_file_at(AT_FDCWD, link, 0, 0, 100, &buf), -ELOOP);
-	ck_assert_int_eq(fdio_read_file_at(AT_FDCWD, "/nonexistent/x", 0, 0, 100, &buf),
+	ck_assert_int_eq(confine_read(-1, AT_FDCWD, link, 100, 1000, &buf, NULL), -ELOOP);
+	ck_assert_int_eq(confine_read(-1, AT_FDCWD, "/nonexistent/x", 100, 1000, &buf, NULL),
 			 -ENOENT);
 	ck_assert_int_eq(fdio_read_regular(-1, 100, &buf), -EBADF);
 }

@@ -21,7 +21,6 @@
 #include "clock.h"
 #include "check_planted.h"
 #include "check_tmp.h"
-#include "inroot.h"
 #include "openj9.h"
 #include "openj9_int.h"
 
@@ -323,7 +322,7 @@ START_TEST(find_vm_in_root)
 	t.attach_dir = "relative/dir";
 	ck_assert_int_eq(openj9_find_vm(&t, vmid, sizeof(vmid), &err), -EINVAL);
 	/* a symlink to "/etc" stays inside the root: no /etc/passwd there */
-	ck_assert_int_lt(inroot_open(t.root_fd, "/escape/passwd", O_RDONLY, 0, NULL), 0);
+	ck_assert_int_lt(confine_open(-1, t.root_fd, "/escape/passwd", O_RDONLY, 0, NULL), 0);
 	close(t.root_fd);
 }
 END_TEST
@@ -439,7 +438,7 @@ START_TEST(notifier_key_is_ftok)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	d = open(dir, O_RDONLY | O_DIRECTORY);
-	ck_assert_int_eq(openj9_notifier_key(d, &key), 0);
+	ck_assert_int_eq(openj9_notifier_key(-1, d, &key), 0);
 	ck_assert_int_eq(key, ftok(path, 0xa1));
 	close(d);
 }

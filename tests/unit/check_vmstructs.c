@@ -750,6 +750,7 @@ START_TEST(writer_refuses_planted_files)
 	chmod(path, 01777);
 	memset(&t, 0, sizeof(t));
 	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.proc_fd = -1;          /* its mounts are ours (confine_open) */
 	t.st.nspid = 1;
 	t.st.uid[1] = getuid();
 	t.st.gid[1] = getgid();
@@ -830,6 +831,7 @@ START_TEST(follow_journals_in_the_agents_format)
 	chmod(path, 01777);
 	memset(&t, 0, sizeof(t));
 	t.root_fd = open(root, O_PATH | O_DIRECTORY);
+	t.proc_fd = -1;          /* its mounts are ours (confine_open) */
 	t.st.nspid = 1;
 	t.st.uid[1] = getuid();
 	t.st.gid[1] = getgid();

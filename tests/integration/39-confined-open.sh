@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# 39-confined-open.sh - issue 24 rows 1 to 3: what a fake JVM or any local
+# user plants at a path jsym reads is refused before it is opened, and no
+# read from a target can hang jsym.  Every path a target names goes through
+# one confined open (common/confine.h); this drives it from the commands.
+#
+#   row 1  a fake JVM maps .../lib/server/libjvm.so, which is then replaced
+#          by a character device (mknod c 1 3), by a FIFO, or (as uid 1000
+#          with unshare -Urm) has a device bound over it: `jsym list`,
+#          `jsym map` and `jsym attach` must not open it (inotify IN_OPEN),
+#          and the FIFO must not block attach
+#   row 2  uid 1000, unshare -Urmu, an empty host name and a device bound
+#          over /etc/hostname: `jsym list` must not open it
+#   row 3  a FUSE file system that never answers open or read, mounted
+#          over the fake JVM's release file: `jsym list`, `exec` and
+#          `attach` end within their limit, the fake is still listed, and
+#          no jsym is left in D state
+#   budget `jsym list` gives each process a time budget: one whose /proc
+#          read never returns (an LD_PRELOAD shim) is listed as stalled
+#
+# Fast: no JDK, no container (fakes: sleep with a copy of libm preloaded
+# as libjvm.so, as 37-cli-no-jvm does).  Each command runs under a hang
+# guard of LA_LIMIT seconds.  The FUSE server is unmounted and killed in
+# the cleanup, which also ends any request a hung jsym still waits on.
+source "$(dirname "$0")/lib-attach.bash"
+la_init
+t_need_root "mknod, mount namespaces, FUSE"
+LA_LIMIT=20
+
+libm=$(ldconfig -p | awk '/libm\.so\.6 .*x86-64/ {print $NF; exit}')
+[ -n "$libm" ] || t_skip "no x86-64 libm.so.6 to stand in for libjvm.so"
+
+# make_jdk DIR: DIR/lib/server/libjvm.so, no release (so jsym reads the
+# version from libjvm.so itself: target.c's read_libjvm_version)
+make_jdk() {
+	mkdir -p "$1/lib/server"
+	cp "$libm" "$1/lib/server/libjvm.so"
+	chmod -R a+rX "$1"
+}
+
+# fake_root JDK: a root-owned fake JVM in a private mount namespace, its
+# pid in $fake (not run in $(...): LA_PIDS must keep it for the cleanup).
+fake_root() {
+	(exec env LD_PRELOAD="$1/lib/server/libjvm.so" unshare -m sleep 600) \
+		</dev/null >/dev/null 2>&1 &
+	fake=$!
+	LA_PIDS+=("$fake")
+	wait_maps "$fake" "$1/lib/server/libjvm.so"
+}
+
+# wait_maps PID PATH: until PID maps PATH
+wait_maps() {
+	local i
+	for i in $(seq 50); do
+		grep -qF "$2" "/proc/$1/maps" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	t_abort "the fake JVM $1 did not map $2"
+}
+
+# fake_user JDK SCRIPT: as uid 1000 in a user, mount and UTS namespace of
+# its own (unshare -Urmu), start the fake JVM, then run SCRIPT there (with
+# $lib set): what any local user can do.  The fake's pid in $fake.
+shared=$LA_TMP/shared
+mkdir -m 1777 "$shared"
+fake_user() {
+	local pidfile=$shared/fake.$RANDOM
+	setpriv --reuid 1000 --regid 1000 --clear-groups unshare -Urmu sh -c '
+		lib=$1/lib/server/libjvm.so
+		LD_PRELOAD=$lib sleep 600 </dev/null >/dev/null 2>&1 &
+		echo $! >"$2.tmp" && mv "$2.tmp" "$2"
+		i=0; until grep -qF "$lib" /proc/$!/maps 2>/dev/null || [ $i -gt 50 ]; do sleep 0.1; i=$((i+1)); done
+		eval "$3" || echo "plant failed: $3" >&2
+		echo planted >"$2.done"
+		wait' sh "$1" "$pidfile" "$2" </dev/null >"$LA_TMP/fake_user.log" 2>&1 &
+	LA_PIDS+=("$!")
+	for _ in $(seq 100); do [ -f "$pidfile.done" ] && break; sleep 0.1; done
+	[ -f "$pidfile.done" ] || t_abort "the uid 1000 fake JVM did not start: $(cat "$LA_TMP/fake_user.log")"
+	fake=$(cat "$pidfile")
+	LA_PIDS+=("$fake")
+}
+
+# no_open WHAT: the watched file was not opened by what ran since t_watch_open
+no_open() {
+	t_eq "$(t_watch_result)" unopened "$1"
+}
+
+# A device node of our own (/dev/null's numbers: harmless even if opened),
+# where no other process on the machine opens it, so IN_OPEN is jsym's.
+node=$LA_TMP/node
+mknod -m 0666 "$node" c 1 3
+
+# ------------------------------------------- row 1: libjvm.so replaced
+t_case libjvm-replaced-by-device
+jdk=$LA_TMP/jdk-dev
+make_jdk "$jdk"
+fake_root "$jdk"
+rm "$jdk/lib/server/libjvm.so"
+mknod -m 0666 "$jdk/lib/server/libjvm.so" c 1 3
+for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
+	t_watch_open "$jdk/lib/server/libjvm.so"
+	# shellcheck disable=SC2086 # cmd is words
+	la_jsym $cmd
+	no_open "jsym $cmd does not open the device at libjvm.so"
+done
+la_jvm_stop "$fake"
+
+t_case libjvm-replaced-by-fifo
+jdk=$LA_TMP/jdk-fifo
+make_jdk "$jdk"
+fake_root "$jdk"
+rm "$jdk/lib/server/libjvm.so"
+mkfifo -m 0666 "$jdk/lib/server/libjvm.so"
+for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
+	t_watch_open "$jdk/lib/server/libjvm.so"
+	# shellcheck disable=SC2086
+	la_jsym $cmd
+	t_check "jsym $cmd ends within ${LA_LIMIT}s (a FIFO's open blocks)" \
+		test "$T_RC" != 124 -a "$T_RC" != 137
+	no_open "jsym $cmd does not open the FIFO at libjvm.so"
+done
+la_jvm_stop "$fake"
+
+t_case libjvm-device-bound-by-uid-1000
+jdk=$LA_TMP/jdk-bind
+make_jdk "$jdk"
+fake_user "$jdk" "mount --bind '$node' \"\$lib\""
+t_check "uid 1000 bound the device over libjvm.so (in its namespace)" \
+	test "$(stat -c %t:%T "/proc/$fake/root$jdk/lib/server/libjvm.so")" = 1:3
+for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
+	t_watch_open "$node"
+	# shellcheck disable=SC2086
+	la_jsym $cmd
+	no_open "jsym $cmd does not open the device bound over libjvm.so"
+done
+la_jvm_stop "$fake"
+
+# ------------------------------------------- row 2: /etc/hostname
+t_case hostname-device-bound-by-uid-1000
+jdk=$LA_TMP/jdk-host
+make_jdk "$jdk"
+fake_user "$jdk" "/usr/bin/python3 -c 'import socket; socket.sethostname(\"\")' &&
+	mount --bind '$node' /etc/hostname"
+t_check "the fake's host name is empty" test -z "$(nsenter -t "$fake" -u uname -n)"
+t_check "a device is bound over its /etc/hostname" \
+	test "$(stat -c %t:%T "/proc/$fake/root/etc/hostname")" = 1:3
+t_watch_open "$node"
+la_jsym list
+t_expect_rc 0
+t_check "the fake JVM is listed" grep -qE "^$fake +" "$KIT_DIR/t_run.out"
+no_open "jsym list does not open the device bound over /etc/hostname"
+la_jvm_stop "$fake"
+
+# ------------------------------------------- a time budget per process
+t_case list-goes-on-past-a-stalled-process
+# What the confined open cannot refuse, the kernel's own /proc files, can
+# still block (a read of cmdline waits for the process's mmap lock); here a
+# shim makes jsym's open of one fake's cmdline never return.  `jsym list`
+# gives each process 3 s in a child of its own: the fake is listed as
+# stalled, and the other fake JVM is still listed.
+shim=$JSYM_BUILD/tests/integration/libjsymstall.so
+if [ ! -f "$shim" ]; then
+	t_skip_case "no $shim (make)"
+else
+	jdk=$LA_TMP/jdk-a
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	stalled=$fake
+	jdk=$LA_TMP/jdk-b
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	start=$(date +%s)
+	t_run --as "jsym list (cmdline of $stalled stalls)" timeout -k 3 "$LA_LIMIT" \
+		env LD_PRELOAD="$shim" JSYM_STALL_PID="$stalled" "$JSYM" list
+	la_hung
+	t_expect_rc 0
+	t_check "the stalled process is listed as such" \
+		grep -qE "^$stalled +- +- +stalled " "$KIT_DIR/t_run.out"
+	t_check "the other fake JVM is listed" grep -qE "^$fake +[0-9]+ +0 +HotSpot" "$KIT_DIR/t_run.out"
+	t_check "within the budget and a margin ($(($(date +%s) - start)) s)" \
+		test $(($(date +%s) - start)) -lt 10
+	t_run --as "jsym list --json (cmdline of $stalled stalls)" timeout -k 3 "$LA_LIMIT" \
+		env LD_PRELOAD="$shim" JSYM_STALL_PID="$stalled" "$JSYM" list --json
+	la_hung
+	t_check "--json: valid, the process has kind stalled" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+sys.exit(0 if [r for r in rows if r["pid"] == int(sys.argv[2]) and r["kind"] == "stalled"] else 1)' \
+		"$KIT_DIR/t_run.out" "$stalled"
+	la_jvm_stop "$stalled"
+	la_jvm_stop "$fake"
+fi
+
+# ------------------------------------------- row 3: a FUSE file that never answers
+t_case release-on-fuse-that-never-answers
+if ! /usr/bin/python3 -c 'import fusepy' 2>/dev/null || [ ! -e /dev/fuse ]; then
+	t_skip_case "no FUSE here (/dev/fuse, python3-fusepy: bash mk/deps.sh test)"
+else
+	fusedir=$(mktemp -d /tmp/jsym-fuse-test.XXXXXX)
+	chmod 0755 "$fusedir"
+	jdk=$fusedir/jdk
+	make_jdk "$jdk"
+	echo 'JAVA_VERSION="17.0.99"' >"$jdk/release"
+	# not a job of this shell (la_cleanup's `wait` would wait for it)
+	fuse_pid=$( (/usr/bin/python3 "$JSYM_ROOT/tests/lib/fuse_silent.py" "$jdk/release" open \
+		</dev/null >"$LA_TMP/fuse.log" 2>&1 & echo $!) )
+	# after the fakes are gone (la_cleanup ran first): lazy unmount, then the
+	# server killed, which also fails every request still waiting on it
+	kit_on_exit "umount -l '$jdk/release' 2>/dev/null; kill -KILL $fuse_pid 2>/dev/null;
+		rm -rf '$fusedir'"
+	for _ in $(seq 50); do grep -q ' - fuse jsym-silent ' /proc/self/mountinfo && break; sleep 0.1; done
+	t_check "the silent FUSE file system is over the fake's release" \
+		grep -qF "$jdk/release ro" /proc/self/mountinfo
+	fake_root "$jdk"
+	start=$(date +%s)
+	la_jsym list
+	t_expect_rc 0
+	t_check "the fake JVM is still listed" grep -qE "^$fake +" "$KIT_DIR/t_run.out"
+	la_jsym exec --timeout 1000 --read-timeout 1000 "$fake" properties
+	la_jsym attach --agent-dir "$JSYM_ROOT" --timeout 2000 "$fake"
+	end=$(date +%s)
+	t_check "the four commands took under 60 s in all ($((end - start)) s)" test $((end - start)) -lt 60
+	stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$JSYM" '$2 ~ /^D/ && index($0, j)')
+	t_eq "$stuck" "" "no jsym left in D state"
+	la_jvm_stop "$fake"
+fi
+
+t_finish
