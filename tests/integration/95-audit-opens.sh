@@ -117,7 +117,7 @@ grep -q '^attach-target: started' "$AUD/log/jvm.out" || t_abort "the JVM did not
 t_log "targets: emu host pid $emu, jvm host pid $jvm"
 
 # ---------------------------------------------------------------- commands
-STRACE=(strace -f -yy -qq -s 4096 -e signal=none -e 'trace=open,openat,openat2,creat,newfstatat,statx,stat,lstat,access,faccessat,faccessat2,readlink,readlinkat,setns,chroot,chdir,fchdir,close,dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve,execveat')
+STRACE=(strace -f -yy -qq -s 4096 -e signal=none -e 'trace=open,openat,openat2,creat,newfstatat,statx,stat,lstat,access,faccessat,faccessat2,readlink,readlinkat,setns,chroot,chdir,fchdir,close,dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve,execveat,setuid,setreuid,setresuid,capset')
 # A round, in order: "VANTAGE LABEL STOP ARGS..." (STOP: seconds before
 # SIGINT, 0 = none; @emu @jvm @mjvm: the target as that vantage names it).
 # `map` that writes refuses a JVM whose agent keeps the map, so it has a
@@ -280,6 +280,7 @@ while IFS=$'\t' read -r what text; do
 	case $what in
 	ok) t_pass "$text" ;;
 	FAIL) t_fail "$text" ;;
+	note) t_log "note: $text" ;;
 	esac
 done <"$AUD/verdict"
 echo "--- the paths the trace found, how the clean round opened them, each trap's verdict:"

@@ -20,7 +20,9 @@ them (a FIFO opened for writing with no reader was reached).  A symlink
 trap is followed out of the root when a call that follows it, from a
 process whose root is the host's, succeeded, or a descriptor names the
 canary.  Any command past its limit is a hang, any process left in D
-state is stuck: both fail, named by command and trap.
+state is stuck: both fail, named by command and trap.  An open by the
+container's own program that jsym runs with the JVM's credentials (the
+probe under the container's loader) is listed as a note, not failed.
 """
 import json
 import os
@@ -84,6 +86,15 @@ def by_whom(e):
     return "" if exe in ("jsym", "") else " (in %s, exec'd by jsym)" % exe
 
 
+def confined(e):
+    """An open made by the container's own program (its loader running
+    jsym-probe) after jsym gave that process the JVM's credentials: it
+    can open no more than the container's user could, under jsym's
+    deadline (58-deploy-probe-confined).  Reported, not failed; a hang
+    there still fails."""
+    return bool(by_whom(e)) and (e.get("uid", 0) != 0 or e.get("nocaps"))
+
+
 def err_of(e):
     return e.get("err", "")
 
@@ -127,7 +138,15 @@ def judge(d, kinds):
             if key not in planted:
                 continue
             k3 = key + (kind,)
-            if opened(e):
+            if opened(e) and confined(e):
+                what = "loader: %s = %s%s by %s%s as uid %d%s" % (
+                    short_flags(e), e["ret"], " " + err_of(e) if err_of(e) else "",
+                    e["label"], by_whom(e), e["uid"], ", no capabilities" if e["nocaps"] else "")
+                if verdict[k3] in ("not reached",) or verdict[k3].startswith("ok"):
+                    print("note\t%s trap at %s:%s opened by the container's own code, "
+                          "confined: %s" % (kind, key[0], key[1], what))
+                    verdict[k3] = what
+            elif opened(e):
                 what = "OPENED %s = %s%s by %s%s" % (short_flags(e), e["ret"],
                                                      " " + err_of(e) if err_of(e) else "",
                                                      e["label"], by_whom(e))

@@ -8,7 +8,7 @@ object per line for every path call of a jsym process (the process that
 exec'd .../jsym and all it forked) that lands in a target's root:
 
     {"label", "target", "path", "call", "flags", "ret", "err", "opath",
-     "follow", "hostroot", "pid", "exe"}
+     "follow", "hostroot", "pid", "exe", "uid", "nocaps"}
 
 PIDMAP names the targets as jsym sees them: "2907=jvm,2383=emu" from the
 host, "1=jvm" from a sidecar.  A path lands in a root when, in the host's
@@ -24,7 +24,9 @@ blocked when jsym was killed).  "opath" says O_PATH; "follow" says the
 last component may be followed when it is a symlink (no O_NOFOLLOW, no
 AT_SYMLINK_NOFOLLOW, no RESOLVE_NO_SYMLINKS); "hostroot" says an
 absolute symlink would resolve against the host's root (the process's
-root is the host's and the call is not openat2 RESOLVE_IN_ROOT).  CANARY
+root is the host's and the call is not openat2 RESOLVE_IN_ROOT); "uid"
+and "nocaps" are the credentials the process gave itself (set*uid,
+capset) before the call.  CANARY
 (a file name) adds {"escape": ...} records for every descriptor whose
 -yy path names it: a symlink followed out of the root.
 """
@@ -91,6 +93,8 @@ class Proc:
         self.fs = {"root": "", "cwd": None}
         self.jsym = False
         self.exe = ""
+        self.uid = 0            # the uid set by a set*uid call, if any
+        self.nocaps = False     # capset emptied its capabilities
 
 
 class Model:
@@ -114,6 +118,8 @@ class Model:
             p.fs = par.fs if "CLONE_FS" in flags else dict(par.fs)
             p.jsym = par.jsym
             p.exe = par.exe
+            p.uid = par.uid
+            p.nocaps = par.nocaps
         self.procs[pid] = p
         return p
 
@@ -198,6 +204,16 @@ class Model:
         if self.canary and self.canary in ret:
             self.events.append({"label": self.label, "escape": ret, "call": name,
                                 "args": args[:300], "pid": pid, "exe": p.exe})
+        if name in ("setuid", "setreuid", "setresuid") and retval == "0":
+            u = re.findall(r"-?\d+", args)
+            if u and int(u[-1]) >= 0:
+                p.uid = int(u[-1])
+            return
+        if name == "capset" and retval == "0":
+            d = args[args.find("}") + 1:]
+            p.nocaps = re.search(r"effective=0\b", d) is not None and \
+                re.search(r"permitted=0\b", d) is not None
+            return
         if name == "close":
             try:
                 p.fds.pop(int(FDTOK.match(args).group(1)), None)
@@ -269,7 +285,7 @@ class Model:
             "label": self.label, "target": w[0], "path": w[1], "call": name,
             "flags": flags[:200], "ret": retval, "err": err, "opath": opath,
             "follow": follow, "hostroot": p.fs["root"] == "" and not in_root,
-            "pid": p.pid, "exe": p.exe})
+            "pid": p.pid, "exe": p.exe, "uid": p.uid, "nocaps": p.nocaps})
 
 
 def scan(trace, label, pidmap_text, canary=""):
