@@ -288,14 +288,18 @@ def run(out, limit, stop, release, cmd):
         # free what a FUSE trap holds first: a process asleep in a FUSE
         # request does not die of SIGKILL until the request ends
         open(release, "w").close()
-        for pid, _ in descendants(p.pid) + [(p.pid, "")]:
+        # the traced processes first: strace (CMD itself) then writes the
+        # calls they were blocked in ("<unfinished ...>") and ends alone
+        for pid, _ in descendants(p.pid):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        for _ in range(100):
+        for i in range(100):
             if p.poll() is not None and not descendants(p.pid):
                 break
+            if i == 50:
+                os.kill(p.pid, signal.SIGKILL)
             time.sleep(0.1)
         stuck = ["%d:%s" % x for x in descendants(p.pid) if x[1] == "D"]
         if p.poll() is None:
