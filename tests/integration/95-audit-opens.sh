@@ -18,8 +18,8 @@
 # into the target's mount namespace or a chroot, /proc/N/cwd, reopens
 # through /proc/self/fd): that list, not a hand-kept one, is what is
 # audited, so a new open is audited the day it is written.
-# Then one round per trap kind: at every discovered path of both roots at
-# once, tests/lib/audit_trap.py plants a FIFO, a character device (c 1 3),
+# Then two rounds per trap kind (the JDK's files, then /tmp): at every
+# discovered path of all roots at once, tests/lib/audit_trap.py plants a FIFO, a character device (c 1 3),
 # a symlink to a host file outside the root, a bind-mounted /dev/null or a
 # FUSE file that answers stat but never an open or a read; every command
 # runs again under strace and its limit (a hang is set free and named).
@@ -29,7 +29,7 @@
 # in D state; it prints the table of paths, the flags each was opened with
 # in the clean round and the verdict per trap.
 #
-# Run time: about 3 minutes when nothing hangs (six rounds of ~30 traced
+# Run time: about 2 minutes when nothing hangs (eleven rounds of 30 traced
 # commands); each hang costs its limit (8 s).
 # test-timeout: 1500
 if [ -z "${JSYM_AUDIT_PIDNS:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
@@ -247,35 +247,46 @@ n=$(awk -F'\t' '$3 == "plant"' "$AUD/discovered" | wc -l)
 t_check "the trace found paths to audit in both roots ($n)" \
 	test "$(awk -F'\t' '$3 == "plant" {print $1}' "$AUD/discovered" | sort -u | wc -l)" = 3
 
+# Two passes per kind, each path trapped in one: the JDK's and the
+# system's files (libjvm.so, release, the loader's), then the shared /tmp
+# (socket, trigger, perf map, journal, jsym's directory).  Trapping both at
+# once would hide the second: a trapped libjvm.so ends map before it
+# writes its perf map.
+IDS=()
 for kind in "${KINDS[@]}"; do
 	t_case "trap-$kind"
 	t0=$(date +%s)
-	# a fresh map JVM: jsym's directory names hold its start time, so
-	# its traps go where jsym will look this time (as an attacker would
-	# compute them: 52-deploy-hostile)
-	start_mjvm
-	now=$(starttime "${PID[mjvm]}")
-	for t in emu jvm mjvm; do
-		mapfile -t paths < <(awk -F'\t' -v t=$t '$1 == t && $3 == "plant" {print $2}' "$AUD/discovered" |
-			sed "s/-1-$mjvm_start0\(\/\|\$\)/-1-$now\1/")
-		[ ${#paths[@]} -gt 0 ] || continue
-		"$PY" "$LIB/audit_trap.py" plant "$AUD/state" "$kind" "${PID[$t]}" "$CANARY" "$AUD/fuse/f" "${paths[@]}" |
-			sed "s/^/$t /; s/-1-$now\(\/\| \)/-1-$mjvm_start0\1/" >>"$AUD/planted.$kind"
-	done
 	[ "$kind" = symlink ] && t_watch_open "$CANARY"
-	round "$kind"
-	# one name per path in the table: the map JVM's as in the clean round
-	sed -i "s/-1-$now\([/\"]\)/-1-$mjvm_start0\1/g" "$AUD/events.$kind"
+	for pass in jdk tmp; do
+		id=$kind:$pass
+		IDS+=("$id")
+		# a fresh map JVM: jsym's directory names hold its start time,
+		# so its traps go where jsym will look this time (as an
+		# attacker would compute them: 52-deploy-hostile)
+		start_mjvm
+		now=$(starttime "${PID[mjvm]}")
+		for t in emu jvm mjvm; do
+			mapfile -t paths < <(awk -F'\t' -v t=$t -v pass=$pass '$1 == t && $3 == "plant" &&
+				(pass == "tmp") == ($2 ~ /^\/tmp\//) {print $2}' "$AUD/discovered" |
+				sed "s/-1-$mjvm_start0\(\/\|\$\)/-1-$now\1/")
+			[ ${#paths[@]} -gt 0 ] || continue
+			"$PY" "$LIB/audit_trap.py" plant "$AUD/state" "$kind" "${PID[$t]}" "$CANARY" "$AUD/fuse/f" \
+				"${paths[@]}" | sed "s/^/$t /; s/-1-$now\(\/\| \)/-1-$mjvm_start0\1/" >>"$AUD/planted.$id"
+		done
+		round "$id"
+		# one name per path in the table: the map JVM's as in the clean round
+		sed -i "s/-1-$now\([/\"]\)/-1-$mjvm_start0\1/g" "$AUD/events.$id"
+		"$PY" "$LIB/audit_trap.py" unplant "$AUD/state" || t_fail "could not take the $id traps away"
+	done
 	if [ "$kind" = symlink ]; then
 		w=$(t_watch_result)
 		t_eq "$w" unopened "the host file the symlinks point to was never opened"
 	fi
-	"$PY" "$LIB/audit_trap.py" unplant "$AUD/state" || t_fail "could not take the $kind traps away"
-	t_log "$kind round: $(($(date +%s) - t0)) s"
+	t_log "$kind rounds: $(($(date +%s) - t0)) s"
 done
 
 t_case verdict
-"$PY" "$LIB/audit_judge.py" judge "$AUD" "${KINDS[@]}" clean >"$AUD/verdict"
+"$PY" "$LIB/audit_judge.py" judge "$AUD" "${IDS[@]}" >"$AUD/verdict"
 while IFS=$'\t' read -r what text; do
 	case $what in
 	ok) t_pass "$text" ;;

@@ -5,9 +5,9 @@
         from DIR/events.clean (audit_trace.py records of the clean round)
         print "TARGET<TAB>PATH<TAB>plant|skip<TAB>WHY" per path jsym reached
         in a target's root
-    audit_judge.py judge DIR KIND...
-        for each trap KIND: DIR/planted.KIND ("TARGET PATH KIND planted"),
-        DIR/events.KIND and DIR/runs.KIND (one JSON per command: label,
+    audit_judge.py judge DIR KIND[:PASS]...
+        for each trap round: DIR/planted.ID ("TARGET PATH KIND planted"),
+        DIR/events.ID and DIR/runs.ID (one JSON per command: label,
         rc, hang, stuck); print "ok<TAB>TEXT" or "FAIL<TAB>TEXT" lines
         and, last, the table of paths, flags and verdicts ("table<TAB>...")
 
@@ -115,9 +115,13 @@ def judge(d, kinds):
             flags.setdefault((e["target"], e["path"]), set()).add(short_flags(e))
     verdict = {}
     fails = 0
-    for kind in kinds:
+    ids, kinds = kinds, []
+    for kid in ids:
+        kind = kid.split(":")[0]
+        if kind not in kinds:
+            kinds.append(kind)
         planted = set()
-        pf = os.path.join(d, "planted." + kind)
+        pf = os.path.join(d, "planted." + kid)
         if os.path.exists(pf):
             for line in open(pf):
                 w = line.split()
@@ -127,7 +131,7 @@ def judge(d, kinds):
                     verdict[(w[0], w[1], kind)] = "not planted (%s)" % " ".join(w[4:] or w[3:4])
         for key in planted:
             verdict[key + (kind,)] = "not reached"
-        events = load(os.path.join(d, "events." + kind))
+        events = load(os.path.join(d, "events." + kid))
         for e in events:
             if "escape" in e:
                 print("FAIL\t%s trap, %s: a descriptor left the root: %s (%s)" %
@@ -164,12 +168,12 @@ def judge(d, kinds):
             elif verdict[k3] == "not reached":
                 verdict[k3] = "ok: O_PATH/stat only" if e["opath"] else \
                     "ok: refused (%s)" % (err_of(e) or e["ret"])
-        for r in load(os.path.join(d, "runs." + kind)):
+        for r in load(os.path.join(d, "runs." + kid)):
             if r["hang"]:
                 blocked = ["%s %s:%s%s" % (short_flags(e), e["target"], e["path"], by_whom(e))
                            for e in events if e.get("label") == r["label"] and e.get("ret") == "?"]
                 print("FAIL\t%s trap: %s did not end within its limit (%.0f s): hang, %s" %
-                      (kind, r["label"], r["secs"],
+                      (kid, r["label"], r["secs"],
                        "blocked in " + "; ".join(blocked) if blocked else
                        "blocked outside any open in a target's root"))
                 fails += 1
@@ -178,15 +182,38 @@ def judge(d, kinds):
                         verdict[key + (kind,)] = "not reached (hang before)"
             if r["stuck"]:
                 print("FAIL\t%s trap: %s left processes in D state: %s" %
-                      (kind, r["label"], " ".join(r["stuck"])))
+                      (kid, r["label"], " ".join(r["stuck"])))
                 fails += 1
     if not fails:
-        print("ok\tno trap opened, followed out or hung over %s" % ", ".join(kinds))
+        print("ok\tno trap opened, followed out or hung over %s" % ", ".join(ids))
+    # one line per path: a short verdict per trap, then how the clean
+    # round opened it; the long verdicts (what opened it, as whom) are the
+    # FAIL and note lines above
+    print("table\t%-68s %s  %s" % ("TARGET:PATH", " ".join("%-8s" % k for k in kinds),
+                                   "CLEAN ROUND'S CALLS"))
     for (t, p) in sorted({(k[0], k[1]) for k in verdict} | set(flags)):
-        print("table\t%s:%s\t%s" % (t, p, " ".join(sorted(flags.get((t, p), {"(stat only)"})))))
-        for kind in kinds:
-            print("table\t\t%-8s %s" % (kind, verdict.get((t, p, kind), "-")))
+        cells = " ".join("%-8s" % code(verdict.get((t, p, k), "")) for k in kinds)
+        print("table\t%-68s %s  %s" % ("%s:%s" % (t, p), cells,
+                                       " ".join(sorted(flags.get((t, p), {"stat only"})))))
+    print("table\tO_PATH: reached as O_PATH/stat only; EEXIST..: refused with that error; "
+          "-: not reached; dir: a directory, no trap; OPENED, FOLLOWED, note: see above")
     return 0
+
+
+def code(v):
+    if v.startswith("ok: O_PATH"):
+        return "O_PATH"
+    if v.startswith("ok: refused"):
+        return v[v.find("(") + 1:v.find(")")]
+    if v.startswith("not planted (directory"):
+        return "dir"
+    if v.startswith("not planted"):
+        return "unplant."
+    if v.startswith("not reached (hang"):
+        return "-(hang)"
+    if v.startswith(("not reached", "")) and not v.startswith(("OPENED", "FOLLOWED", "loader")):
+        return "-"
+    return {"OPENED": "OPENED", "FOLLOWE": "FOLLOWED", "loader:": "note"}.get(v[:7], v[:8])
 
 
 def main():
