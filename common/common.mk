@@ -12,5 +12,5 @@ COMMON_SRCS := common/wholeio.c common/errtext.c
 #   CONFINE_SRCS  the one confined open of a target's paths (confine.h): not
 #                 the agent's (it allocates); linked into attach/base's
 #                 users (ATTACH_BASE_SRCS) and the lookup library
-CONFINE_SRCS := common/confine.c
+CONFINE_SRCS := common/confine.c common/confine_mnt.c
 INC_common := -Icommon

@@ -19,6 +19,11 @@
 #   budget `jsym list` gives each process a time budget: one whose /proc
 #          read never returns (an LD_PRELOAD shim) is listed as stalled
 #
+# Every case fails with the jsym of main before issue 24 (d4c7e2f): the
+# planted files opened, attach blocked on the FIFO, list hung on the FUSE
+# file and on the stalled /proc read, a killed jsym left in D state until
+# the cleanup killed the FUSE server.
+#
 # Fast: no JDK, no container (fakes: sleep with a copy of libm preloaded
 # as libjvm.so, as 37-cli-no-jvm does).  Each command runs under a hang
 # guard of LA_LIMIT seconds.  The FUSE server is unmounted and killed in

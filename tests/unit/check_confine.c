@@ -421,6 +421,11 @@ START_TEST(bad_calls_refused)
 	ck_assert_int_eq(confine_open(-1, d, "x", O_RDONLY | O_APPEND, 0, NULL), -EINVAL);
 	ck_assert_int_eq(confine_proc(d, "status", O_RDONLY), -EPERM);
 	close(d);
+	/* a new file's directory is checked even when it is the root itself */
+	d = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_eq(confine_open(-1, d, "x", O_WRONLY | O_CREAT | O_EXCL, 0600, NULL),
+			 -EPERM);
+	close(d);
 }
 END_TEST
 
