@@ -86,7 +86,8 @@ test_reqs=(
 	# the node's own tracer names Java frames from the agent's map (94)
 	"/usr/bin/bpftrace|bpftrace"
 	# a FUSE file system that never answers (tests/integration/39-confined-
-	# open.sh): fusepy on Debian's /usr/bin/python3 (import fusepy), over libfuse2
+	# open.sh, 95-audit-opens.sh): fusepy on Debian's /usr/bin/python3
+	# (import fusepy), over libfuse2
 	"/usr/lib/python3/dist-packages/fusepy.py|python3-fusepy"
 	"/usr/lib/$host_triplet/libfuse.so.2|libfuse2"
 	# the cgroup v2 guest (tests/kit/guest.sh): this host is cgroup v1, so

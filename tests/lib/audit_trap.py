@@ -1,0 +1,329 @@
+# SPDX-License-Identifier: Apache-2.0
+"""audit_trap.py - plant traps in a container's root, run jsym against them.
+
+    audit_trap.py plant STATE KIND PID CANARY FUSEFILE PATH...
+    audit_trap.py unplant STATE
+    audit_trap.py fuse MOUNTPOINT READY RELEASE      (/usr/bin/python3)
+    audit_trap.py run OUT LIMIT STOP RELEASE -- CMD...
+
+plant: in the mount namespace of host pid PID (so paths resolve in its
+root, and mounts land in its namespace only), put a trap of KIND at every
+PATH and record in STATE (JSON lines) how to take it away again:
+  fifo     a FIFO in place of the file
+  chardev  mknod c 1 3 (/dev/null's numbers) in place of the file
+  symlink  a symlink to CANARY, a host file outside the root
+  devnull  the container's /dev/null bind-mounted over the path
+  fuse     FUSEFILE (a file of the `fuse` server below, which answers
+           lookups and stat but never an open or a read) bind-mounted over
+           the path, carried into the namespace with open_tree/move_mount
+A file in place keeps its inode: it is hard-linked aside first and linked
+back by unplant, so a JVM's socket or a mapped library is the same file
+again afterwards (a mapped file shows "(deleted)" in maps meanwhile,
+which jsym drops: the review's mknod case).  A path that did not exist
+(jsym creates it) gets the trap too.  Prints one line per path: PATH KIND
+planted|skipped REASON.
+
+fuse: a fusepy file system at MOUNTPOINT with one regular file "f";
+lookups, stat and statfs are answered, open/read/opendir/readlink wait
+until the file RELEASE appears (then they fail with EIO), so a command
+stuck there can be set free after its limit instead of staying in D state.
+
+run: CMD under its LIMIT (seconds); with STOP > 0, SIGINT to the command
+after STOP seconds (map --follow).  At the limit the command's processes
+get SIGKILL, RELEASE is created to free what the FUSE file holds, and the
+verdict is "hang".  Writes OUT as JSON: rc, hang, secs, stuck (processes
+left in D state).
+"""
+import ctypes
+import errno
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+CLONE_NEWNS = 0x00020000
+MS_BIND = 4096
+MNT_DETACH = 2
+OPEN_TREE_CLONE = 1
+OPEN_TREE_CLOEXEC = 0o2000000
+MOVE_MOUNT_F_EMPTY_PATH = 0x4
+SYS_OPEN_TREE = 428
+SYS_MOVE_MOUNT = 429
+KEEP = ".jsym-audit-keep."
+FUSE_HOME = "/.jsym-audit-fuse"
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def check(r, what):
+    if r < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "%s: %s" % (what, os.strerror(e)))
+    return r
+
+
+def enter(pid):
+    fd = os.open("/proc/%d/ns/mnt" % pid, os.O_RDONLY)
+    check(libc.setns(fd, CLONE_NEWNS), "setns into the mount namespace of %d" % pid)
+    os.close(fd)
+    os.chdir("/")
+
+
+def keep_name(path):
+    d, b = os.path.split(path)
+    return os.path.join(d, KEEP + b)
+
+
+def plant(state, kind, pid, canary, fusefile, paths):
+    tree = -1
+    if kind == "fuse":
+        tree = check(libc.syscall(SYS_OPEN_TREE, -100, fusefile.encode(),
+                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), "open_tree " + fusefile)
+    log = open(state, "a")
+    enter(pid)
+    if kind == "fuse":
+        # one copy of the FUSE file inside the namespace, bound from there
+        # to each path (a detached tree cannot be cloned again)
+        if not os.path.exists(FUSE_HOME):
+            open(FUSE_HOME, "x").close()
+        check(libc.syscall(SYS_MOVE_MOUNT, tree, b"", -100, FUSE_HOME.encode(),
+                           MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + FUSE_HOME)
+        log.write(json.dumps({"pid": pid, "kind": kind, "path": FUSE_HOME,
+                              "created": True, "mounted": True}) + "\n")
+    for path in paths:
+        rec = {"pid": pid, "kind": kind, "path": path}
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            st = None
+        except NotADirectoryError:
+            print("%s %s skipped parent-is-a-trap" % (path, kind))
+            continue
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            print("%s %s skipped directory" % (path, kind))
+            continue
+        if not os.path.isdir(os.path.dirname(path)):
+            print("%s %s skipped no-parent-directory" % (path, kind))
+            continue
+        try:
+            if kind in ("devnull", "fuse"):
+                if st is None:
+                    open(path, "x").close()
+                    rec["created"] = True
+                src = b"/dev/null" if kind == "devnull" else FUSE_HOME.encode()
+                check(libc.mount(src, path.encode(), None, MS_BIND, None),
+                      "bind %s over %s" % (src.decode(), path))
+                rec["mounted"] = True
+            else:
+                if st is not None:
+                    keep = keep_name(path)
+                    if os.path.lexists(keep):
+                        os.unlink(keep)
+                    os.link(path, keep, follow_symlinks=False)
+                    os.unlink(path)
+                    rec["kept"] = keep
+                if kind == "fifo":
+                    os.mkfifo(path, 0o666)
+                elif kind == "chardev":
+                    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+                elif kind == "symlink":
+                    os.symlink(canary, path)
+                else:
+                    raise ValueError("unknown trap kind " + kind)
+                rec["node"] = True
+        except OSError as e:
+            print("%s %s skipped %s" % (path, kind, str(e).replace(" ", "_")))
+            if rec.get("created") and not rec.get("mounted"):
+                os.unlink(path)
+            continue
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        print("%s %s planted" % (path, kind))
+    return 0
+
+
+def unplant(state):
+    if not os.path.exists(state):
+        return 0
+    recs = [json.loads(line) for line in open(state)]
+    bad = 0
+    for pid in sorted({r["pid"] for r in recs}):
+        r = os.fork()
+        if r == 0:
+            rc = 0
+            try:
+                enter(pid)
+            except OSError:
+                os._exit(0)          # the container is gone, and its traps
+            for rec in reversed([x for x in recs if x["pid"] == pid]):
+                p = rec["path"]
+                try:
+                    if rec.get("mounted"):
+                        # EINVAL: not a mount point any more (the JVM
+                        # renamed a file over it in its own namespace)
+                        if libc.umount2(p.encode(), MNT_DETACH) < 0 and \
+                                ctypes.get_errno() != errno.EINVAL:
+                            check(-1, "umount " + p)
+                        if rec.get("created") and os.path.lexists(p):
+                            os.unlink(p)
+                    if rec.get("node"):
+                        os.unlink(p)
+                        if rec.get("kept"):
+                            os.link(rec["kept"], p, follow_symlinks=False)
+                            os.unlink(rec["kept"])
+                except OSError as e:
+                    sys.stderr.write("unplant %s: %s\n" % (p, e))
+                    rc = 1
+            os._exit(rc)
+        _, st = os.waitpid(r, 0)
+        bad |= st != 0
+    os.unlink(state)
+    return 1 if bad else 0
+
+
+def fuse_server(mountpoint, ready, release):
+    import fusepy
+    gen = [0]
+    cond = threading.Condition()
+
+    def stall():
+        with cond:
+            g = gen[0]
+            cond.wait_for(lambda: gen[0] != g)
+        raise fusepy.FuseOSError(errno.EIO)
+
+    def releaser():
+        while True:
+            if os.path.exists(release):
+                try:
+                    os.unlink(release)
+                except OSError:
+                    pass
+                with cond:
+                    gen[0] += 1
+                    cond.notify_all()
+            time.sleep(0.1)
+
+    class Stall(fusepy.Operations):
+        def init(self, path):
+            threading.Thread(target=releaser, daemon=True).start()
+            with open(ready, "w") as f:
+                f.write("%d\n" % os.getpid())
+
+        def getattr(self, path, fh=None):
+            now = time.time()
+            if path == "/":
+                return {"st_mode": stat.S_IFDIR | 0o755, "st_nlink": 2,
+                        "st_atime": now, "st_mtime": now, "st_ctime": now}
+            if path == "/f":
+                return {"st_mode": stat.S_IFREG | 0o644, "st_nlink": 1,
+                        "st_size": 4096, "st_atime": now, "st_mtime": now,
+                        "st_ctime": now}
+            raise fusepy.FuseOSError(errno.ENOENT)
+
+        def statfs(self, path):
+            return {"f_bsize": 4096, "f_blocks": 1, "f_namemax": 255}
+
+        def open(self, path, flags):
+            stall()
+
+        def opendir(self, path):
+            stall()
+
+        def read(self, path, size, offset, fh):
+            stall()
+
+        def readlink(self, path):
+            stall()
+
+    fusepy.FUSE(Stall(), mountpoint, foreground=True, allow_other=True,
+                nothreads=False, attr_timeout=3600, entry_timeout=3600)
+    return 0
+
+
+def descendants(root):
+    kids = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                s = f.read()
+        except OSError:
+            continue
+        fields = s[s.rfind(")") + 2:].split()
+        kids.setdefault(int(fields[1]), []).append((int(d), fields[0]))
+    out, todo = [], [root]
+    while todo:
+        for pid, st in kids.get(todo.pop(), []):
+            out.append((pid, st))
+            todo.append(pid)
+    return out
+
+
+def run(out, limit, stop, release, cmd):
+    t0 = time.time()
+    p = subprocess.Popen(cmd, start_new_session=True, stdin=subprocess.DEVNULL)
+    hang = False
+    stopped = False
+    while p.poll() is None:
+        now = time.time() - t0
+        if stop > 0 and not stopped and now >= stop:
+            for pid, _ in descendants(p.pid):
+                try:
+                    os.kill(pid, signal.SIGINT)
+                except OSError:
+                    pass
+            stopped = True
+        if now >= limit:
+            hang = True
+            break
+        time.sleep(0.05)
+    stuck = []
+    if hang:
+        # free what a FUSE trap holds first: a process asleep in a FUSE
+        # request does not die of SIGKILL until the request ends
+        open(release, "w").close()
+        # the traced processes first: strace (CMD itself) then writes the
+        # calls they were blocked in ("<unfinished ...>") and ends alone
+        for pid, _ in descendants(p.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for i in range(100):
+            if p.poll() is not None and not descendants(p.pid):
+                break
+            if i == 50:
+                os.kill(p.pid, signal.SIGKILL)
+            time.sleep(0.1)
+        stuck = ["%d:%s" % x for x in descendants(p.pid) if x[1] == "D"]
+        if p.poll() is None:
+            stuck.append("%d:strace" % p.pid)
+    rc = p.wait() if p.poll() is not None or not stuck else None
+    with open(out, "w") as f:
+        json.dump({"rc": rc, "hang": hang, "secs": round(time.time() - t0, 1),
+                   "stuck": stuck}, f)
+    return 0
+
+
+def main():
+    a = sys.argv[1:]
+    if a and a[0] == "plant" and len(a) >= 7:
+        return plant(a[1], a[2], int(a[3]), a[4], a[5], a[6:])
+    if a and a[0] == "unplant" and len(a) == 2:
+        return unplant(a[1])
+    if a and a[0] == "fuse" and len(a) == 4:
+        return fuse_server(a[1], a[2], a[3])
+    if a and a[0] == "run" and len(a) >= 7 and a[5] == "--":
+        return run(a[1], float(a[2]), float(a[3]), a[4], a[6:])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
