@@ -27,6 +27,9 @@
 #include "deploy_int.h"
 #include "target.h"
 
+/* How long a SIGKILLed child may take to die before it is left behind. */
+#define KILL_REAP_MS 1000
+
 /* Close every fd from `from` on (close_range when the kernel has it). */
 static void close_from(int from)
 {
@@ -183,15 +186,25 @@ int deploy_adopt_orphans(void)
 
 void deploy_sweep_orphans(void)
 {
+	long deadline = clock_ms() + KILL_REAP_MS;
 	char path[64];
 	int fd, ignored;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* each SIGKILLed; one the kernel holds in an uninterruptible wait
+	 * (deploy_end_child) is left behind at the deadline, not waited for */
 	for (;;) {
+		pid_t r;
+
 		kill_children(fd);
-		if (waitpid(-1, &ignored, 0) < 0 && errno == ECHILD)
+		r = waitpid(-1, &ignored, WNOHANG);
+		if (r < 0 && errno == ECHILD)
 			break;
+		if (r <= 0 && clock_ms() >= deadline)
+			break;
+		if (r == 0)
+			usleep(2000);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -257,27 +270,39 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	return 0;
 }
 
-/* Ask the process in between to end what runs inside and everything it
- * left, then reap it; SIGKILL it when it has not within grace_ms. */
-int deploy_end_child(pid_t pid, int grace_ms)
+/* Reap pid by deadline: 0, or -ETIMEDOUT while it still runs. */
+static int reap_by(pid_t pid, long deadline)
 {
-	long deadline = clock_ms() + grace_ms;
 	int status;
 
-	kill(pid, SIGTERM);
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			return 0;
-		if (clock_ms() >= deadline) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
+		if (clock_ms() >= deadline)
 			return -ETIMEDOUT;
-		}
 		usleep(2000);
 	}
+}
+
+/*
+ * Ask the process in between to end what runs inside and everything it
+ * left, then reap it; SIGKILL it when it has not within grace_ms.  Even
+ * SIGKILL does not end a process the kernel holds in an uninterruptible
+ * wait (the container's loader opening a FUSE file whose server never
+ * answers, planted at /etc/ld.so.preload: 95-audit-opens), so the reap
+ * after it is bounded too: such a child is left behind, reaped if it ever
+ * ends, and jsym goes on.
+ */
+int deploy_end_child(pid_t pid, int grace_ms)
+{
+	kill(pid, SIGTERM);
+	if (reap_by(pid, clock_ms() + grace_ms) == 0)
+		return 0;
+	kill(pid, SIGKILL);
+	(void)reap_by(pid, clock_ms() + KILL_REAP_MS);
+	return -ETIMEDOUT;
 }
 
 int deploy_become(const struct target *t, struct err_text *e)
