@@ -207,7 +207,9 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	deploy_sweep_orphans();         /* what a killed reaper left to us */
 	if (!done)
 		return err_set(e, -ETIMEDOUT, "the libc probe under the container's "
-			       "loader %s gave no answer within %d ms (a file its loader opens may lie on a file system that does not answer)", t->maps.loader,
+			       "loader %s gave no answer within %d ms (a file its loader "
+			       "opens may lie on a file system that does not answer)",
+			       t->maps.loader,
 			       timeout_ms);
 	p->ran = true;
 	p->tried[which] = true;
