@@ -88,7 +88,7 @@ int deploy_end_child(pid_t pid, int grace_ms);
  * go to the host's init.  So the caller of deploy_enter's fork adopts
  * orphans too (deploy_adopt_orphans, before the fork: 0 or -errno), and
  * once its child is reaped kills and reaps every child left to it
- * (deploy_sweep_orphans; one that does not die within a second of its
+ * (deploy_sweep_orphans; one that does not die within half a second of its
  * SIGKILL, held by the kernel, is left behind).  Only for a process whose
  * other children are all gone by then (jsym's attach worker).
  */

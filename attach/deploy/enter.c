@@ -28,7 +28,7 @@
 #include "target.h"
 
 /* How long a SIGKILLed child may take to die before it is left behind. */
-#define KILL_REAP_MS 1000
+#define KILL_REAP_MS 500
 
 /* Close every fd from `from` on (close_range when the kernel has it). */
 static void close_from(int from)

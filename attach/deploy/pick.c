@@ -200,7 +200,7 @@ int deploy_run_probe(const struct target *t, enum deploy_libc which,
 	close(err[0]);
 	/* our own child, never the JVM; it takes what the probe left with it */
 	if (!done)
-		deploy_end_child(child, 2000);
+		deploy_end_child(child, 500);
 	else
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;

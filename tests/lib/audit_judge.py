@@ -180,6 +180,10 @@ def judge(d, kinds):
                 for key in planted:
                     if verdict[key + (kind,)] == "not reached":
                         verdict[key + (kind,)] = "not reached (hang before)"
+            if r.get("left"):
+                print("note\t%s trap: %s ended in %.1f s and left behind, on purpose, "
+                      "children the kernel held (freed by the audit): %s" %
+                      (kid, r["label"], r["secs"], " ".join(r["left"])))
             if r["stuck"]:
                 print("FAIL\t%s trap: %s left processes in D state: %s" %
                       (kid, r["label"], " ".join(r["stuck"])))
