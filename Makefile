@@ -115,7 +115,7 @@ include agent/format/format.mk
 include agent/jvm/agent.mk
 include agent/lookup/lookup.mk
 include attach/base/base.mk
-include attach/target/target.mk
+include attach/proc/proc.mk
 include attach/hotspot/hotspot.mk
 include attach/openj9/openj9.mk
 include attach/deploy/deploy.mk

@@ -15,7 +15,7 @@ ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_commands.c attach/cli/cli_ex
 INC_attach/cli := -Iattach/cli $(EXP_attach/attaching) $(INC_agent/lookup)
 
 # Everything below the CLI: what the unit runner links too.
-ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_TARGET_SRCS) $(ATTACH_HOTSPOT_SRCS) \
+ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_PROC_SRCS) $(ATTACH_HOTSPOT_SRCS) \
 	$(ATTACH_OPENJ9_SRCS) $(ATTACH_DEPLOY_SRCS) $(ATTACH_RUN_SRCS) \
 	$(ATTACH_VMSTRUCTS_SRCS) $(ATTACH_ATTACHING_SRCS)
 JSYM_SRCS := $(COMMON_SRCS) $(ATTACH_LIB_SRCS) $(ATTACH_CLI_SRCS) $(LOOKUP_LIB_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS)

@@ -46,7 +46,7 @@ static int check_regular(struct resolve_source *src)
 }
 
 /*
- * The JVM's facts and a dirfd of its root, from attach/target/target.c: the pid it
+ * The JVM's facts and a dirfd of its root, from attach/proc/target.c: the pid it
  * has in its own namespace, and /proc/PID/root even for root without
  * CAP_SYS_PTRACE (a kubectl debug sidecar with the default profile), which
  * target_open() opens as the JVM's own uid and gid when it must.  Returns

@@ -11,7 +11,7 @@ ATTACH_DEPLOY_SRCS := attach/deploy/builds.c attach/deploy/place.c attach/deploy
 	attach/deploy/deploy.c attach/deploy/enter.c attach/deploy/memfd.c \
 	attach/deploy/cgroup.c attach/deploy/tmpdirs.c attach/deploy/lock.c \
 	$(HOLDER_BIN_SRC)
-EXP_attach/deploy := -Iattach/deploy/include $(EXP_attach/target) $(INC_agent/format)
+EXP_attach/deploy := -Iattach/deploy/include $(EXP_attach/proc) $(INC_agent/format)
 INC_attach/deploy := -Iattach/deploy $(EXP_attach/deploy)
 
 # The memfd holder (memfd_holder.c): a tiny static program jsym carries as

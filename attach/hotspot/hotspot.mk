@@ -6,5 +6,5 @@
 
 ATTACH_HOTSPOT_SRCS := attach/hotspot/hs_reply.c attach/hotspot/hs_io.c attach/hotspot/hs_tmpdir.c \
 	attach/hotspot/hotspot.c
-EXP_attach/hotspot := -Iattach/hotspot/include $(EXP_attach/target)
+EXP_attach/hotspot := -Iattach/hotspot/include $(EXP_attach/proc)
 INC_attach/hotspot := -Iattach/hotspot $(EXP_attach/hotspot)

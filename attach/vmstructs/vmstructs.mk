@@ -10,5 +10,5 @@
 
 ATTACH_VMSTRUCTS_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_elf.c vm_tables.c vm_maps.c vm_jvm.c \
 	vm_layout.c vm_blob.c vm_names.c vm_method.c vm_lines.c vm_scan.c vm_write.c vm_follow.c vmstructs.c)
-EXP_attach/vmstructs := -Iattach/vmstructs/include $(EXP_attach/target) $(INC_agent/format)
+EXP_attach/vmstructs := -Iattach/vmstructs/include $(EXP_attach/proc) $(INC_agent/format)
 INC_attach/vmstructs := -Iattach/vmstructs $(EXP_attach/vmstructs)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_proc.c - libFuzzer harness: hostile bytes through every /proc parser
- * of attach/target/proc.c (status, stat, maps, cmdline, environ, release, the JDK
+ * of attach/proc/proc.c (status, stat, maps, cmdline, environ, release, the JDK
  * home derivation, maps re-rooted for a chroot), jdk_version.c (libjvm.so's
  * VM string, the version and its verdict) and proc_ct.c (container ids).
  * The buffers are not NUL-terminated, as in real reads.

@@ -3,7 +3,7 @@
 # 03-layers.sh - one entry per layer (issue 18 point 2): every include of
 # attach/ names the folder's own header or the entry header of a layer
 # below (tests/lib/include_graph.sh --check), and the build enforces it: a
-# source of attach/cli that includes attach/target's internal ns.h does not
+# source of attach/cli that includes attach/proc's internal ns.h does not
 # compile with attach/cli's include paths, while one that includes the
 # entry target.h does.  And every open of attach/ and agent/lookup/ goes
 # through the one confined open, common/confine.h (issue 24): the source
@@ -54,8 +54,8 @@ kit_on_exit "rm -rf '$copy'"
 	cpio -pdm --quiet "$copy" 2>/dev/null || tar -cf - $(git ls-files -co --exclude-standard \
 	attach agent/lookup tests/lib common) | tar -xf - -C "$copy")
 printf 'int confine_bypass(void);\nint confine_bypass(void) { return openat(3, "etc/hostname", 0); }\n' \
-	>>"$copy/attach/target/uts.c"
+	>>"$copy/attach/proc/uts.c"
 (cd "$copy" && git init -q . && git add -A >/dev/null 2>&1)
-t_check "a plain openat added to attach/target/uts.c fails the check" \
+t_check "a plain openat added to attach/proc/uts.c fails the check" \
 	eval "! bash '$copy/tests/lib/confine_check.sh' 2>/dev/null"
 t_finish

@@ -6,7 +6,7 @@
 # quoted #include in FROM's sources and headers (attach/*, agent/*) that
 # names a header of another folder.  Each attach/ folder's entry is the one
 # header in its include/ (docs/architecture.md, "Layers"); the layers rank
-#   base < target < hotspot, openj9, deploy, vmstructs < run < attaching < cli
+#   base < proc < hotspot, openj9, deploy, vmstructs < run < attaching < cli
 # and agent/ includes nothing of attach/.  common/ is the bottom both sides
 # share (all its headers are its entry) and includes nothing of jsym's.
 #
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 check=0
 [ "${1:-}" = --check ] && check=1
 
-declare -A rank=([attach/base]=0 [attach/target]=1 [attach/hotspot]=2 [attach/openj9]=2
+declare -A rank=([attach/base]=0 [attach/proc]=1 [attach/hotspot]=2 [attach/openj9]=2
 	[attach/deploy]=2 [attach/vmstructs]=2 [attach/run]=3 [attach/attaching]=4 [attach/cli]=5)
 declare -A owner entry
 folders=$(git ls-files -co --exclude-standard 'common/*.[ch]' 'attach/*.[ch]' 'agent/*.[ch]' | grep -v '/include/' |

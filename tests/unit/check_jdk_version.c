@@ -2,7 +2,7 @@
 /*
  * check_jdk_version.c - JDK versions from libjvm.so's VM info string and
  * from JAVA_VERSION strings, and the versions jsym refuses or warns about
- * (attach/target/jdk_version.c).
+ * (attach/proc/jdk_version.c).
  */
 #include <check.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* check_proc.c - /proc parsers (attach/target/proc.c), including hostile input. */
+/* check_proc.c - /proc parsers (attach/proc/proc.c), including hostile input. */
 #include <errno.h>
 #include <check.h>
 #include <signal.h>
