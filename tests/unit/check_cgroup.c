@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,6 +77,19 @@ static void cg_setup(void)
 	snprintf(scratch, sizeof(scratch), "%s/jsym-check-cg-%d", mnt, (int)getpid());
 	if (mkdir(scratch, 0755) != 0)
 		scratch[0] = '\0';
+}
+
+/* Whether cg_setup can make its scratch cgroup here: root alone is not
+ * enough in a container whose cgroup file system is read-only or absent
+ * (05-first-run's fresh container). */
+static bool can_make_memory_cgroup(void)
+{
+	cg_setup();
+	if (!scratch[0])
+		return false;
+	(void)rmdir(scratch);
+	scratch[0] = '\0';
+	return true;
 }
 
 /* The forked test's sleeper dies with it (parent-death signal) and may
@@ -154,7 +168,11 @@ Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
 
-	if (geteuid() == 0) {
+	if (geteuid() == 0 && !can_make_memory_cgroup()) {
+		fprintf(stderr, "skip: cgroup: join_memory_then_back_where_it_was: cannot "
+			"make a memory cgroup under %s (a container without a writable "
+			"cgroup file system)\n", mnt[0] ? mnt : "/sys/fs/cgroup");
+	} else if (geteuid() == 0) {
 		TCase *tc = tcase_create("cgroup-root");
 
 		tcase_add_unchecked_fixture(tc, cg_setup, cg_teardown);
