@@ -47,10 +47,12 @@ tmp_pid() {
 # each scenario: a process that left the session with setsid keeps it; a
 # container's process, whose environment its runtime makes anew, does not).
 foreign_pid() {
-	local s
+	local s env
 	s=$(ps -o sid= -p "$1" 2>/dev/null | tr -d ' ') || return 1
 	[ -n "$s" ] && [ "$s" != "$2" ] || return 1
-	! tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -qxF "JSYM_SCENARIO_MARK=$mark"
+	# gone since ps looked: not alive, so not another program's
+	env=$( { tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null) || return 1
+	! grep -qxF "JSYM_SCENARIO_MARK=$mark" <<<"$env"
 }
 # held_elsewhere MOUNT SID: a live process outside session SID has its root
 # or working directory in the directory that holds MOUNT (another program's

@@ -82,7 +82,7 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	for (int journal = 1; journal >= 0; journal--) {
 		snprintf(rel, sizeof(rel), "%s%s%s-%ld.%s", dir, *dir ? "/" : "",
 			 journal ? "jsym" : "perf", nspid, journal ? "journal" : "map");
-		fd = confine_open(procfd, rootfd, rel, O_RDONLY, 0, &e);
+		fd = confine_open(procfd, rootfd, rel, O_RDONLY | O_NOFOLLOW, 0, &e);
 		if (fd >= 0) {
 			*is_journal = journal;
 			break;

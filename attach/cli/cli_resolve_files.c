@@ -21,10 +21,13 @@
 /* Open rel relative to src->rootfd: inside the root, or from our own root
  * and cwd for AT_FDCWD.  The JVM's perf map or journal: whatever the
  * container put there, opened only when it is a plain file of a local file
- * system (confine.h).  fd, or -1 with errno. */
+ * system (confine.h); in a root, a symlink at the file's own name is
+ * refused too (the agent writes files, never links).  fd, or -1 with
+ * errno. */
 static int open_rel(const struct resolve_source *src)
 {
-	int fd = confine_open(src->mntfd, src->rootfd, src->rel, O_RDONLY, 0, NULL);
+	int fd = confine_open(src->mntfd, src->rootfd, src->rel, src->rootfd == AT_FDCWD ?
+			      O_RDONLY : O_RDONLY | O_NOFOLLOW, 0, NULL);
 
 	return fd < 0 ? -1 : fd;
 }
