@@ -148,8 +148,16 @@ START_TEST(escaped_map_text_capped)
 		"(%ld of %zu entries), rendering added %ld MiB to the peak resident set\n",
 		n, len, tlen >> 20, lines, n, (hwm - rss0) >> 10);
 	ck_assert_msg((size_t)tlen <= budget + 36 * n, "%ld MiB of map text", tlen >> 20);
+#if defined(__SANITIZE_ADDRESS__)
+	/* ASan keeps freed blocks in its quarantine (256 MiB by default), so
+	 * the buffers a growing text leaves behind stay resident: 416 MiB
+	 * measured under make asan-unit; the bound holds for the real
+	 * allocators only */
+	fprintf(stderr, "vm_write: the peak resident set is not checked under ASan\n");
+#else
 	ck_assert_msg(hwm - rss0 < (160L << 10), "rendering took %ld MiB more resident memory",
 		      (hwm - rss0) >> 10);
+#endif
 	ck_assert_int_gt(lines, 0);
 	ck_assert_int_lt(lines, (long)n);
 	/* the map ends with a whole line, each name escaped whole */
