@@ -56,16 +56,13 @@ t_check "the map names Java methods" grep -qE ' [a-z].* [A-Za-z]+\.[a-zA-Z]+\(' 
 t_eq "$(hostlist)" "$host_before" "nothing new in the host's /tmp"
 
 t_case perf-names-java
-if command -v perf >/dev/null && timeout 30 perf record -q -e cpu-clock -g -p "$ct" \
-	-o "$KIT_DIR/perf.data" -- sleep 3 >"$KIT_DIR/perf.log" 2>&1; then
+if t_perf_record "$ct" 3 "$KIT_DIR/perf.data"; then
 	# frames in the JIT map (perf's dso /tmp/perf-<hostpid>.map, read from
 	# the container's /tmp/perf-1.map) that got a Java method's name
-	perf script -i "$KIT_DIR/perf.data" -F ip,sym,dso 2>/dev/null |
-		grep -E "\(/tmp/perf-$ct\.map\)" | grep -cE ' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\(' >"$KIT_DIR/named" || true
-	t_check "perf names Java frames from the container's map ($(cat "$KIT_DIR/named") frames)" \
-		test "$(cat "$KIT_DIR/named")" -gt 0
+	named=$(t_perf_jit "$KIT_DIR/perf.data" "$ct" | grep -cE "$T_JAVA_RE" || true)
+	t_check "perf names Java frames from the container's map ($named frames)" test "$named" -gt 0
 else
-	t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/perf.log" 2>/dev/null)"
+	t_log "perf cannot sample here: $(t_perf_why "$KIT_DIR/perf.data")"
 fi
 
 t_case list-shows-the-agent

@@ -61,14 +61,13 @@ t_eq "$(ids /tmp/perf-1.map)" "$want" "the map is the JVM's"
 t_check "the map names Java methods" grep -qE ' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\(' "$root/tmp/perf-1.map"
 
 t_case perf-names-java
-if command -v perf >/dev/null && timeout 30 perf record -q -e cpu-clock -g -p "$ct" \
-	-o "$KIT_DIR/perf.data" -- sleep 3 >"$KIT_DIR/perf.log" 2>&1; then
-	perf script -i "$KIT_DIR/perf.data" -F ip,sym,dso 2>/dev/null |
-		grep -E "\(/tmp/perf-$ct\.map\)" | grep -cE ' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\(' >"$KIT_DIR/named" || true
-	t_check "perf names Java frames from the container's map ($(cat "$KIT_DIR/named") frames)" \
-		test "$(cat "$KIT_DIR/named")" -gt 0
+if t_perf_record "$ct" 3 "$KIT_DIR/perf.data"; then
+	# frames in the JIT map (perf's dso /tmp/perf-<hostpid>.map, read from
+	# the container's /tmp/perf-1.map) that got a Java method's name
+	named=$(t_perf_jit "$KIT_DIR/perf.data" "$ct" | grep -cE "$T_JAVA_RE" || true)
+	t_check "perf names Java frames from the container's map ($named frames)" test "$named" -gt 0
 else
-	t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/perf.log" 2>/dev/null)"
+	t_log "perf cannot sample here: $(t_perf_why "$KIT_DIR/perf.data")"
 fi
 
 t_case re-attach-and-detach

@@ -103,16 +103,14 @@ t_expect_rc 2
 t_expect_err 'jsym map'
 
 t_case perf-names-jit
-if command -v perf >/dev/null && timeout 30 perf record -q -e cpu-clock -g -p "$p" \
-	-o "$KIT_DIR/perf.data" -- sleep 3 >"$KIT_DIR/perf.log" 2>&1; then
+if t_perf_record "$p" 3 "$KIT_DIR/perf.data"; then
 	"$J" map "$p" >/dev/null
-	perf script -i "$KIT_DIR/perf.data" -F ip,sym,dso 2>/dev/null |
-		grep -E "\(/tmp/perf-$p\.map\)" >"$KIT_DIR/jit" || true
+	t_perf_jit "$KIT_DIR/perf.data" "$p" >"$KIT_DIR/jit"
 	all=$(wc -l <"$KIT_DIR/jit")
-	named=$(grep -cE ' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\(' "$KIT_DIR/jit" || true)
+	named=$(grep -cE "$T_JAVA_RE" "$KIT_DIR/jit" || true)
 	t_check "perf names JIT frames from jsym's map ($named of $all frames in the map)" \
 		test "$named" -gt 0
 else
-	t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/perf.log" 2>/dev/null)"
+	t_log "perf cannot sample here: $(t_perf_why "$KIT_DIR/perf.data")"
 fi
 t_finish

@@ -25,7 +25,7 @@ CHECK=$JSYM_ROOT/tests/integration/map_check.py
 classes=$(kit_java_build)
 rootfs=$(kit_rootfs debian)
 # A Java method in a map line or in perf script's symbol column.
-JAVA_RE=' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\('
+JAVA_RE=$T_JAVA_RE
 
 # java_entries MAP: lines naming a Java method.
 java_entries() { grep -cE "$JAVA_RE" "$1" || true; }
@@ -92,15 +92,13 @@ one_jdk() {
 	t_eq "$(stat -c %u:%g "$root/tmp/perf-1.map" 2>&1)" 1000:1000 "the refreshed map is the JVM's"
 
 	t_case "$label-perf"
-	if command -v perf >/dev/null && timeout 30 perf record -q -e cpu-clock -g -p "$ct" \
-		-o "$KIT_DIR/$label.perf" -- sleep 3 >"$KIT_DIR/$label.perf.log" 2>&1; then
+	if t_perf_record "$ct" 3 "$KIT_DIR/$label.perf"; then
 		# What was compiled while perf sampled is in the map from now on.
 		t_run "$J" map "$ct"
 		t_expect_rc 0
 		# frames in the JIT map: perf's dso /tmp/perf-<hostpid>.map, read
 		# from the container's /tmp/perf-1.map
-		perf script -i "$KIT_DIR/$label.perf" -F ip,sym,dso 2>/dev/null |
-			grep -E "\(/tmp/perf-$ct\.map\)" >"$KIT_DIR/$label.jit" || true
+		t_perf_jit "$KIT_DIR/$label.perf" "$ct" >"$KIT_DIR/$label.jit"
 		all=$(wc -l <"$KIT_DIR/$label.jit")
 		named=$(grep -cE "$JAVA_RE" "$KIT_DIR/$label.jit" || true)
 		unknown=$(grep -cF '[unknown]' "$KIT_DIR/$label.jit" || true)
@@ -111,7 +109,7 @@ one_jdk() {
 		t_check "perf names Java frames from the container's map ($named of $all, $rate%)" \
 			test "$named" -gt 0
 	else
-		t_log "perf cannot sample here: $(head -n 1 "$KIT_DIR/$label.perf.log" 2>/dev/null)"
+		t_log "perf cannot sample here: $(t_perf_why "$KIT_DIR/$label.perf")"
 	fi
 
 	t_case "$label-sidecar"

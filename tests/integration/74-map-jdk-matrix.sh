@@ -35,7 +35,7 @@ CHECK=$JSYM_ROOT/tests/integration/matrix_check.py
 [ -x "$J" ] || t_skip "jsym not built (make)"
 rootfs=$(kit_rootfs jdks)
 classes=$(kit_java_build 8)
-JAVA_RE=' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\('
+JAVA_RE=$T_JAVA_RE
 
 # m_result JDK FEATURE pass|fail|skip DESC: one matrix line and the check.
 m_result() {
@@ -125,14 +125,12 @@ one_jdk() {
 	m_check "$label" names "$(python3 "$CHECK" same "$o/jsym.map" "$o/agent.map" 99 "$o/agent.0" 2>&1 | head -n 4)" \
 		python3 "$CHECK" same "$o/jsym.map" "$o/agent.map" 99 "$o/agent.0"
 
-	if command -v perf >/dev/null && timeout 30 perf record -q -e cpu-clock -g -p "$ct" \
-		-o "$o/perf.data" -- sleep 2 >"$o/perf.log" 2>&1; then
-		perf script -i "$o/perf.data" -F ip,sym,dso 2>/dev/null |
-			grep -E "\(/tmp/perf-$ct\.map\)" >"$o/perf.jit" || true
+	if t_perf_record "$ct" 2 "$o/perf.data"; then
+		t_perf_jit "$o/perf.data" "$ct" >"$o/perf.jit"
 		m_check "$label" perf "perf names $(grep -cE "$JAVA_RE" "$o/perf.jit") of $(wc -l <"$o/perf.jit") JIT frames as Java methods" \
 			grep -qE "$JAVA_RE" "$o/perf.jit"
 	else
-		m_result "$label" perf skip "perf cannot sample here: $(head -n 1 "$o/perf.log" 2>/dev/null)"
+		m_result "$label" perf skip "perf cannot sample here: $(t_perf_why "$o/perf.data")"
 	fi
 
 	# Last: the JDK's own perf map replaces the agent's file in place, so

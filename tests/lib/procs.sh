@@ -9,6 +9,11 @@
 #                           (says which text it missed)
 #   t_same_ranges TRUTH MAP 0 when both hold the same multiset of lines; says
 #                           how many differ and shows a few
+#   t_perf_record PID SECS OUT  perf record -g of PID for SECS into OUT; 1 when
+#                           perf cannot sample here (the reason: t_perf_why OUT)
+#   t_perf_jit OUT PID      the samples' lines (ip sym dso) whose dso is the
+#                           JIT map perf reads for PID, /tmp/perf-PID.map
+#   T_JAVA_RE               a perf script symbol that names a Java method
 
 t_agents() {
 	awk '/libjsym-agent|memfd:jsym-agent/ {print $6}' "/proc/$1/maps" | sort -u
@@ -49,4 +54,17 @@ for l in sorted(extra)[:5]:
     print("    stale:  ", l)
 sys.exit(1)
 EOF_PY
+}
+
+T_JAVA_RE=' [A-Za-z_$][^ ]*\.[A-Za-z_$<][^ ]*\('
+
+t_perf_record() {
+	command -v perf >/dev/null || { echo "perf is not installed" >"$3.log"; return 1; }
+	timeout 30 perf record -q -e cpu-clock -g -p "$1" -o "$3" -- sleep "$2" >"$3.log" 2>&1
+}
+
+t_perf_why() { head -n 1 "$1.log" 2>/dev/null; }
+
+t_perf_jit() {
+	perf script -i "$1" -F ip,sym,dso 2>/dev/null | grep -E "\(/tmp/perf-$2\.map\)" || true
 }
