@@ -383,11 +383,8 @@ static int open_journal(const struct agent_opts *opts, struct err_text *why)
 		return err;
 	}
 	S.next_id = 1;
-	struct timespec rt;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return journal_put_header(&S.jbuf, (uint32_t)getpid(),
-				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				  starttime, JSYM_AGENT_VERSION);
+	return journal_put_header(&S.jbuf, (uint32_t)getpid(), journal_realtime_ns(), starttime,
+				  JSYM_AGENT_VERSION);
 }
 
 /* The jitdump, when asked for: continued with the journal, else new.  Not

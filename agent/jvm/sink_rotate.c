@@ -51,15 +51,12 @@ bool sink_rotate_due(size_t adding)
 
 int sink_rotate_render(struct bbuf *out)
 {
-	struct timespec rt;
 	const struct code_entry **v;
 	size_t n;
 	int rc;
 
-	clock_gettime(CLOCK_REALTIME, &rt);
-	rc = journal_put_header(out, S.pid,
-				(uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				S.starttime, JSYM_AGENT_VERSION);
+	rc = journal_put_header(out, S.pid, journal_realtime_ns(), S.starttime,
+				JSYM_AGENT_VERSION);
 	if (rc == 0)
 		rc = journal_put_epoch(out, sink_now(), JF_EPOCH_LIVE_SET);
 	if (rc < 0)
