@@ -255,7 +255,7 @@ void sink_get_stats(struct sink_stats *st)
 {
 	pthread_mutex_lock(&S.lock);
 	*st = S.st;
-	st->map_lines = S.table.count;
+	st->map_lines = codetable_count(&S.table);
 	pthread_mutex_unlock(&S.lock);
 }
 

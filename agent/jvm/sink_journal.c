@@ -100,9 +100,9 @@ static struct code_entry *entry_by_id(uint64_t id)
 		if (J.recent_id[i] == id && (e = codetable_find(&S.table, J.recent_start[i])) &&
 		    e->id == id)
 			return e;
-	for (size_t i = 0; i < S.table.cap; i++)
-		if (S.table.slots[i].start && S.table.slots[i].id == id)
-			return &S.table.slots[i];
+	for (size_t i = 0; (e = codetable_next(&S.table, &i));)
+		if (e->id == id)
+			return e;
 	return NULL;
 }
 
@@ -176,12 +176,11 @@ static size_t out_buffered(void)
 /* From here on nothing is tracked: end every entry, then say so. */
 static void out_stop(void)
 {
-	for (size_t i = 0; i < S.table.cap; i++) {
-		struct code_entry *e = &S.table.slots[i];
+	struct code_entry *e;
 
-		if (e->start && journal_put_unload(&J.buf, sink_now(), e->id, e->start) < 0)
+	for (size_t i = 0; (e = codetable_next(&S.table, &i));)
+		if (journal_put_unload(&J.buf, sink_now(), e->id, e->start) < 0)
 			S.st.drops++;
-	}
 	if (journal_put_epoch(&J.buf, sink_now(), JF_EPOCH_STOPPED) < 0)
 		S.st.drops++;
 }

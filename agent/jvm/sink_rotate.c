@@ -63,7 +63,7 @@ int sink_rotate_render(struct bbuf *out)
 	if (rc < 0)
 		return rc;
 	v = codetable_by_id(&S.table, &n);
-	if (!v && S.table.count)
+	if (!v && codetable_count(&S.table))
 		return -ENOMEM;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (v[i]->rec)
