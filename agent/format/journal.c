@@ -21,6 +21,14 @@ uint64_t journal_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t journal_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Length of s cut to JOURNAL_MAX_STR without splitting a UTF-8 sequence. */
 static uint16_t str_len(const char *s)
 {
@@ -174,17 +182,12 @@ int journal_open(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_s
 int journal_open_as(struct journal_writer *w, int fd, uint32_t pid, uint64_t proc_starttime,
 		    const char *writer)
 {
-	struct timespec rt;
-
 	if (fd < 0)
 		return -EINVAL;
 	memset(w, 0, sizeof(*w));
 	w->fd = fd;
 	w->next_id = 1;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return journal_put_header(&w->buf, pid,
-				  (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				  proc_starttime, writer);
+	return journal_put_header(&w->buf, pid, journal_realtime_ns(), proc_starttime, writer);
 }
 
 int journal_append_load(struct journal_writer *w, uint64_t ts, const struct journal_method *m,

@@ -51,6 +51,10 @@ int journal_put_epoch(struct bbuf *b, uint64_t ts, uint64_t reason);
 /* CLOCK_MONOTONIC in ns (the record timestamp clock). */
 uint64_t journal_now(void);
 
+/* CLOCK_REALTIME in ns since the epoch (the header's start time,
+ * JF_H_START_REALTIME_NS). */
+uint64_t journal_realtime_ns(void);
+
 /* ---- fd-level writer ------------------------------------------------------ */
 struct journal_writer {
 	int fd;

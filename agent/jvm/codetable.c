@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * codetable.c - open-addressing hash table keyed by code start address,
- * linear probing with backward-shift deletion (no tombstones), load <= 1/2.
+ * codetable.c - the live-code table (codetable.h): entries in the slots of
+ * a hashtab keyed by code start address; the table owns their names and
+ * kept records.
  */
 #include "codetable.h"
 
@@ -9,12 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t slot_of(uint64_t start, size_t cap)
-{
-	uint64_t h = start * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 17) & (cap - 1);
-}
+#define SZ sizeof(struct code_entry)
 
 void codetable_init(struct code_table *t)
 {
@@ -24,53 +20,40 @@ void codetable_init(struct code_table *t)
 void codetable_free(struct code_table *t)
 {
 	codetable_clear(t);
-	free(t->slots);
-	codetable_init(t);
+	hashtab_free(&t->h);
 }
 
 void codetable_clear(struct code_table *t)
 {
-	for (size_t i = 0; i < t->cap; i++) {
-		free(t->slots[i].name);
-		free(t->slots[i].rec);
-		memset(&t->slots[i], 0, sizeof(t->slots[i]));
+	struct code_entry *e;
+
+	for (size_t i = 0; (e = codetable_next(t, &i));) {
+		free(e->name);
+		free(e->rec);
 	}
-	t->count = 0;
+	hashtab_clear(&t->h, SZ);
+}
+
+size_t codetable_count(const struct code_table *t)
+{
+	return t->h.count;
+}
+
+struct code_entry *codetable_next(const struct code_table *t, size_t *i)
+{
+	struct code_entry *e;
+
+	for (; *i < t->h.cap; (*i)++)
+		if ((e = hashtab_at(&t->h, SZ, *i))) {
+			(*i)++;
+			return e;
+		}
+	return NULL;
 }
 
 struct code_entry *codetable_find(struct code_table *t, uint64_t start)
 {
-	if (!t->cap || !start)
-		return NULL;
-	for (size_t i = slot_of(start, t->cap);; i = (i + 1) & (t->cap - 1)) {
-		if (t->slots[i].start == start)
-			return &t->slots[i];
-		if (t->slots[i].start == 0)
-			return NULL;
-	}
-}
-
-static int grow(struct code_table *t)
-{
-	size_t ncap = t->cap ? t->cap * 2 : 256;
-	struct code_entry *ns = calloc(ncap, sizeof(*ns));
-
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++) {
-		struct code_entry *e = &t->slots[i];
-		size_t j;
-
-		if (!e->start)
-			continue;
-		for (j = slot_of(e->start, ncap); ns[j].start; j = (j + 1) & (ncap - 1))
-			;
-		ns[j] = *e;
-	}
-	free(t->slots);
-	t->slots = ns;
-	t->cap = ncap;
-	return 0;
+	return hashtab_find(&t->h, SZ, start);
 }
 
 int codetable_put(struct code_table *t, const struct code_entry *e)
@@ -85,16 +68,11 @@ int codetable_put(struct code_table *t, const struct code_entry *e)
 		return -ENOMEM;
 	slot = codetable_find(t, e->start);
 	if (!slot) {
-		size_t i;
-
-		if ((t->count + 1) * 2 > t->cap && grow(t) < 0) {
+		slot = hashtab_insert(&t->h, SZ, e->start);
+		if (!slot) {
 			free(name);
 			return -ENOMEM;
 		}
-		for (i = slot_of(e->start, t->cap); t->slots[i].start; i = (i + 1) & (t->cap - 1))
-			;
-		slot = &t->slots[i];
-		t->count++;
 	} else {
 		free(slot->name);
 		free(slot->rec);
@@ -107,34 +85,13 @@ int codetable_put(struct code_table *t, const struct code_entry *e)
 int codetable_remove(struct code_table *t, uint64_t start)
 {
 	struct code_entry *e = codetable_find(t, start);
-	size_t i, j;
 
 	if (!e)
 		return -ENOENT;
 	free(e->name);
 	free(e->rec);
-	i = (size_t)(e - t->slots);
-	/* Backward shift: pull later members of the probe run into the hole. */
-	for (j = (i + 1) & (t->cap - 1); t->slots[j].start; j = (j + 1) & (t->cap - 1)) {
-		size_t home = slot_of(t->slots[j].start, t->cap);
-
-		/* Move j to i unless its home lies cyclically in (i, j]. */
-		if ((j > i && (home <= i || home > j)) || (j < i && (home <= i && home > j))) {
-			t->slots[i] = t->slots[j];
-			i = j;
-		}
-	}
-	memset(&t->slots[i], 0, sizeof(t->slots[i]));
-	t->count--;
+	hashtab_remove(&t->h, SZ, e);
 	return 0;
-}
-
-static int by_start(const void *a, const void *b)
-{
-	const struct code_entry *x = *(const struct code_entry *const *)a;
-	const struct code_entry *y = *(const struct code_entry *const *)b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 int codetable_add_rec(struct code_entry *e, const void *p, size_t n)
@@ -152,6 +109,14 @@ int codetable_add_rec(struct code_entry *e, const void *p, size_t n)
 	return 0;
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const struct code_entry *x = *(const struct code_entry *const *)a;
+	const struct code_entry *y = *(const struct code_entry *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 static int by_id(const void *a, const void *b)
 {
 	const struct code_entry *x = *(const struct code_entry *const *)a;
@@ -164,17 +129,17 @@ static const struct code_entry **collect(const struct code_table *t, size_t *n,
 					 int (*cmp)(const void *, const void *))
 {
 	const struct code_entry **v;
+	struct code_entry *e;
 	size_t k = 0;
 
 	*n = 0;
-	if (!t->count)
+	if (!t->h.count)
 		return NULL;
-	v = malloc(t->count * sizeof(*v));
+	v = malloc(t->h.count * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slots[i].start)
-			v[k++] = &t->slots[i];
+	for (size_t i = 0; (e = codetable_next(t, &i));)
+		v[k++] = e;
 	qsort(v, k, sizeof(*v), cmp);
 	*n = k;
 	return v;

@@ -13,10 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 enum code_kind { CODE_METHOD = 1, CODE_STUB = 2 };
 
 struct code_entry {
-	uint64_t start;     /* 0 = empty slot */
+	uint64_t start;     /* the key (hashtab.h): 0 = empty slot */
 	uint64_t size;
 	uint64_t id;        /* journal id of the LOAD/STUB that made it */
 	uintptr_t method;   /* jmethodID of a CODE_METHOD, 0 for stubs */
@@ -29,15 +31,21 @@ struct code_entry {
 	uint32_t rec_len;
 };
 
+/* The entries live in the slots of a hashtab (hashtab.h). */
 struct code_table {
-	struct code_entry *slots;
-	size_t cap;         /* power of two, or 0 */
-	size_t count;
+	struct hashtab h;
 };
 
 /* An empty table ({0} is also a valid empty table). */
 void codetable_init(struct code_table *t);
 void codetable_free(struct code_table *t);
+
+/* Entries in the table. */
+size_t codetable_count(const struct code_table *t);
+
+/* Every entry, in slot order: the first at or after slot *i, *i moved past
+ * it; NULL at the end.  for (size_t i = 0; (e = codetable_next(t, &i));) */
+struct code_entry *codetable_next(const struct code_table *t, size_t *i);
 
 /* The entry starting at `start`, or NULL.  Valid until the next change. */
 struct code_entry *codetable_find(struct code_table *t, uint64_t start);

@@ -37,7 +37,7 @@ int perfmap_render(const struct code_table *t, struct bbuf *out)
 	const struct code_entry **v = codetable_sorted(t, &n);
 	int rc = 0;
 
-	if (!v && t->count)
+	if (!v && codetable_count(t))
 		return -ENOMEM;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = perfmap_put_line(out, v[i]->start, v[i]->size, v[i]->name);

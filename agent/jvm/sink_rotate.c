@@ -31,6 +31,7 @@
 #include "journal.h"
 #include "perfmap.h"
 #include "procinfo.h"
+#include "sink_journal.h"
 #include "sink_state.h"
 
 #define ROTATE_RETRY_NS (5 * 1000000000ull)   /* after a failed attempt */
@@ -39,33 +40,30 @@ bool sink_rotate_due(size_t adding)
 {
 	uint64_t limit;
 
-	if (!S.journal_max || !S.keep_records || !S.running || S.jfd < 0)
+	if (!J.max || !J.keep_records || !S.running || J.fd < 0)
 		return false;
-	if (S.rotate_after_ns && sink_now() < S.rotate_after_ns)
+	if (J.rotate_after_ns && sink_now() < J.rotate_after_ns)
 		return false;
-	limit = S.journal_max;
-	if (S.jlive + S.journal_max / 2 > limit)
-		limit = S.jlive + S.journal_max / 2;
-	return S.jsize + adding > limit;
+	limit = J.max;
+	if (J.live + J.max / 2 > limit)
+		limit = J.live + J.max / 2;
+	return J.size + adding > limit;
 }
 
 int sink_rotate_render(struct bbuf *out)
 {
-	struct timespec rt;
 	const struct code_entry **v;
 	size_t n;
 	int rc;
 
-	clock_gettime(CLOCK_REALTIME, &rt);
-	rc = journal_put_header(out, S.pid,
-				(uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
-				S.starttime, JSYM_AGENT_VERSION);
+	rc = journal_put_header(out, S.pid, journal_realtime_ns(), J.starttime,
+				JSYM_AGENT_VERSION);
 	if (rc == 0)
 		rc = journal_put_epoch(out, sink_now(), JF_EPOCH_LIVE_SET);
 	if (rc < 0)
 		return rc;
 	v = codetable_by_id(&S.table, &n);
-	if (!v && S.table.count)
+	if (!v && codetable_count(&S.table))
 		return -ENOMEM;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		if (v[i]->rec)
@@ -78,38 +76,38 @@ void sink_rotate_write(const struct bbuf *fresh, const struct bbuf *pending)
 {
 	struct err_text why = { "" };
 	uint64_t rotations;
-	int rc = perfmap_replace(S.dirfd, S.journal_name, S.journal_tmp, fresh->data, fresh->len,
+	int rc = perfmap_replace(S.dirfd, J.name, J.tmp, fresh->data, fresh->len,
 				 &why);
 
 	if (rc < 0) {
-		if (rc != S.last_rotate_err)
+		if (rc != J.last_rotate_err)
 			agentlog("cannot start %s over (journal_max=%llu): %s; appending to it, "
-				 "next try in 5 s", S.journal_name,
-				 (unsigned long long)S.journal_max, why.msg);
-		S.last_rotate_err = rc;
+				 "next try in 5 s", J.name,
+				 (unsigned long long)J.max, why.msg);
+		J.last_rotate_err = rc;
 		pthread_mutex_lock(&S.lock);
-		S.rotate_after_ns = sink_now() + ROTATE_RETRY_NS;
+		J.rotate_after_ns = sink_now() + ROTATE_RETRY_NS;
 		pthread_mutex_unlock(&S.lock);
-		if (pending->len && (rc = write_all(S.jfd, pending->data, pending->len)) < 0)
-			agentlog("cannot write %s: %s (%zu bytes lost)", S.journal_name,
+		if (pending->len && (rc = write_all(J.fd, pending->data, pending->len)) < 0)
+			agentlog("cannot write %s: %s (%zu bytes lost)", J.name,
 				 strerror(-rc), pending->len);
 		else
-			S.jsize += pending->len;
+			J.size += pending->len;
 		return;
 	}
-	close(S.jfd);
-	S.last_rotate_err = 0;
+	close(J.fd);
+	J.last_rotate_err = 0;
 	pthread_mutex_lock(&S.lock);
-	S.jfd = rc;
-	S.jsize = S.jlive = fresh->len;
-	S.rotate_after_ns = 0;
+	J.fd = rc;
+	J.size = J.live = fresh->len;
+	J.rotate_after_ns = 0;
 	rotations = ++S.st.rotations;
 	pthread_mutex_unlock(&S.lock);
 	/* Logged at the 1st, 2nd, 4th, 8th... start-over: the log stays small. */
 	if ((rotations & (rotations - 1)) == 0)
 		agentlog("journal started over with the live code (%llu bytes) at journal_max=%llu; "
 			 "%llu times so far%s", (unsigned long long)fresh->len,
-			 (unsigned long long)S.journal_max, (unsigned long long)rotations,
-			 fresh->len > S.journal_max / 2 ? ": the live code alone takes more than half "
+			 (unsigned long long)J.max, (unsigned long long)rotations,
+			 fresh->len > J.max / 2 ? ": the live code alone takes more than half "
 			 "of journal_max, so the journal grows to live code + journal_max/2" : "");
 }

@@ -27,45 +27,33 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 	return 0;
 }
 
-static uint32_t hash_ptr(jmethodID m, uint32_t cap)
-{
-	uint64_t k = (uint64_t)(uintptr_t)m;
-
-	k ^= k >> 29;
-	k *= 0xbf58476d1ce4e5b9ULL;
-	k ^= k >> 32;
-	return (uint32_t)k & (cap - 1);
-}
+/* A slot of the methods' hashtab: jmethodID -> index in methods[]. */
+struct method_slot {
+	uint64_t key;    /* the jmethodID */
+	uint32_t index;
+};
 
 /* Index of m in u->methods, added if new.  -ENOMEM, or -E2BIG past the cap. */
 static int method_index(struct unfold_info *u, jmethodID m)
 {
-	uint32_t s;
+	uint64_t key = (uint64_t)(uintptr_t)m;
+	struct method_slot *s = hashtab_find(&u->seen, sizeof(*s), key);
 
-	if (u->n_methods * 2 >= u->cap_slots) {
-		uint32_t nc = u->cap_slots ? u->cap_slots * 2 : 256;
-		uint32_t *ns = calloc(nc, sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		for (uint32_t i = 0; i < u->n_methods; i++) {
-			for (s = hash_ptr(u->methods[i], nc); ns[s]; s = (s + 1) & (nc - 1))
-				;
-			ns[s] = i + 1;
-		}
-		free(u->slots);
-		u->slots = ns;
-		u->cap_slots = nc;
-	}
-	for (s = hash_ptr(m, u->cap_slots); u->slots[s]; s = (s + 1) & (u->cap_slots - 1))
-		if (u->methods[u->slots[s] - 1] == m)
-			return (int)(u->slots[s] - 1);
+	if (s)
+		return (int)s->index;
+	if (!key)   /* no slot for a NULL jmethodID: look it up in the list */
+		for (uint32_t i = 0; i < u->n_methods; i++)
+			if (!u->methods[i])
+				return (int)i;
 	if (u->n_methods >= UNFOLD_MAX_METHODS)
 		return -E2BIG;
 	if (grow((void **)&u->methods, &u->cap_methods, u->n_methods + 1, sizeof(*u->methods)) < 0)
 		return -ENOMEM;
+	if (key && !(s = hashtab_insert(&u->seen, sizeof(*s), key)))
+		return -ENOMEM;
+	if (s)
+		s->index = u->n_methods;
 	u->methods[u->n_methods] = m;
-	u->slots[s] = u->n_methods + 1;
 	return (int)u->n_methods++;
 }
 
@@ -126,8 +114,7 @@ int unfold_chains(jmethodID root, uint64_t code_start, uint64_t code_size,
 	int rc;
 
 	u->n_ranges = u->n_frames = u->n_methods = 0;
-	if (u->slots)
-		memset(u->slots, 0, u->cap_slots * sizeof(*u->slots));
+	hashtab_clear(&u->seen, sizeof(struct method_slot));
 	if ((rc = method_index(u, root)) < 0)
 		return rc;
 	for (h = compile_info; h; h = h->next) {
@@ -161,6 +148,6 @@ void unfold_free(struct unfold_info *u)
 	free(u->ranges);
 	free(u->frames);
 	free(u->methods);
-	free(u->slots);
+	hashtab_free(&u->seen);
 	memset(u, 0, sizeof(*u));
 }

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <jvmti.h>
 
+#include "hashtab.h"
+
 #define UNFOLD_MAX_DEPTH 256     /* frames kept per range (outermost first) */
 #define UNFOLD_MAX_METHODS 4096  /* distinct methods per compiled method */
 #define UNFOLD_NO_BCI 0xffff
@@ -44,8 +46,7 @@ struct unfold_info {
 	jmethodID *methods;       /* distinct methods; [0] is the compiled method */
 	uint32_t n_ranges, n_frames, n_methods;
 	uint32_t cap_ranges, cap_frames, cap_methods;
-	uint32_t *slots;          /* hash of methods (index + 1), cap_slots a power of 2 */
-	uint32_t cap_slots;
+	struct hashtab seen;      /* jmethodID -> index in methods[] (unfold.c) */
 };
 
 /*

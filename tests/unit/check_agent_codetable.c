@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "codetable.h"
+#include "hashtab.h"
 #include "outfile.h"
 #include "perfmap.h"
 #include "procinfo.h"
@@ -40,16 +41,16 @@ START_TEST(test_table_basic)
 	ck_assert_ptr_null(codetable_find(&t, 0x1000));
 	put(&t, 0x1000, 0x10, 1, "a");
 	put(&t, 0x2000, 0x20, 2, "b");
-	ck_assert_uint_eq(t.count, 2);
+	ck_assert_uint_eq(codetable_count(&t), 2);
 	ck_assert_str_eq(codetable_find(&t, 0x2000)->name, "b");
 	/* same address: replaced, not duplicated */
 	put(&t, 0x2000, 0x30, 3, "c");
-	ck_assert_uint_eq(t.count, 2);
+	ck_assert_uint_eq(codetable_count(&t), 2);
 	ck_assert_uint_eq(codetable_find(&t, 0x2000)->id, 3);
 	ck_assert_int_eq(codetable_remove(&t, 0x2000), 0);
 	ck_assert_int_eq(codetable_remove(&t, 0x2000), -ENOENT);
 	ck_assert_ptr_null(codetable_find(&t, 0x2000));
-	ck_assert_uint_eq(t.count, 1);
+	ck_assert_uint_eq(codetable_count(&t), 1);
 	{
 		struct code_entry z = { 0, 1, 1, 0, "z", CODE_STUB, NULL, 0 };
 
@@ -73,7 +74,7 @@ START_TEST(test_table_stress)
 	}
 	for (uint64_t i = 1; i <= N; i += 2)
 		ck_assert_int_eq(codetable_remove(&t, i * 0x40), 0);
-	ck_assert_uint_eq(t.count, N / 2);
+	ck_assert_uint_eq(codetable_count(&t), N / 2);
 	for (uint64_t i = 1; i <= N; i++) {
 		struct code_entry *e = codetable_find(&t, i * 0x40);
 
@@ -92,7 +93,7 @@ START_TEST(test_table_stress)
 		free(v);
 	}
 	codetable_clear(&t);
-	ck_assert_uint_eq(t.count, 0);
+	ck_assert_uint_eq(codetable_count(&t), 0);
 	ck_assert_ptr_null(codetable_find(&t, 0x80));
 	codetable_free(&t);
 }
@@ -235,6 +236,100 @@ START_TEST(test_unfold_chains)
 	ck_assert(u.frames[u.ranges[3].first + 2].method == 2 &&
 		  u.frames[u.ranges[3].first + 2].bci == 0);
 	ck_assert_int_eq(unfold_chains(root, 0x1000, 0x60, NULL, &u), 0);
+	unfold_free(&u);
+}
+END_TEST
+
+struct kv {
+	uint64_t key;
+	uint64_t val;
+};
+
+/* Keys whose home slot is one of the last two of a 256-slot table: their
+ * probe runs wrap around the end, and removals shift them back across it. */
+START_TEST(test_hashtab_wrapping_runs)
+{
+	struct hashtab t = { 0 };
+	enum { N = 60 };
+	uint64_t keys[N];
+	int n = 0;
+
+	for (uint64_t k = 1; n < N; k++) {
+		struct kv *s = hashtab_insert(&t, sizeof(*s), k);
+		size_t home = (size_t)(s - (struct kv *)t.slots);
+
+		hashtab_remove(&t, sizeof(*s), s);
+		if (home >= 254)
+			keys[n++] = k;
+	}
+	ck_assert_uint_eq(t.cap, 256);
+	for (int i = 0; i < N; i++) {
+		struct kv *s = hashtab_insert(&t, sizeof(*s), keys[i]);
+
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->val, 0);
+		s->val = keys[i] * 3;
+	}
+	ck_assert_ptr_null(hashtab_insert(&t, sizeof(struct kv), 0));
+	for (int i = 0; i < N; i += 3)
+		hashtab_remove(&t, sizeof(struct kv), hashtab_find(&t, sizeof(struct kv), keys[i]));
+	ck_assert_uint_eq(t.count, N - N / 3);
+	for (int i = 0; i < N; i++) {
+		struct kv *s = hashtab_find(&t, sizeof(*s), keys[i]);
+
+		if (i % 3 == 0)
+			ck_assert_ptr_null(s);
+		else
+			ck_assert(s && s->key == keys[i] && s->val == keys[i] * 3);
+	}
+	for (int i = 1; i < N; i++)
+		if (i % 3)
+			hashtab_remove(&t, sizeof(struct kv),
+				       hashtab_find(&t, sizeof(struct kv), keys[i]));
+	ck_assert_uint_eq(t.count, 0);
+	for (size_t i = 0; i < t.cap; i++)
+		ck_assert_ptr_null(hashtab_at(&t, sizeof(struct kv), i));
+	hashtab_free(&t);
+	ck_assert(t.slots == NULL && t.cap == 0);
+}
+END_TEST
+
+/* More distinct methods than the first 256 slots hold at load 1/2, and a
+ * NULL jmethodID (no key for it): each keeps one index, on reuse too. */
+START_TEST(test_unfold_many_methods)
+{
+	enum { M = 300, P = 2 * M + 1 };
+	static int ids[M + 1];
+	static jmethodID stacks[P][2];
+	static PCStackInfo pcs[P];
+	static jint bcis[2] = { 1, 2 };
+	jmethodID root = (jmethodID)&ids[M];
+	jvmtiCompiledMethodLoadInlineRecord rec = {
+		{ JVMTI_CMLR_INLINE_INFO, JVMTI_CMLR_MAJOR_VERSION, JVMTI_CMLR_MINOR_VERSION, NULL },
+		P, pcs
+	};
+	struct unfold_info u = { 0 };
+
+	for (int i = 0; i < P; i++) {
+		stacks[i][0] = i % M == 0 && i ? NULL : (jmethodID)&ids[i % M];
+		stacks[i][1] = root;
+		pcs[i] = (PCStackInfo){ .pc = (void *)(uintptr_t)(0x1000 + 4 * i + 3),
+					.methods = stacks[i], .bcis = bcis, .numstackframes = 2 };
+	}
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(unfold_chains(root, 0x1000, 4 * P, &rec, &u), P);
+		ck_assert_uint_eq(u.n_methods, M + 2);
+		ck_assert(u.methods[0] == root);
+		for (int i = 0; i < P; i++) {
+			const struct unfold_range *r = &u.ranges[i];
+
+			ck_assert(u.methods[u.frames[r->first].method] == root);
+			ck_assert(u.methods[u.frames[r->first + 1].method] == stacks[i][0]);
+		}
+		/* the second visit of a method finds the first one's index */
+		ck_assert_uint_eq(u.frames[u.ranges[M + 1].first + 1].method,
+				  u.frames[u.ranges[1].first + 1].method);
+	}
 	unfold_free(&u);
 }
 END_TEST
@@ -403,6 +498,8 @@ Suite *agent_codetable_suite(void)
 	tcase_add_test(tc, test_perfmap_rewrite_removes_unloaded);
 	tcase_add_test(tc, test_procinfo_starttime);
 	tcase_add_test(tc, test_unfold_chains);
+	tcase_add_test(tc, test_hashtab_wrapping_runs);
+	tcase_add_test(tc, test_unfold_many_methods);
 	tcase_add_test(tc, test_frames_encode);
 	tcase_add_test(tc, test_jitlines_encode);
 	suite_add_tcase(s, tc);

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "sink.h"
 #include "sink_flusher.h"
+#include "sink_journal.h"
 #include "sink_state.h"
 
 extern Suite *agent_sink_suite(void); /* listed in the runner by tests/tests.mk */
@@ -270,7 +271,7 @@ START_TEST(test_reattach_never_runs_two_flush_threads)
 	while (write(p[1], junk, sizeof(junk)) > 0)
 		;
 	ck_assert_int_eq(fcntl(p[1], F_SETFL, 0), 0);
-	ck_assert_int_eq(dup2(p[1], S.jfd), S.jfd);
+	ck_assert_int_eq(dup2(p[1], sink_journal_fd()), sink_journal_fd());
 	close(p[1]);
 	sink_record_load(0xA, 0x1000, 0x40, "A", "m", "()V", "void A.m()");
 	sink_stop();    /* gives up on the blocked thread after 5 s */
