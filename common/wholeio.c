@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* wholeio.c - write all of a buffer: see wholeio.h. */
+/* wholeio.c - write all of a buffer, read an fd to its end: see wholeio.h. */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wholeio.h"
@@ -34,6 +35,23 @@ int whole_wait(int fd, short events, int wait_ms)
 	return n == 0 ? -ETIMEDOUT : 0;
 }
 
+/*
+ * After a read or write that failed with err: 1 to try again (EINTR, or
+ * EAGAIN once fd is ready for events, waiting at most wait_ms; <= 0: no
+ * limit), else -err or whole_wait's -ETIMEDOUT.
+ */
+static int again(int err, int fd, short events, int wait_ms)
+{
+	int rc;
+
+	if (err == EINTR)
+		return 1;
+	if (err != EAGAIN && err != EWOULDBLOCK)
+		return -err;
+	rc = whole_wait(fd, events, wait_ms);
+	return rc ? rc : 1;
+}
+
 int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags)
 {
 	const char *p = buf;
@@ -41,22 +59,57 @@ int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags
 
 	while (len > 0) {
 		ssize_t n = put_some(fd, p, len, &not_socket);
-		int rc;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			rc = whole_wait(fd, POLLOUT, wait_ms);
-			if (rc)
+		if (n < 0) {
+			int rc = again(errno, fd, POLLOUT, wait_ms);
+
+			if (rc < 0)
 				return rc;
 			continue;
 		}
-		if (n < 0)
-			return -errno;
 		if (n == 0)
 			return -EIO;
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+long whole_clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A wait that ends by deadline (at least 1 ms: 0 would mean no limit). */
+static int ms_until(long deadline)
+{
+	long left = deadline - whole_clock_ms();
+
+	return left > 0 ? (int)left : 1;
+}
+
+int whole_read(int fd, char *buf, size_t cap, size_t *len, long deadline)
+{
+	while (*len < cap) {
+		ssize_t n;
+
+		if (deadline && whole_clock_ms() > deadline)
+			return -ETIMEDOUT;
+		n = read(fd, buf + *len, cap - *len);
+		if (n < 0) {
+			int err = errno;
+			int rc = again(err, fd, POLLIN, deadline ? ms_until(deadline) : 0);
+
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (n == 0)
+			return 1;
+		*len += (size_t)n;
 	}
 	return 0;
 }
