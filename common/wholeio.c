@@ -35,23 +35,6 @@ int whole_wait(int fd, short events, int wait_ms)
 	return n == 0 ? -ETIMEDOUT : 0;
 }
 
-/*
- * After a read or write that failed with err: 1 to try again (EINTR, or
- * EAGAIN once fd is ready for events, waiting at most wait_ms; <= 0: no
- * limit), else -err or whole_wait's -ETIMEDOUT.
- */
-static int again(int err, int fd, short events, int wait_ms)
-{
-	int rc;
-
-	if (err == EINTR)
-		return 1;
-	if (err != EAGAIN && err != EWOULDBLOCK)
-		return -err;
-	rc = whole_wait(fd, events, wait_ms);
-	return rc ? rc : 1;
-}
-
 int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags)
 {
 	const char *p = buf;
@@ -59,14 +42,18 @@ int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags
 
 	while (len > 0) {
 		ssize_t n = put_some(fd, p, len, &not_socket);
+		int rc;
 
-		if (n < 0) {
-			int rc = again(errno, fd, POLLOUT, wait_ms);
-
-			if (rc < 0)
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			rc = whole_wait(fd, POLLOUT, wait_ms);
+			if (rc)
 				return rc;
 			continue;
 		}
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			return -EIO;
 		p += n;
@@ -83,30 +70,25 @@ long whole_clock_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* A wait that ends by deadline (at least 1 ms: 0 would mean no limit). */
-static int ms_until(long deadline)
-{
-	long left = deadline - whole_clock_ms();
-
-	return left > 0 ? (int)left : 1;
-}
-
 int whole_read(int fd, char *buf, size_t cap, size_t *len, long deadline)
 {
 	while (*len < cap) {
+		long left = deadline ? deadline - whole_clock_ms() : 0;
 		ssize_t n;
+		int rc;
 
-		if (deadline && whole_clock_ms() > deadline)
+		if (deadline && left <= 0)
 			return -ETIMEDOUT;
+		/* a file is always ready; a pipe or socket is waited for here,
+		 * blocking or not, so no read outlasts the deadline */
+		rc = whole_wait(fd, POLLIN, (int)left);
+		if (rc)
+			return rc;
 		n = read(fd, buf + *len, cap - *len);
-		if (n < 0) {
-			int err = errno;
-			int rc = again(err, fd, POLLIN, deadline ? ms_until(deadline) : 0);
-
-			if (rc < 0)
-				return rc;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
-		}
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			return 1;
 		*len += (size_t)n;

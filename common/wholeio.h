@@ -40,11 +40,10 @@ long whole_clock_ms(void);
 /*
  * Read fd into buf from offset *len until EOF or until the buffer is full
  * (*len == cap), retrying EINTR and advancing *len by what was read (on
- * failure too).  When fd is non-blocking and has nothing yet, wait for
- * data (whole_wait).  deadline: whole_clock_ms() time after which no read
- * starts and no wait lasts (0: no limit); a regular file's reads return
- * promptly, so there it is checked between reads.  The caller owns buf.
- * Returns 1 at EOF, 0 when the buffer is full, -ETIMEDOUT, or -errno.
+ * failure too).  Each read first waits for data (whole_wait: a file is
+ * always ready, a pipe or socket, blocking or not, is waited for), at most
+ * until deadline, a whole_clock_ms() time (0: no limit).  The caller owns
+ * buf.  Returns 1 at EOF, 0 when the buffer is full, -ETIMEDOUT, or -errno.
  */
 int whole_read(int fd, char *buf, size_t cap, size_t *len, long deadline);
 

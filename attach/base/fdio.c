@@ -30,6 +30,14 @@ ssize_t fdio_read_all(int fd, size_t max, char **out)
 	return whole_read_alloc(fd, max, 0, out);
 }
 
+ssize_t fdio_read_buf(int fd, void *buf, size_t cap, long deadline)
+{
+	size_t len = 0;
+	int rc = whole_read(fd, buf, cap, &len, deadline);
+
+	return rc < 0 ? rc : (ssize_t)len;
+}
+
 ssize_t fdio_read_regular(int fd, size_t max, char **out)
 {
 	struct stat st;

@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,31 +217,15 @@ static int reap(pid_t pid, int ms)
 	}
 }
 
-/* Read n bytes within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
+/* Read n bytes within the deadline: 0, or -ETIMEDOUT / -EPIPE (the
+ * writer ended or failed first). */
 static int read_exact(int fd, void *buf, size_t n, long deadline)
 {
-	size_t got = 0;
+	ssize_t got = fdio_read_buf(fd, buf, n, deadline);
 
-	while (got < n) {
-		struct pollfd pf = { fd, POLLIN, 0 };
-		long left = deadline - clock_ms();
-		ssize_t k;
-
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&pf, 1, (int)left) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		k = read(fd, (char *)buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -EPIPE;
-		got += (size_t)k;
-	}
-	return 0;
+	if (got == -ETIMEDOUT)
+		return -ETIMEDOUT;
+	return got == (ssize_t)n ? 0 : -EPIPE;
 }
 
 /* The helper's report within the deadline: 0, or -ETIMEDOUT / -EPIPE. */

@@ -160,7 +160,8 @@ END_TEST
 
 /*
  * The one read loop (common/wholeio.h): a full buffer and EOF are told
- * apart, a non-blocking pipe is waited on, and its deadline ends the wait.
+ * apart, and a pipe's deadline ends the wait even on a blocking pipe,
+ * whose read alone would wait for the writer forever.
  */
 START_TEST(whole_read_full_eof_and_deadline)
 {
@@ -169,7 +170,7 @@ START_TEST(whole_read_full_eof_and_deadline)
 	long t0;
 	int p[2];
 
-	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "0123456789", 10), 10);
 	ck_assert_int_eq(whole_read(p[0], buf, sizeof(buf), &len, 0), 0);     /* full */
 	ck_assert_int_eq(len, 8);
@@ -184,6 +185,10 @@ START_TEST(whole_read_full_eof_and_deadline)
 	ck_assert_int_eq(whole_read_alloc(p[0], 100, 50, &out), -ETIMEDOUT);
 	ck_assert_ptr_null(out);
 	ck_assert_int_ge(whole_clock_ms() - t0, 50);
+	ck_assert_int_eq(fdio_read_buf(p[0], buf, sizeof(buf), clock_ms() + 20), -ETIMEDOUT);
+	ck_assert_int_eq(write(p[1], "xy", 2), 2);
+	ck_assert_int_eq(fdio_read_buf(p[0], buf, 2, clock_ms() + 1000), 2);  /* full */
+	ck_assert_int_eq(memcmp(buf, "xy", 2), 0);
 	ck_assert_int_eq(write(p[1], "abc", 3), 3);
 	close(p[1]);
 	ck_assert_int_eq(whole_read_alloc(p[0], 100, 1000, &out), 3);           /* EOF */
