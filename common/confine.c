@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "confine_int.h"
+#include "wholeread.h"
 
 #define MAX_LINKS 40                    /* the kernel's own limit */
 #define MAX_DEPTH 256                   /* directories open at once */
@@ -308,63 +308,16 @@ out:
 
 /* ---- whole reads ------------------------------------------------------------ */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 ssize_t confine_read_fd(int fd, size_t max, int timeout_ms, char **out)
 {
-	long until = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
-	size_t len = 0, cap = max < 4096 ? max : 4096;
 	struct stat st;
-	char *buf;
 
 	*out = NULL;
 	if (fstat(fd, &st) != 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	if (!(buf = malloc(cap + 1)))
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (until && now_ms() > until) {
-			free(buf);
-			return -ETIMEDOUT;
-		}
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= max)
-				break;  /* max bytes: cut here */
-			cap = cap > max / 2 ? max : cap * 2;
-			if (!(nb = realloc(buf, cap + 1))) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return (ssize_t)len;
+	return whole_read_alloc(fd, max, timeout_ms, out);
 }
 
 ssize_t confine_read(int mnt_fd, int root_fd, const char *path, size_t max,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "confine_int.h"
+#include "wholeread.h"
 
 #define MOUNTINFO_MAX (64u << 20)       /* a namespace with ~400k mounts */
 
@@ -101,50 +102,14 @@ enum confine_fs confine_fs_kind(const char *type)
 ssize_t cf_read_proc(int dirfd, const char *name, size_t max, char **out)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	size_t len = 0, cap = 4096;
-	char *buf;
+	ssize_t n;
 
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	if (!(buf = malloc(cap + 1))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= max)
-				break;
-			cap = cap * 2 > max ? max : cap * 2;
-			if (!(nb = realloc(buf, cap + 1))) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			free(buf);
-			close(fd);
-			return err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	n = whole_read_alloc(fd, max, 0, out);
 	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return (ssize_t)len;
+	return n;
 }
 
 /*

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* wholeio.c - write all of a buffer: see wholeio.h. */
+/* wholeio.c - write all of a buffer, read an fd to its end: see wholeio.h. */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wholeio.h"
@@ -57,6 +58,40 @@ int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags
 			return -EIO;
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+long whole_clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int whole_read(int fd, char *buf, size_t cap, size_t *len, long deadline)
+{
+	while (*len < cap) {
+		long left = deadline ? deadline - whole_clock_ms() : 0;
+		ssize_t n;
+		int rc;
+
+		if (deadline && left <= 0)
+			return -ETIMEDOUT;
+		/* a file is always ready; a pipe or socket is waited for here,
+		 * blocking or not, so no read outlasts the deadline */
+		rc = whole_wait(fd, POLLIN, (int)left);
+		if (rc)
+			return rc;
+		n = read(fd, buf + *len, cap - *len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 1;
+		*len += (size_t)n;
 	}
 	return 0;
 }

@@ -34,4 +34,17 @@ int whole_wait(int fd, short events, int wait_ms);
  */
 int whole_write(int fd, const void *buf, size_t len, int wait_ms, unsigned flags);
 
+/* CLOCK_MONOTONIC in milliseconds: the clock of whole_read's deadline. */
+long whole_clock_ms(void);
+
+/*
+ * Read fd into buf from offset *len until EOF or until the buffer is full
+ * (*len == cap), retrying EINTR and advancing *len by what was read (on
+ * failure too).  Each read first waits for data (whole_wait: a file is
+ * always ready, a pipe or socket, blocking or not, is waited for), at most
+ * until deadline, a whole_clock_ms() time (0: no limit).  The caller owns
+ * buf.  Returns 1 at EOF, 0 when the buffer is full, -ETIMEDOUT, or -errno.
+ */
+int whole_read(int fd, char *buf, size_t cap, size_t *len, long deadline);
+
 #endif

@@ -15,8 +15,9 @@
 #define JSYM_ARCH_H
 
 #include <elf.h>
-#include <stdio.h>
 #include <string.h>
+
+#include "errtext.h"
 
 #if defined(__x86_64__)
 #define JSYM_ARCH_NAME "x86_64"
@@ -48,23 +49,22 @@ static inline const char *jsym_arch_of_machine(unsigned machine)
 
 /*
  * jsym_arch_mismatch: the sentence for a JVM whose ELF machine is not this
- * build's, naming both architectures and the jsym to run instead, written
- * into buf (cap bytes, always terminated).  For the attach side's errors.
+ * build's, naming both architectures and the jsym to run instead, set in e
+ * (err_set; e may be NULL).  Returns rc.  For the attach side's errors.
  */
-static inline void jsym_arch_mismatch(char *buf, size_t cap, unsigned machine)
+static inline int jsym_arch_mismatch(struct err_text *e, int rc, unsigned machine)
 {
 	const char *name = jsym_arch_of_machine(machine);
 	const char *sfx = name && strcmp(name, "x86_64") ? name : "";
 
-	if (!name) {
-		snprintf(buf, cap, "the JVM's ELF machine is %u, an architecture jsym "
-			 "has no build for (this jsym is " JSYM_ARCH_NAME ")", machine);
-		return;
-	}
-	snprintf(buf, cap, "the JVM is %s and this jsym (with its agent builds) is "
-		 JSYM_ARCH_NAME ": run the %s jsym (make ARCH=%s builds it: "
-		 "glibc-build%s%s/jsym, musl-build%s%s/jsym; or an %s install tree)",
-		 name, name, name, *sfx ? "-" : "", sfx, *sfx ? "-" : "", sfx, name);
+	if (!name)
+		return err_set(e, rc, "the JVM's ELF machine is %u, an architecture "
+			       "jsym has no build for (this jsym is " JSYM_ARCH_NAME ")",
+			       machine);
+	return err_set(e, rc, "the JVM is %s and this jsym (with its agent builds) is "
+		       JSYM_ARCH_NAME ": run the %s jsym (make ARCH=%s builds it: "
+		       "glibc-build%s%s/jsym, musl-build%s%s/jsym; or an %s install tree)",
+		       name, name, name, *sfx ? "-" : "", sfx, *sfx ? "-" : "", sfx, name);
 }
 
 #endif

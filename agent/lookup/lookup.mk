@@ -21,9 +21,10 @@ LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/
 	agent/lookup/lookup_follow.c
 LOOKUP_PUB_SRCS := agent/lookup/jsym_lookup.c agent/lookup/jsym_lookup_open.c
 INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format) $(INC_common)
-# The library's own copy of the confined open (common/confine.h) and the
-# error text it fills: jsym and the unit runner get them through attach/base.
-LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) common/errtext.c
+# The library's own copy of the confined open (common/confine.h), the error
+# text it fills and the read loop it uses (common/wholeio.h): jsym and the
+# unit runner get them through attach/base.
+LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) $(COMMON_SRCS)
 UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
 LOOKUP_SO_VERSION := 1.0
 LOOKUP_PREFIX ?= /usr/local

@@ -276,18 +276,18 @@ static void settle(const struct attach_env *env, const struct attach_list *list,
 		o->exit = ATTACH_EXIT_FAIL;
 		if (fate[i] == POOL_SKIPPED) {
 			o->skipped = true;
-			snprintf(o->err, sizeof(o->err), "not tried: the JVMs of its "
-				 "container (%s) had taken %ld ms of the workers, their "
-				 "share (at most %ld ms per container, so that no "
-				 "container can hold up the others); attach it by its "
-				 "pid", list->groups[list->group[i]].container,
-				 spent[list->group[i]], attaching_budget_ms(env));
+			err_set(&o->err, o->rc, "not tried: the JVMs of its "
+				"container (%s) had taken %ld ms of the workers, their "
+				"share (at most %ld ms per container, so that no "
+				"container can hold up the others); attach it by its "
+				"pid", list->groups[list->group[i]].container,
+				spent[list->group[i]], attaching_budget_ms(env));
 		} else {
-			snprintf(o->err, sizeof(o->err), "the worker for this JVM "
-				 "ended without a result: it was stopped after %d ms (the "
-				 "JVM's container stalled it), or it crashed (a jsym bug: "
-				 "please report it with -v output)",
-				 attaching_worker_limit_ms(env));
+			err_set(&o->err, o->rc, "the worker for this JVM "
+				"ended without a result: it was stopped after %d ms (the "
+				"JVM's container stalled it), or it crashed (a jsym bug: "
+				"please report it with -v output)",
+				attaching_worker_limit_ms(env));
 		}
 	}
 }

@@ -57,8 +57,7 @@ static int load(const struct attach_env *env, const struct target *t,
 		close(devnull);
 	out->reply = res.reply;
 	if (rc)
-		snprintf(out->err, sizeof(out->err), "%s", res.err.msg[0] ?
-			 res.err.msg : strerror(-rc));
+		err_set(&out->err, rc, "%s", res.err.msg[0] ? res.err.msg : strerror(-rc));
 	return rc;
 }
 
@@ -182,7 +181,6 @@ static int deploy_and_load(struct attach_env *env, struct target *t,
 static int fallback_map(struct target *t, int rc, struct attach_outcome *out)
 {
 	struct err_text me = { "" };
-	size_t n;
 
 	/* the agent's way is closed: read the symbols from outside */
 	out->mapped = vmstructs_map_once(t, out->map_path, sizeof(out->map_path),
@@ -191,10 +189,7 @@ static int fallback_map(struct target *t, int rc, struct attach_outcome *out)
 		out->reply.failed = false;
 		return 0;
 	}
-	n = strlen(out->err);
-	snprintf(out->err + n, sizeof(out->err) - n, "; jsym map failed "
-		 "too: %.400s", me.msg);
-	return rc;
+	return err_add(&out->err, rc, "; jsym map failed too: %.400s", me.msg);
 }
 
 /* The agent's options and the gates before a load: the JDK's version, the
@@ -244,8 +239,8 @@ void attaching_one(struct attach_env *env, pid_t pid, struct attach_outcome *out
 				  &log, &e);
 	if (rc == 0 && !env->stop)
 		rc = deploy_and_load(env, &t, &dopt, opts, &log, out, &e);
-	if (rc && !out->err[0])
-		snprintf(out->err, sizeof(out->err), "%s", e.msg[0] ? e.msg : strerror(-rc));
+	if (rc && !out->err.msg[0])
+		err_set(&out->err, rc, "%s", e.msg[0] ? e.msg : strerror(-rc));
 	out->no_agents = out->opened && !env->stop && refuses_agents(&t, out);
 	if (out->no_agents && env->fallback_map)
 		rc = fallback_map(&t, rc, out);

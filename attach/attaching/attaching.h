@@ -77,7 +77,7 @@ struct attach_outcome {
 	int exit;               /* the enum attach_exit it earns */
 	struct deploy_result dep;
 	struct attach_reply reply;
-	char err[768];
+	struct err_text err;    /* why rc is not 0 */
 	char kept[256];
 	int removed;
 	bool no_agents;         /* the JVM refuses agents (flags or its reply) */

@@ -41,22 +41,22 @@ int attach_version_gate(const struct attach_env *env, const struct target *t,
 			struct attach_outcome *out, const struct attach_log *log,
 			struct err_text *e)
 {
-	char why[512];
+	struct err_text why;
 	enum jdk_verdict v;
 
 	if (t->maps.kind != PROC_HOTSPOT)
 		return 0;
-	v = jdk_agent_verdict(t->jdk_major, t->jdk_version, why, sizeof(why));
+	v = jdk_agent_verdict(t->jdk_major, t->jdk_version, &why);
 	if (v == JDK_AGENT_REFUSE && !env->force) {
 		out->version_refused = true;
 		return err_set(e, -EOPNOTSUPP, "refusing to load the agent: %s; update "
 			       "the JDK, use jsym map (it loads nothing), or give "
-			       "--force to load it anyway", why);
+			       "--force to load it anyway", why.msg);
 	}
 	if (v == JDK_AGENT_REFUSE)
-		warn(env, t, "warning: loading the agent anyway (--force): %s", why);
+		warn(env, t, "warning: loading the agent anyway (--force): %s", why.msg);
 	else if (v == JDK_AGENT_WARN)
-		warn(env, t, "warning: %s", why);
+		warn(env, t, "warning: %s", why.msg);
 	if (v != JDK_AGENT_OK)
 		attach_step(log, "version check: %s", v == JDK_AGENT_WARN ? "doubt" :
 			    "refused, forced");

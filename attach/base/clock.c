@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* clock.c - clock_ms(): CLOCK_MONOTONIC in milliseconds. */
-#include <time.h>
-
+/* clock.c - clock_ms(): CLOCK_MONOTONIC in milliseconds (whole_clock_ms). */
 #include "clock.h"
+#include "wholeio.h"
 
 long clock_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return whole_clock_ms();
 }

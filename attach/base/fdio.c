@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,8 +11,8 @@
 #include "clock.h"
 #include "fdio.h"
 #include "wholeio.h"
+#include "wholeread.h"
 
-#define READ_FIRST_CHUNK 4096
 #define LOCK_RETRY_MS 10
 
 int fdio_wait(int fd, short events, int timeout_ms)
@@ -26,57 +25,17 @@ int fdio_write_all(int fd, const void *buf, size_t len, int timeout_ms)
 	return whole_write(fd, buf, len, timeout_ms, WHOLE_SEND);
 }
 
-/* Grow *buf so that it holds more than len bytes (plus the NUL), up to max. */
-static int grow(char **buf, size_t *cap, size_t len, size_t max)
-{
-	size_t want = *cap ? *cap * 2 : READ_FIRST_CHUNK;
-	char *nb;
-
-	if (want > max)
-		want = max;
-	if (*buf && want <= len)
-		return 0;       /* at max: nothing more to take */
-	nb = realloc(*buf, want + 1);
-	if (!nb)
-		return -ENOMEM;
-	*buf = nb;
-	*cap = want;
-	return 0;
-}
-
 ssize_t fdio_read_all(int fd, size_t max, char **out)
 {
-	size_t cap = 0, len = 0;
-	char *buf = NULL;
+	return whole_read_alloc(fd, max, 0, out);
+}
 
-	*out = NULL;
-	for (;;) {
-		ssize_t n;
+ssize_t fdio_read_buf(int fd, void *buf, size_t cap, long deadline)
+{
+	size_t len = 0;
+	int rc = whole_read(fd, buf, cap, &len, deadline);
 
-		if (len == cap) {
-			if (grow(&buf, &cap, len, max) != 0) {
-				free(buf);
-				return -ENOMEM;
-			}
-			if (len == cap)
-				break;  /* max bytes read: cut here */
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return (ssize_t)len;
+	return rc < 0 ? rc : (ssize_t)len;
 }
 
 ssize_t fdio_read_regular(int fd, size_t max, char **out)

@@ -39,6 +39,15 @@ int fdio_write_all(int fd, const void *buf, size_t len, int timeout_ms);
 ssize_t fdio_read_all(int fd, size_t max, char **out);
 
 /*
+ * Read fd into buf (cap bytes, the caller's) until EOF or cap bytes, each
+ * read first waiting for data at most until deadline (a clock_ms() time;
+ * 0: no limit), so a pipe's writer cannot hold it longer.  Nothing is
+ * added after the data (no NUL).  Returns the length (cap: the buffer
+ * filled, EOF maybe not reached), or -ETIMEDOUT / -errno.
+ */
+ssize_t fdio_read_buf(int fd, void *buf, size_t cap, long deadline);
+
+/*
  * fdio_read_all() for a file planted by someone else: -EINVAL unless fd is
  * a regular file (a FIFO or device would block or never end).
  */

@@ -92,7 +92,7 @@ void attach_print_json(const struct attach_env *env, const struct attach_outcome
 	       "\"agent\"" : "null");
 	if (o->mapped)
 		json_text("map", o->map_path);
-	json_text("error", o->rc ? o->err : NULL);
+	json_text("error", o->rc ? o->err.msg : NULL);
 	printf("}");
 }
 
@@ -102,7 +102,7 @@ void attach_print_failure(const struct attach_outcome *o)
 	char buf[800];
 
 	if (o->rc)
-		cli_err("%d: %s", (int)o->pid, safe(o->err, buf, sizeof(buf)));
+		cli_err("%d: %s", (int)o->pid, safe(o->err.msg, buf, sizeof(buf)));
 	if (o->no_agents && !o->mapped)
 		cli_err("%d: this JVM takes no agent: `jsym map %d` reads its symbols from "
 			"outside (or jsym attach --fallback=map)", (int)o->pid, (int)o->pid);

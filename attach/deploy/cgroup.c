@@ -131,21 +131,14 @@ static int mount_of(const char *ctrls)
 static bool same_as_ours(const char *text, size_t len)
 {
 	char mine[CG_FILE_MAX];
-	size_t n = 0;
-	ssize_t r;
+	ssize_t n;
 	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
-	while (n < sizeof(mine) && (r = read(fd, mine + n, sizeof(mine) - n)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		n += (size_t)r;
-	}
+	n = fdio_read_buf(fd, mine, sizeof(mine), 0);
 	close(fd);
-	return n == len && memcmp(mine, text, len) == 0;
+	return n == (ssize_t)len && memcmp(mine, text, len) == 0;
 }
 
 /* /proc/<pid>/cgroup of t, checked: each line's controllers and path. */
@@ -161,7 +154,7 @@ struct cg_lines {
 static int read_lines(int procfd, struct cg_lines *c)
 {
 	char seen[CG_MAX_LINES][72], *save = NULL, *line;
-	size_t len = 0;
+	size_t len;
 	ssize_t r;
 	int fd;
 
@@ -169,17 +162,11 @@ static int read_lines(int procfd, struct cg_lines *c)
 	fd = confine_proc(procfd, "cgroup", O_RDONLY);
 	if (fd < 0)
 		return fd;
-	while (len < sizeof(c->buf) - 1 &&
-	       (r = read(fd, c->buf + len, sizeof(c->buf) - 1 - len)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			close(fd);
-			return -errno;
-		}
-		len += (size_t)r;
-	}
+	r = fdio_read_buf(fd, c->buf, sizeof(c->buf) - 1, 0);
 	close(fd);
+	if (r < 0)
+		return (int)r;
+	len = (size_t)r;
 	if (len == sizeof(c->buf) - 1)
 		return -E2BIG;
 	c->buf[len] = '\0';

@@ -65,7 +65,6 @@ static int check_jvm_arch(const struct target *t, struct err_text *e)
 {
 	unsigned char h[20];
 	unsigned machine;
-	char why[sizeof(e->msg)];
 	int fd;
 	ssize_t n;
 
@@ -84,8 +83,7 @@ static int check_jvm_arch(const struct target *t, struct err_text *e)
 	machine = (unsigned)h[18] | (unsigned)h[19] << 8;
 	if (machine == JSYM_ELF_MACHINE)
 		return 0;
-	jsym_arch_mismatch(why, sizeof(why), machine);
-	return err_set(e, -ENOEXEC, "%s", why);
+	return jsym_arch_mismatch(e, -ENOEXEC, machine);
 }
 
 static void paths_in(const char *dir, enum deploy_libc l, char *agent,

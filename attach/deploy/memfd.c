@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,10 +57,10 @@
 
 /* What the helper tells jsym, once. */
 struct helper_report {
-	int rc;                 /* 0, or -errno with msg */
+	int rc;                 /* 0, or -errno with err */
 	pid_t nspid;
 	int fd;
-	char msg[400];
+	struct err_text err;
 };
 
 int deploy_memfd_of(const char *name, const struct deploy_file *f,
@@ -172,7 +171,6 @@ static void helper_child(const struct target *t, const struct deploy_builds *b,
 {
 	static char *const argv[] = { "jsym-memfd", NULL }, *const envp[] = { NULL };
 	struct helper_report rep;
-	struct err_text e = { "" };
 	int holder = -1;
 
 	memset(&rep, 0, sizeof(rep));
@@ -181,7 +179,7 @@ static void helper_child(const struct target *t, const struct deploy_builds *b,
 	/* the pipes at 0 and 1, everything else closed once inside */
 	if (dup2(ctl, STDIN_FILENO) < 0 || dup2(info, STDOUT_FILENO) < 0)
 		_exit(3);
-	rep.rc = deploy_enter(t, true, &e);
+	rep.rc = deploy_enter(t, true, &rep.err);
 	if (rep.rc == 0) {
 		/* inside now: nothing of jsym's but the two pipes stays open */
 #ifdef SYS_close_range
@@ -189,9 +187,8 @@ static void helper_child(const struct target *t, const struct deploy_builds *b,
 #endif
 			for (int fd = 2; fd < 65536; fd++)
 				close(fd);
-		rep.rc = helper_setup(t, b, which, &rep, &holder, &e);
+		rep.rc = helper_setup(t, b, which, &rep, &holder, &rep.err);
 	}
-	snprintf(rep.msg, sizeof(rep.msg), "%s", e.msg);
 	if (write(STDOUT_FILENO, &rep, sizeof(rep)) != (ssize_t)sizeof(rep) || rep.rc)
 		_exit(1);
 	/* the holder replaces this image (same pid, fds 0, 1 and 3) and
@@ -218,31 +215,15 @@ static int reap(pid_t pid, int ms)
 	}
 }
 
-/* Read n bytes within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
+/* Read n bytes within the deadline: 0, or -ETIMEDOUT / -EPIPE (the
+ * writer ended or failed first). */
 static int read_exact(int fd, void *buf, size_t n, long deadline)
 {
-	size_t got = 0;
+	ssize_t got = fdio_read_buf(fd, buf, n, deadline);
 
-	while (got < n) {
-		struct pollfd pf = { fd, POLLIN, 0 };
-		long left = deadline - clock_ms();
-		ssize_t k;
-
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&pf, 1, (int)left) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		k = read(fd, (char *)buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -EPIPE;
-		got += (size_t)k;
-	}
-	return 0;
+	if (got == -ETIMEDOUT)
+		return -ETIMEDOUT;
+	return got == (ssize_t)n ? 0 : -EPIPE;
 }
 
 /* The helper's report within the deadline: 0, or -ETIMEDOUT / -EPIPE. */
@@ -293,7 +274,7 @@ int deploy_memfd_start(const struct target *t, const struct deploy_builds *b,
 	rc = read_report(info[0], &rep, deadline);
 	if (rc == 0 && rep.rc)
 		rc = err_set(e, rep.rc < 0 ? rep.rc : -EIO, "%.*s",
-			     (int)sizeof(rep.msg), rep.msg);
+			     (int)sizeof(rep.err.msg), rep.err.msg);
 	else if (rc == 0 && read_exact(info[0], &ok, 1, deadline) != 0)
 		rc = err_set(e, -ENOEXEC, "the memfd holder did not start (its exec "
 			     "from a memfd failed: vm.memfd_noexec=2, or a seccomp or "

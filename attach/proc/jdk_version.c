@@ -2,7 +2,6 @@
 /* jdk_version.c - JDK versions from release/libjvm, agent verdicts (jdk_version.h). */
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "jdk_version.h"
@@ -115,8 +114,8 @@ static const struct {
 		  "CompiledMethodLoad, which the jsym agent does" },
 };
 
-enum jdk_verdict jdk_agent_verdict(int major, const char *version, char *why,
-				   size_t cap)
+enum jdk_verdict jdk_agent_verdict(int major, const char *version,
+				   struct err_text *why)
 {
 	struct jdk_version v = { 0, -1 };
 
@@ -128,20 +127,18 @@ enum jdk_verdict jdk_agent_verdict(int major, const char *version, char *why,
 		if (known[i].major != v.major)
 			continue;
 		if (v.update < 0) {
-			snprintf(why, cap, "the update of this JDK %d is unknown, so "
-				 "jsym cannot tell whether it has the fix of %s (fixed "
-				 "in %du%d)", v.major, known[i].what, v.major,
-				 known[i].fixed_in);
-			return JDK_AGENT_WARN;
+			return err_set(why, JDK_AGENT_WARN, "the update of this JDK "
+				       "%d is unknown, so jsym cannot tell whether it "
+				       "has the fix of %s (fixed in %du%d)", v.major,
+				       known[i].what, v.major, known[i].fixed_in);
 		}
 		if (v.update < known[i].fixed_in) {
-			snprintf(why, cap, "%s (this JVM is %du%d, the fix is in "
-				 "%du%d)", known[i].what, v.major, v.update, v.major,
-				 known[i].fixed_in);
-			return JDK_AGENT_REFUSE;
+			return err_set(why, JDK_AGENT_REFUSE, "%s (this JVM is "
+				       "%du%d, the fix is in %du%d)", known[i].what,
+				       v.major, v.update, v.major, known[i].fixed_in);
 		}
 	}
-	if (cap)
-		why[0] = '\0';
+	if (why)
+		why->msg[0] = '\0';
 	return JDK_AGENT_OK;
 }

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "errtext.h"
+
 /*
  * Find "<vm> (<x>) for <os-arch> JRE (<version>)" in a libjvm.so image and
  * copy <version> up to its first '-' or '+' into ver ("1.8.0_504", "28",
@@ -49,10 +51,10 @@ enum jdk_verdict {
  * What jsym says about loading its agent (which enables CompiledMethodLoad
  * and generates the events of the code already compiled) into a HotSpot of
  * this version (JAVA_VERSION form, "" when unknown; major from the same
- * source, 0 unknown).  why gets the reason, with the bug's id and the
- * update that fixed it, when the verdict is not OK ("" when OK).
+ * source, 0 unknown).  why (if not NULL) gets the reason, with the bug's id
+ * and the update that fixed it, when the verdict is not OK ("" when OK).
  */
-enum jdk_verdict jdk_agent_verdict(int major, const char *version, char *why,
-				   size_t cap);
+enum jdk_verdict jdk_agent_verdict(int major, const char *version,
+				   struct err_text *why);
 
 #endif

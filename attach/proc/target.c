@@ -490,20 +490,6 @@ void target_close(struct target *t)
 	}
 }
 
-const char *target_kind_name(const struct target *t)
-{
-	if (t->maps_err)
-		return "unknown (maps unreadable)";
-	switch (t->maps.kind) {
-	case PROC_HOTSPOT:
-		return "HotSpot";
-	case PROC_OPENJ9:
-		return "OpenJ9";
-	default:
-		return "not a JVM";
-	}
-}
-
 const char *target_libc_name(const struct target *t)
 {
 	switch (t->maps.libc) {

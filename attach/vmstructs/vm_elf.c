@@ -89,12 +89,8 @@ int vm_elf_lookup(int fd, const char *const *names, uint64_t *values, int n,
 			eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 			eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 65000))
 		rc = -ENOEXEC;
-	if (rc == 0 && eh.e_machine != JSYM_ELF_MACHINE) {
-		char why[sizeof(e->msg)];
-
-		jsym_arch_mismatch(why, sizeof(why), eh.e_machine);
-		return err_set(e, -ENOEXEC, "%s", why);
-	}
+	if (rc == 0 && eh.e_machine != JSYM_ELF_MACHINE)
+		return jsym_arch_mismatch(e, -ENOEXEC, eh.e_machine);
 	if (rc == 0)
 		rc = load_base(fd, (uint64_t)st.st_size, &eh, load_vaddr);
 	for (unsigned i = 0; rc == 0 && i < eh.e_shnum && !have; i++) {

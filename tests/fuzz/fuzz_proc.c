@@ -65,12 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (r > 0) {
 		struct jdk_version jv;
-		char why[512];
+		struct err_text why;
 
 		if (jdk_parse_version(ver, &jv) != 0 || jv.major != r)
 			abort();
-		(void)jdk_agent_verdict(r, ver, why, sizeof(why));
-		if (!memchr(why, '\0', sizeof(why)))
+		(void)jdk_agent_verdict(r, ver, &why);
+		if (!memchr(why.msg, '\0', sizeof(why.msg)))
 			abort();
 	}
 	/* a chroot's maps re-rooted: the paths stay terminated and absolute */

@@ -48,14 +48,7 @@ t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[
 	'/tmp/perf-1\.map inside the JVM.s container'
 t_check "the map in the container's /tmp names Java methods" pod_map_named "$ct"
 t_eq "$(stat -c %u "/proc/$ct/root/tmp/perf-1.map")" 1000 "the map is the JVM's uid"
-t_run "$J" list
-t_expect_out "^$ct +1 +1000 +HotSpot .* ${id:0:12} +app-host\$"
-t_run "$J" list --json
-t_check "list --json: container id ${id:0:12}, hostname app-host" python3 -c '
-import json, sys
-e = [x for x in json.loads(sys.argv[2]) if x["pid"] == int(sys.argv[1])]
-sys.exit(0 if e and e[0].get("container_id") == sys.argv[3] and e[0].get("hostname") == "app-host" else 1)' \
-	"$ct" "$T_OUT" "${id:0:12}"
+t_list_container "$ct" "${id:0:12}" NSPID=1 UID=1000 KIND=HotSpot HOST=app-host
 
 # the host name is the container's text: a terminal escape in it is shown
 # escaped (the runtime's name stays in the UTS namespace of app2 only)
@@ -113,15 +106,6 @@ t_case detach
 hash_of() { ls -d "/proc/$1/root/tmp"/jsym-*-1-* 2>/dev/null | sed -E 's#.*/jsym-([0-9a-f]{12})-.*#\1#' | sort -u; }
 t_check "the sidecar image's copies have another hash ($(hash_of "$ct2")) than the host's ($(hash_of "$ct"))" \
 	test -n "$(hash_of "$ct2")" -a "$(hash_of "$ct2")" != "$(hash_of "$ct")"
-t_run "$J" detach "$ct2"
-t_expect_rc 0
-t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'
-# all of /tmp but the JVM's own (hsperfdata, its attach socket), with the
-# per-target directory's name as H
-left=$(cd "/proc/$ct2/root/tmp" && find . -mindepth 1 \( -name 'hsperfdata_*' -o \
-	-name '.java_pid*' \) -prune -o -print | sed -E 's/jsym-[0-9a-f]{12}-1-[0-9]+/jsym-H/' |
-	sort | tr '\n' ' ')
-t_eq "$left" "./jsym-1.journal ./jsym-1.log ./jsym-H ./jsym-H/glibc ./jsym-H/glibc/libjsym-agent.so ./perf-1.map " \
-	"left in /tmp: the mapped build, the journal, the agent's log, the map"
+t_detach_keeps_mapped "$ct2"
 
 t_finish

@@ -50,13 +50,7 @@ t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-1-[0-9]+/glibc/libjsym-agent\.so\)'
 t_check "the map in the container's /tmp names Java methods" pod_map_named "$ct"
 t_eq "$(stat -c %u "/proc/$ct/root/tmp/perf-1.map")" 1000 "the map is the JVM's uid"
-t_run "$J" list
-t_expect_out "^$ct +1 +1000 +HotSpot .* yes +$id +app-host\$"
-t_run "$J" list --json
-t_check "list --json: container_id $id" python3 -c '
-import json, sys
-e = [x for x in json.loads(sys.argv[2]) if x["pid"] == int(sys.argv[1])]
-sys.exit(0 if e and e[0].get("container_id") == sys.argv[3] else 1)' "$ct" "$T_OUT" "$id"
+t_list_container "$ct" "$id" NSPID=1 UID=1000 KIND=HotSpot AGENT=yes HOST=app-host
 
 t_case sidecar
 dk_jsym_image || t_abort "cannot load the image of deploy/Dockerfile into docker"
@@ -65,7 +59,7 @@ t_log "the image: $DK_JSYM_IMAGE (podman: $POD_IMAGE_BUILT)"
 car() { "${DOCKER[@]}" run --rm --network none --pid container:"$1" "${@:2}"; }
 t_run car app "$DK_JSYM_IMAGE" jsym list
 t_expect_rc 0
-t_expect_out "^1 +1 +1000 +HotSpot .* yes +$id +app-host\$"
+t_list_row 1 NSPID=1 UID=1000 KIND=HotSpot AGENT=yes CONTAINER="$id" HOST=app-host
 t_check "the sidecar has Docker's default capabilities: no SYS_PTRACE (bit 19)" python3 -c '
 import re, sys
 eff = int(re.search(r"CapEff:\s*([0-9a-f]+)", sys.argv[1]).group(1), 16)
@@ -80,17 +74,10 @@ t_expect_rc 0
 t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
 t_check "the sidecar's agent writes the map" pod_map_named "$ct2"
 t_run car app2 --cap-add SYS_PTRACE "$DK_JSYM_IMAGE" jsym list
-t_expect_out "^1 +1 +1000 +HotSpot .* yes +$id2 +app2-host\$"
+t_list_row 1 NSPID=1 UID=1000 KIND=HotSpot AGENT=yes CONTAINER="$id2" HOST=app2-host
 
 t_case detach
-t_run "$J" detach "$ct2"
-t_expect_rc 0
-t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'
-left=$(cd "/proc/$ct2/root/tmp" && find . -mindepth 1 \( -name 'hsperfdata_*' -o \
-	-name '.java_pid*' \) -prune -o -print | sed -E 's/jsym-[0-9a-f]{12}-1-[0-9]+/jsym-H/' |
-	sort | tr '\n' ' ')
-t_eq "$left" "./jsym-1.journal ./jsym-1.log ./jsym-H ./jsym-H/glibc ./jsym-H/glibc/libjsym-agent.so ./perf-1.map " \
-	"left in /tmp: the mapped build, the journal, the agent's log, the map"
+t_detach_keeps_mapped "$ct2"
 
 t_case bpftrace
 dk_bpftrace_named "$ct" "$KIT_DIR/bpftrace.out"

@@ -47,16 +47,12 @@ t_check "the task's JVM is in /kubepods/besteffort/pod$DK_POD_UID/<id>" \
 	grep -q ":/kubepods/besteffort/pod$DK_POD_UID/$a\$" "/proc/$pa/cgroup"
 t_eq "$(tid "$a")" "${a:0:12}" "ctr task ls shows the task"
 t_run "$J" list
-t_expect_out "^$pa +1 +1000 +HotSpot .* - +${a:0:12} +"
+t_list_row "$pa" NSPID=1 UID=1000 KIND=HotSpot AGENT=- CONTAINER="${a:0:12}"
 t_run "$J" attach -v "$pa"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-1-[0-9]+/glibc/libjsym-agent\.so\)'
 t_check "the map in the task's /tmp names Java methods" pod_map_named "$pa"
-t_run "$J" list --json
-t_check "list --json: container_id ${a:0:12}" python3 -c '
-import json, sys
-e = [x for x in json.loads(sys.argv[2]) if x["pid"] == int(sys.argv[1])]
-sys.exit(0 if e and e[0].get("container_id") == sys.argv[3] else 1)' "$pa" "$T_OUT" "${a:0:12}"
+t_list_container "$pa" "${a:0:12}" AGENT=yes
 
 t_case systemd
 b=$(dk_hexid)
@@ -66,7 +62,7 @@ t_check "the task's JVM is in .../kubepods-besteffort-pod<uid>.slice/cri-contain
 	"/proc/$pb/cgroup"
 t_eq "$(tid "$b")" "${b:0:12}" "ctr task ls shows the task"
 t_run "$J" list
-t_expect_out "^$pb +1 +1000 +HotSpot .* - +${b:0:12} +"
+t_list_row "$pb" NSPID=1 UID=1000 KIND=HotSpot AGENT=- CONTAINER="${b:0:12}"
 
 t_case sidecar
 dk_jsym_image || t_abort "cannot load the image of deploy/Dockerfile into containerd"
@@ -78,7 +74,7 @@ eff = int(re.search(r"CapEff:\s*([0-9a-f]+)", sys.argv[1]).group(1), 16)
 sys.exit(0 if eff and not eff & (1 << 19) else 1)' "$T_OUT"
 t_run dk_sidecar "$(dk_hexid)" "$DK_JSYM_IMAGE" cgroupfs "$pa" --seccomp -- jsym list
 t_expect_rc 0
-t_expect_out "^1 +1 +1000 +HotSpot .* yes +${a:0:12} +"
+t_list_row 1 NSPID=1 UID=1000 KIND=HotSpot AGENT=yes CONTAINER="${a:0:12}"
 t_run dk_sidecar "$(dk_hexid)" "$DK_JSYM_IMAGE" cgroupfs "$pa" --seccomp -- jsym attach 1
 t_expect_rc 0
 t_expect_out '^jsym: 1: agent refreshed \(HotSpot 17[^,]*, glibc build, already-loaded /tmp/jsym-'
@@ -88,16 +84,9 @@ t_expect_rc 0
 t_expect_out '^jsym: 1: agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-'
 t_check "the sidecar's agent writes the map" pod_map_named "$pb"
 t_run dk_sidecar "$(dk_hexid)" "$DK_JSYM_IMAGE" systemd "$pb" --seccomp --cap-add CAP_SYS_PTRACE -- jsym list
-t_expect_out "^1 +1 +1000 +HotSpot .* yes +${b:0:12} +"
+t_list_row 1 NSPID=1 UID=1000 KIND=HotSpot AGENT=yes CONTAINER="${b:0:12}"
 
 t_case detach
-t_run "$J" detach "$pb"
-t_expect_rc 0
-t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'
-left=$(cd "/proc/$pb/root/tmp" && find . -mindepth 1 \( -name 'hsperfdata_*' -o \
-	-name '.java_pid*' \) -prune -o -print | sed -E 's/jsym-[0-9a-f]{12}-1-[0-9]+/jsym-H/' |
-	sort | tr '\n' ' ')
-t_eq "$left" "./jsym-1.journal ./jsym-1.log ./jsym-H ./jsym-H/glibc ./jsym-H/glibc/libjsym-agent.so ./perf-1.map " \
-	"left in /tmp: the mapped build, the journal, the agent's log, the map"
+t_detach_keeps_mapped "$pb"
 
 t_finish

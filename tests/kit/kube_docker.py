@@ -62,14 +62,47 @@ def cpus(v):
     return str(int(v[:-1]) / 1000) if v.endswith("m") else v
 
 
-def flags(ds, interval, drop):
+def container_of(ds):
+    """The pod spec, its first container, and the securityContext it runs
+    with: the pod's, overridden field by field by the container's."""
     spec = ds["spec"]["template"]["spec"]
-    for k in spec:
-        if k not in POD_KNOWN:
-            raise SystemExit("pod field %s: not translated to docker run" % k)
     c = spec["containers"][0]
     sc = dict(spec.get("securityContext") or {})
     sc.update(c.get("securityContext") or {})
+    return spec, c, sc
+
+
+def limit_flags(c, memory_flag):
+    """resources.limits: memory (with the runtime's flag) and cpu."""
+    lim = (c.get("resources") or {}).get("limits") or {}
+    out = []
+    if "memory" in lim:
+        out += [memory_flag, size(lim["memory"])]
+    if "cpu" in lim:
+        out += ["--cpus", cpus(lim["cpu"])]
+    return out
+
+
+def mounts(spec, c):
+    """The container's volumeMounts, each with the volume it names."""
+    vols = {v["name"]: v for v in spec.get("volumes", [])}
+    return [(m, vols[m["name"]]) for m in c.get("volumeMounts", [])]
+
+
+def env_flags(c, interval, env_flag):
+    """env, INTERVAL_SECONDS given the scenario's interval."""
+    out = []
+    for e in c.get("env", []):
+        val = str(interval) if e["name"] == "INTERVAL_SECONDS" else e["value"]
+        out += [env_flag, "%s=%s" % (e["name"], val)]
+    return out
+
+
+def flags(ds, interval, drop):
+    spec, c, sc = container_of(ds)
+    for k in spec:
+        if k not in POD_KNOWN:
+            raise SystemExit("pod field %s: not translated to docker run" % k)
     for k in sc:
         if k not in SC_KNOWN:
             raise SystemExit("securityContext.%s: not translated to docker run" % k)
@@ -95,14 +128,8 @@ def flags(ds, interval, drop):
         raise SystemExit("seccompProfile %s: not translated" % prof)
     if "runAsUser" in sc:
         out += ["--user", "%s:%s" % (sc["runAsUser"], sc.get("runAsGroup", 0))]
-    lim = (c.get("resources") or {}).get("limits") or {}
-    if "memory" in lim:
-        out += ["--memory", size(lim["memory"])]
-    if "cpu" in lim:
-        out += ["--cpus", cpus(lim["cpu"])]
-    vols = {v["name"]: v for v in spec.get("volumes", [])}
-    for m in c.get("volumeMounts", []):
-        v = vols[m["name"]]
+    out += limit_flags(c, "--memory")
+    for m, v in mounts(spec, c):
         if "emptyDir" in v:
             ed = v["emptyDir"] or {}
             opt = m["mountPath"]
@@ -115,10 +142,7 @@ def flags(ds, interval, drop):
                                        ":ro" if ro else "")]
         else:
             raise SystemExit("volume %s: not translated" % m["name"])
-    for e in c.get("env", []):
-        val = str(interval) if e["name"] == "INTERVAL_SECONDS" else e["value"]
-        out += ["-e", "%s=%s" % (e["name"], val)]
-    return out
+    return out + env_flags(c, interval, "-e")
 
 
 # containerd 1.6's default capability set (oci.populateDefaultUnixSpec)
@@ -128,10 +152,7 @@ CTR_DEFAULT_CAPS = ["CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NET_R
 
 
 def ctr_flags(ds, interval):
-    spec = ds["spec"]["template"]["spec"]
-    c = spec["containers"][0]
-    sc = dict(spec.get("securityContext") or {})
-    sc.update(c.get("securityContext") or {})
+    spec, c, sc = container_of(ds)
     out = []
     if spec.get("hostPID"):
         out += ["--with-ns", "pid:/proc/1/ns/pid"]
@@ -150,14 +171,8 @@ def ctr_flags(ds, interval):
         out.append("--read-only")
     if sc.get("allowPrivilegeEscalation") is not False:
         out.append("--allow-new-privs")
-    lim = (c.get("resources") or {}).get("limits") or {}
-    if "memory" in lim:
-        out += ["--memory-limit", size(lim["memory"])]
-    if "cpu" in lim:
-        out += ["--cpus", cpus(lim["cpu"])]
-    vols = {v["name"]: v for v in spec.get("volumes", [])}
-    for m in c.get("volumeMounts", []):
-        v = vols[m["name"]]
+    out += limit_flags(c, "--memory-limit")
+    for m, v in mounts(spec, c):
         if "emptyDir" in v:
             ed = v["emptyDir"] or {}
             opt = "size=" + size(ed["sizeLimit"]) if "sizeLimit" in ed else "size=65536k"
@@ -166,10 +181,7 @@ def ctr_flags(ds, interval):
             ro = ":ro" if m.get("readOnly") else ""
             out += ["--mount", "type=bind,src=%s,dst=%s,options=rbind%s"
                     % (v["hostPath"]["path"], m["mountPath"], ro)]
-    for e in c.get("env", []):
-        val = str(interval) if e["name"] == "INTERVAL_SECONDS" else e["value"]
-        out += ["--env", "%s=%s" % (e["name"], val)]
-    return out
+    return out + env_flags(c, interval, "--env")
 
 
 def main(argv):

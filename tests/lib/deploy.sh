@@ -15,3 +15,20 @@ t_copies_are() {
 		done
 	done
 }
+
+# t_detach_keeps_mapped PID: `jsym detach PID`, whose JVM maps the glibc
+# build jsym copied into its /tmp, removes the three copies it does not map
+# and leaves in /tmp (beside the JVM's own hsperfdata and attach socket)
+# only the mapped build, the agent's journal, its log and the map.
+t_detach_keeps_mapped() {
+	local pid=$1 left
+	t_run "$JSYM_BUILD/jsym" detach "$pid"
+	t_expect_rc 0
+	t_expect_out 'removed 3 copied files; kept the mapped /tmp/jsym-'
+	# the per-target directory's name as H
+	left=$(cd "/proc/$pid/root/tmp" && find . -mindepth 1 \( -name 'hsperfdata_*' -o \
+		-name '.java_pid*' \) -prune -o -print | sed -E 's/jsym-[0-9a-f]{12}-1-[0-9]+/jsym-H/' |
+		sort | tr '\n' ' ')
+	t_eq "$left" "./jsym-1.journal ./jsym-1.log ./jsym-H ./jsym-H/glibc ./jsym-H/glibc/libjsym-agent.so ./perf-1.map " \
+		"left in /tmp: the mapped build, the journal, the agent's log, the map"
+}

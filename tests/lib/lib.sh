@@ -10,8 +10,9 @@
 #   watch.sh  t_watch_open t_watch_result (was a planted file opened?)
 #   run.sh    t_run t_collect t_expect_rc t_expect_out t_expect_err t_expect_not_err
 #   jdk.sh    t_jdks t_jdk_major t_jvm_wait_quiet
-#   deploy.sh t_copies_are
+#   deploy.sh t_copies_are t_detach_keeps_mapped
 #   procs.sh  t_agents t_owner t_wait_log t_same_ranges
+#   list.sh   t_list_row t_list_container (jsym list's row of a JVM)
 #   the kit   tests/kit/kit.sh (containers: kit_start, kit_exec, kit_sidecar, ...)
 #
 # The kit is always loaded: it owns the per-script state directory $KIT_DIR
@@ -33,6 +34,7 @@ source "$JSYM_ROOT/tests/lib/jdk.sh"
 source "$JSYM_ROOT/tests/lib/watch.sh"
 source "$JSYM_ROOT/tests/lib/deploy.sh"
 source "$JSYM_ROOT/tests/lib/procs.sh"
+source "$JSYM_ROOT/tests/lib/list.sh"
 
 # Every check appends a line here rather than to a shell variable, so a check
 # made in a subshell ($(...), a pipeline, a background job) still counts.

@@ -18,6 +18,8 @@
 #include "clock.h"
 #include "confine.h"
 #include "fdio.h"
+#include "wholeio.h"
+#include "wholeread.h"
 
 extern Suite *fdio_suite(void); /* listed in the runner by tests/tests.mk */
 
@@ -156,6 +158,49 @@ START_TEST(read_all_caps_and_terminates)
 }
 END_TEST
 
+/*
+ * The one read loop (common/wholeio.h): a full buffer and EOF are told
+ * apart, and a pipe's deadline ends the wait even on a blocking pipe,
+ * whose read alone would wait for the writer forever.
+ */
+START_TEST(whole_read_full_eof_and_deadline)
+{
+	char buf[8], *out = (char *)1;
+	size_t len = 0;
+	long t0;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], "0123456789", 10), 10);
+	ck_assert_int_eq(whole_read(p[0], buf, sizeof(buf), &len, 0), 0);     /* full */
+	ck_assert_int_eq(len, 8);
+	ck_assert_int_eq(memcmp(buf, "01234567", 8), 0);
+	len = 0;
+	t0 = whole_clock_ms();
+	/* two bytes wait there; then nothing comes before the deadline */
+	ck_assert_int_eq(whole_read(p[0], buf, sizeof(buf), &len, t0 + 50), -ETIMEDOUT);
+	ck_assert_int_eq(len, 2);
+	ck_assert_int_ge(whole_clock_ms() - t0, 50);
+	t0 = whole_clock_ms();
+	ck_assert_int_eq(whole_read_alloc(p[0], 100, 50, &out), -ETIMEDOUT);
+	ck_assert_ptr_null(out);
+	ck_assert_int_ge(whole_clock_ms() - t0, 50);
+	ck_assert_int_eq(fdio_read_buf(p[0], buf, sizeof(buf), clock_ms() + 20), -ETIMEDOUT);
+	ck_assert_int_eq(write(p[1], "xy", 2), 2);
+	ck_assert_int_eq(fdio_read_buf(p[0], buf, 2, clock_ms() + 1000), 2);  /* full */
+	ck_assert_int_eq(memcmp(buf, "xy", 2), 0);
+	ck_assert_int_eq(write(p[1], "abc", 3), 3);
+	close(p[1]);
+	ck_assert_int_eq(whole_read_alloc(p[0], 100, 1000, &out), 3);           /* EOF */
+	ck_assert_str_eq(out, "abc");
+	free(out);
+	len = 0;
+	ck_assert_int_eq(whole_read(p[0], buf, sizeof(buf), &len, 0), 1);
+	ck_assert_int_eq(len, 0);
+	close(p[0]);
+}
+END_TEST
+
 START_TEST(read_refuses_what_is_not_a_file)
 {
 	char path[128], link[128], *buf = (char *)1;
@@ -243,6 +288,7 @@ Suite *fdio_suite(void)
 	tcase_add_test(tc, write_all_full_nonblocking_times_out);
 	tcase_add_test(tc, agent_write_all_gives_up_on_a_full_pipe);
 	tcase_add_test(tc, read_all_caps_and_terminates);
+	tcase_add_test(tc, whole_read_full_eof_and_deadline);
 	tcase_add_test(tc, read_refuses_what_is_not_a_file);
 	tcase_add_test(tc, lock_flock_waits_then_times_out);
 	tcase_add_test(tc, lock_record_waits_then_times_out);

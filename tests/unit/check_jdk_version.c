@@ -85,31 +85,31 @@ END_TEST
 
 START_TEST(agent_verdicts)
 {
-	char why[512];
+	struct err_text why;
 
 	/* JDK-8305165: 8u before 382 refused, 382 and later fine */
-	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_372", why, sizeof(why)),
+	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_372", &why),
 			 JDK_AGENT_REFUSE);
-	ck_assert_ptr_nonnull(strstr(why, "JDK-8305165"));
-	ck_assert_ptr_nonnull(strstr(why, "8u372"));
-	ck_assert_ptr_nonnull(strstr(why, "8u382"));
-	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_381", why, sizeof(why)),
+	ck_assert_ptr_nonnull(strstr(why.msg, "JDK-8305165"));
+	ck_assert_ptr_nonnull(strstr(why.msg, "8u372"));
+	ck_assert_ptr_nonnull(strstr(why.msg, "8u382"));
+	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_381", &why),
 			 JDK_AGENT_REFUSE);
-	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_382", why, sizeof(why)),
+	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_382", &why),
 			 JDK_AGENT_OK);
-	ck_assert_str_eq(why, "");
-	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_504", why, sizeof(why)),
+	ck_assert_str_eq(why.msg, "");
+	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0_504", &why),
 			 JDK_AGENT_OK);
 	/* a JDK 8 whose update nobody could read: a warning, not a refusal */
-	ck_assert_int_eq(jdk_agent_verdict(8, "", why, sizeof(why)), JDK_AGENT_WARN);
-	ck_assert_ptr_nonnull(strstr(why, "8u382"));
-	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0", why, sizeof(why)),
+	ck_assert_int_eq(jdk_agent_verdict(8, "", &why), JDK_AGENT_WARN);
+	ck_assert_ptr_nonnull(strstr(why.msg, "8u382"));
+	ck_assert_int_eq(jdk_agent_verdict(8, "1.8.0", &why),
 			 JDK_AGENT_WARN);
 	/* the bug is 8u's only: 11.0.1 or 17.0.0 are not older than "382" */
-	ck_assert_int_eq(jdk_agent_verdict(11, "11.0.1", why, sizeof(why)),
+	ck_assert_int_eq(jdk_agent_verdict(11, "11.0.1", &why),
 			 JDK_AGENT_OK);
-	ck_assert_int_eq(jdk_agent_verdict(17, "", why, sizeof(why)), JDK_AGENT_OK);
-	ck_assert_int_eq(jdk_agent_verdict(0, "", why, sizeof(why)), JDK_AGENT_OK);
+	ck_assert_int_eq(jdk_agent_verdict(17, "", &why), JDK_AGENT_OK);
+	ck_assert_int_eq(jdk_agent_verdict(0, "", &why), JDK_AGENT_OK);
 }
 END_TEST
 
