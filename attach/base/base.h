@@ -6,7 +6,7 @@
  * include too), the types the layers share (attach_types.h), the monotonic
  * clock (clock.h), whole reads
  * and writes and lock waits (fdio.h), the one confined open of what a
- * target names (confine.h, from common/, which agent/lookup links too),
+ * target names (confine.h, from common/, which the lookup library links too),
  * strict numbers and JSON strings (text.h), terminal escaping (termtext.h),
  * the two timeouts of an attach and their defaults (timeouts.h).
  */

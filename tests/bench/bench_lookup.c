@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bench_lookup.c - lookups/s of agent/lookup's index, each path against the
+ * bench_lookup.c - lookups/s of attach/lookup's index, each path against the
  * one it replaced, on the same symbols and the same queries in the same run;
  * plus the time to load a journal of that many entries.
  *

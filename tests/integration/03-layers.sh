@@ -5,7 +5,7 @@
 # below (tests/lib/include_graph.sh --check), and the build enforces it: a
 # source of attach/cli that includes attach/proc's internal ns.h does not
 # compile with attach/cli's include paths, while one that includes the
-# entry target.h does.  And every open of attach/ and agent/lookup/ goes
+# entry target.h does.  And every open of attach/ goes
 # through the one confined open, common/confine.h (issue 24): the source
 # check fails on any other but jsym's own paths (tests/lib/confine_check.sh),
 # and on a bypass planted for the test.
@@ -50,9 +50,9 @@ t_eq "$rc" 0 "confine_check.sh finds no open outside common/confine.h but jsym's
 # a copy of the tree's sources with one plain openat added must fail it
 copy=$(mktemp -d)
 kit_on_exit "rm -rf '$copy'"
-(cd "$JSYM_ROOT" && git ls-files -co --exclude-standard attach agent/lookup tests/lib common |
+(cd "$JSYM_ROOT" && git ls-files -co --exclude-standard attach tests/lib common |
 	cpio -pdm --quiet "$copy" 2>/dev/null || tar -cf - $(git ls-files -co --exclude-standard \
-	attach agent/lookup tests/lib common) | tar -xf - -C "$copy")
+	attach tests/lib common) | tar -xf - -C "$copy")
 printf 'int confine_bypass(void);\nint confine_bypass(void) { return openat(3, "etc/hostname", 0); }\n' \
 	>>"$copy/attach/proc/uts.c"
 (cd "$copy" && git init -q . && git add -A >/dev/null 2>&1)

@@ -7,6 +7,8 @@
 # names a header of another folder.  Each attach/ folder's entry is the one
 # header in its include/ (docs/architecture.md, "Layers"); the layers rank
 #   base < proc < hotspot, openj9, deploy, vmstructs < run < attaching < cli
+# and lookup (the lookup library: only agent/format and common/ below it)
+# < cli;
 # and agent/ includes nothing of attach/.  common/ is the bottom both sides
 # share (all its headers are its entry) and includes nothing of jsym's.
 #
@@ -21,7 +23,8 @@ check=0
 [ "${1:-}" = --check ] && check=1
 
 declare -A rank=([attach/base]=0 [attach/proc]=1 [attach/hotspot]=2 [attach/openj9]=2
-	[attach/deploy]=2 [attach/vmstructs]=2 [attach/run]=3 [attach/attaching]=4 [attach/cli]=5)
+	[attach/deploy]=2 [attach/vmstructs]=2 [attach/lookup]=2 [attach/run]=3 [attach/attaching]=4
+	[attach/cli]=5)
 declare -A owner entry
 folders=$(git ls-files -co --exclude-standard 'common/*.[ch]' 'attach/*.[ch]' 'agent/*.[ch]' | grep -v '/include/' |
 	xargs -n1 dirname | sort -u)
@@ -33,8 +36,8 @@ for f in $folders; do
 		entry[$f]=$(basename "$h")
 	done
 done
-# agent/lookup's public header is included as <jsym/lookup.h> or "jsym/lookup.h"
-owner[jsym/lookup.h]=agent/lookup
+# attach/lookup's public header is included as <jsym/lookup.h> or "jsym/lookup.h"
+owner[jsym/lookup.h]=attach/lookup
 
 bad=()
 declare -A edges

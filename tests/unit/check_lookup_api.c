@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * check_lookup_api.c - the public API (agent/lookup/include/jsym/lookup.h):
+ * check_lookup_api.c - the public API (attach/lookup/include/jsym/lookup.h):
  * old journals (INLINE records) still read, FRAMES stacks innermost first
  * with lines, resolving at a time (forward and back), hostile FRAMES
  * records, and the API against lookup_find on random journals.
