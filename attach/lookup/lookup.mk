@@ -20,7 +20,11 @@ LOOKUP_LIB_SRCS := attach/lookup/journal_read.c attach/lookup/frames_read.c atta
 	attach/lookup/lookup_hash.c attach/lookup/lookup_index.c attach/lookup/lookup_radix.c attach/lookup/lookup_frames.c \
 	attach/lookup/lookup_follow.c
 LOOKUP_PUB_SRCS := attach/lookup/jsym_lookup.c attach/lookup/jsym_lookup_open.c
-INC_attach/lookup := -Iattach/lookup -Iattach/lookup/include $(INC_agent/format) $(INC_common)
+# EXP_attach/lookup: what jsym resolve sees, the entry lookup_lib.h (and the
+# public jsym/lookup.h beside it in include/) and agent/format's journal
+# format; INC_attach/lookup: the folder's own headers too.
+EXP_attach/lookup := -Iattach/lookup/include $(INC_agent/format) $(INC_common)
+INC_attach/lookup := -Iattach/lookup $(EXP_attach/lookup)
 # The library's own copy of the confined open (common/confine.h) and the
 # error text it fills: jsym and the unit runner get them through attach/base.
 LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) common/errtext.c

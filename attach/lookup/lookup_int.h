@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "journal_read.h"
 #include "lookup_lib.h"
 #include "perfmap_read.h"
 
@@ -227,5 +228,15 @@ const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
 /* Frame k of chain c (k = 0 the outermost) as a lookup_frame: kind
  * LOOKUP_LOAD for the outermost, LOOKUP_INLINE for the others. */
 struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k);
+
+/*
+ * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
+ * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
+ * input's own inconsistencies are counted in the stats, never errors.
+ */
+int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
+
+/* Header of the followed journal, or NULL before it was read. */
+const struct jr_header *lookup_journal_header(const struct lookup *lk);
 
 #endif

@@ -32,8 +32,13 @@ for f in $folders; do
 	for h in $(git ls-files -co --exclude-standard "$f/*.h" | grep -v '/include/'); do
 		[ "$(dirname "$h")" = "$f" ] && owner[$(basename "$h")]=$f
 	done
+	# the entry is the header directly in include/ (attach/lookup's
+	# include/jsym/lookup.h is the library's public header, for programs
+	# outside jsym)
 	for h in $(git ls-files -co --exclude-standard "$f/include/*.h" 2>/dev/null); do
+		[ "$(dirname "$h")" = "$f/include" ] || continue
 		entry[$f]=$(basename "$h")
+		owner[$(basename "$h")]=$f
 	done
 done
 # attach/lookup's public header is included as <jsym/lookup.h> or "jsym/lookup.h"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_lib.h - address -> Java symbol, following a live journal: the
- * internal API of libjsym-lookup.a (jsym resolve, the tests); programs
+ * entry of attach/lookup, the one header of the folder jsym resolve
+ * includes (docs/architecture.md, "Layers"; libjsym-lookup.a).  Programs
  * outside jsym use the public include/jsym/lookup.h.
  *
  * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
@@ -36,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "journal_read.h"
+#include "journal_format.h" /* enum jf_epoch_reason (agent/format) */
 
 enum lookup_kind {
 	LOOKUP_LOAD = 1, /* compiled Java method (journal LOAD) */
@@ -139,13 +140,6 @@ int lookup_remove(struct lookup *lk, uint64_t id);
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
 
 /*
- * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
- * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
- * input's own inconsistencies are counted in the stats, never errors.
- */
-int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
-
-/*
  * Resolve addr.  Returns 1 (hit filled), 0 (no live range holds addr; hit
  * has only addr set), or -ENOMEM when the rebuild failed.
  */
@@ -182,8 +176,26 @@ long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
  */
 void lookup_set_until(struct lookup *lk, uint64_t until_ns);
 
-/* Header of the followed journal, or NULL before it was read. */
-const struct jr_header *lookup_journal_header(const struct lookup *lk);
+/* What the followed journal's header says about the JVM that wrote it. */
+struct lookup_journal_info {
+	uint32_t pid;                 /* the JVM's pid in its own namespace */
+	const char *agent_version;    /* NUL-terminated, owned by the lookup */
+};
+
+/* 1 with *info filled once the followed journal's header was read, else 0. */
+int lookup_journal_info(const struct lookup *lk, struct lookup_journal_info *info);
+
+/*
+ * The time from which the journal open on fd covers the code: the timestamp
+ * of the EPOCH(LIVE_SET) that begins a journal the agent started over
+ * (agent option journal_max), else 0 (it covers the whole time since the
+ * agent started).  Reads a dup of fd with pread only, so a lookup
+ * following fd is not disturbed.
+ */
+uint64_t lookup_journal_covers_from(int fd);
+
+/* The whole of s is a hex address, with or without 0x: 0, or -EINVAL. */
+int lookup_parse_addr(const char *s, uint64_t *addr);
 
 void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st);
 
