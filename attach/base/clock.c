@@ -2,7 +2,7 @@
 /* clock.c - clock_ms(): CLOCK_MONOTONIC in milliseconds. */
 #include <time.h>
 
-#include "clock.h"
+#include "base.h"
 
 long clock_ms(void)
 {

@@ -41,7 +41,7 @@ struct resolve_env {
 
 /* ---- output -------------------------------------------------------------- */
 
-/* Text output: names are the target's text, escaped (termtext.h). */
+/* Text output: names are the target's text, escaped (termtext.c). */
 static void put_text(const char *s)
 {
 	cli_put_text(stdout, s);

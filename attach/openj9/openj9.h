@@ -56,10 +56,10 @@ struct openj9_target {
 	const char *tmpdir;     /* the target's $TMPDIR (environ), or NULL */
 	const char *attach_dir; /* -Dcom.ibm.tools.attach.directory=..., or NULL */
 	int timeout_ms;         /* each step of the handshake: locks, semaphore,
-	                           accept and the greeting (timeouts.h); <= 0:
+	                           accept and the greeting (base.h); <= 0:
 	                           ATTACH_TIMEOUT_MS */
 	int read_timeout_ms;    /* the whole reply's deadline; 0: no limit
-	                           (timeouts.h) */
+	                           (base.h) */
 	const struct attach_log *log; /* step lines; may be NULL */
 };
 

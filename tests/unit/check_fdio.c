@@ -15,9 +15,8 @@
 #include <unistd.h>
 
 #include "bbuf.h"
-#include "clock.h"
+#include "base.h"
 #include "confine.h"
-#include "fdio.h"
 
 extern Suite *fdio_suite(void); /* listed in the runner by tests/tests.mk */
 

@@ -21,7 +21,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "hotspot.h"
 #include "hs_io.h"
 #include "target.h"
