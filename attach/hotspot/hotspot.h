@@ -26,13 +26,26 @@
 #ifndef JSYM_HOTSPOT_H
 #define JSYM_HOTSPOT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "base.h"
-#include "hs_io.h"
 
 struct target;
+
+/* How hotspot_exec waits, and where the JVM's reply goes. */
+struct hs_opts {
+	int timeout_ms;         /* socket wait and connect (> 0) */
+	int read_timeout_ms;    /* longest the whole reply may take, from the
+	                           request sent to its last byte; <= 0: none */
+	int out_fd;             /* the JVM's output (-1: discard), escaped
+	                           when it is a terminal, else as is */
+	int err_fd;             /* the JVM's text when the command failed,
+	                           always escaped */
+	const struct attach_log *log;
+	const char *dir;        /* the socket's directory as the JVM names it,
+	                           for messages (NULL: /tmp); hotspot_exec sets
+	                           it, the caller leaves it NULL */
+};
 
 struct hs_request {
 	const char *name;       /* load, properties, jcmd, ... */
@@ -40,15 +53,6 @@ struct hs_request {
 	int nargs;
 	int protocol;           /* 0 auto, 1 force v1, 2 force v2 */
 };
-
-/*
- * May jsym send SIGQUIT to this target?  Only a confirmed HotSpot (libjvm.so
- * mapped, no libj9vm) that catches SIGQUIT (SigCgt bit 3), without -Xrs
- * (no handler: the signal would kill it) and without
- * -XX:+DisableAttachMechanism (it would only print a thread dump).
- * Returns true, or false with the reason (and remedy) in e (may be NULL).
- */
-bool hotspot_may_signal(const struct target *t, struct err_text *e);
 
 /*
  * Run one command.  Returns 0 when the JVM answered (look at *r: vm_code,

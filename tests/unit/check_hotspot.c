@@ -23,6 +23,7 @@
 
 #include "base.h"
 #include "hotspot.h"
+#include "hotspot_int.h"
 #include "hs_io.h"
 #include "target.h"
 
