@@ -3,7 +3,7 @@
 # 03-layers.sh - one entry per layer (issue 18 point 2): every include of
 # attach/ names the folder's own header or the entry header of a layer
 # below (tests/lib/include_graph.sh --check), and the build enforces it: a
-# source of attach/cli that includes attach/proc's internal ns.h does not
+# source of attach/cli that includes attach/proc's internal proc.h does not
 # compile with attach/cli's include paths, while one that includes the
 # entry target.h does.  And every open of attach/ goes
 # through the one confined open, common/confine.h (issue 24): the source
@@ -35,13 +35,18 @@ t_check "make print-inc gives attach/cli's include paths" test -n "$inc"
 tmp=$(mktemp -d)
 kit_on_exit "rm -rf '$tmp'"
 printf '#include "target.h"\nint layers_probe;\n' >"$tmp/entry.c"
-printf '#include "ns.h"\nint layers_probe;\n' >"$tmp/inside.c"
+printf '#include "proc.h"\nint layers_probe;\n' >"$tmp/inside.c"
 # shellcheck disable=SC2086 # $inc is a list of -I flags
 t_check "the entry target.h compiles from attach/cli" \
 	eval "cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $inc '$tmp/entry.c'"
 # shellcheck disable=SC2086
-t_check "target's internal ns.h does not" \
+t_check "target's internal proc.h does not" \
 	eval "! (cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $inc '$tmp/inside.c' 2>/dev/null)"
+own=$(make -s -C "$JSYM_ROOT" --no-print-directory JSYM_DEPS_DONE=1 print-inc \
+	DIR=attach/proc 2>/dev/null)
+# shellcheck disable=SC2086
+t_check "while proc.h compiles with attach/proc's own paths" \
+	eval "cd '$JSYM_ROOT' && gcc -std=gnu11 -D_GNU_SOURCE -fsyntax-only $own '$tmp/inside.c'"
 t_case confined-open
 out=$(bash "$JSYM_ROOT/tests/lib/confine_check.sh" 2>&1)
 rc=$?
