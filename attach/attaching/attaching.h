@@ -149,19 +149,6 @@ void attaching_list_free(struct attach_list *list);
 int attaching_run(struct attach_env *env, const struct attach_list *list,
 		  struct attach_outcome *out, struct err_text *e);
 
-/*
- * One JVM, in the calling process (attaching_run calls it in a worker):
- * out is filled whatever happens.  env->builds' bytes are read into env
- * when the agent must be copied.
- */
-void attaching_one(struct attach_env *env, pid_t pid, struct attach_outcome *out);
-
-/* The longest one JVM may take (a worker's limit); 0: no limit. */
-int attaching_worker_limit_ms(const struct attach_env *env);
-
-/* A container's share of worker time under --all; 0: no limit. */
-long attaching_budget_ms(const struct attach_env *env);
-
 /* Verbose lines describing the target (kind, ids, namespaces). */
 void attaching_log_facts(const struct target *t, const struct attach_log *log);
 

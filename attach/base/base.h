@@ -148,8 +148,8 @@ int fdio_lock_until(int fd, enum fdio_lock kind, long deadline);
  * printable is shown as \xNN: C0 controls (ESC is \x1b), DEL, the C1
  * controls U+0080..U+009F (each of their two UTF-8 bytes), the invisible
  * format characters that reorder or hide text (the bidi overrides U+202E
- * and the others of text_utf8_invisible, each of their UTF-8 bytes) and
- * bytes that are not part of valid UTF-8.  Printable ASCII and other valid
+ * and the others of text_utf8_invisible (base_int.h), each of their UTF-8
+ * bytes) and bytes that are not part of valid UTF-8.  Printable ASCII and other valid
  * UTF-8 of U+00A0 and above stay as they are.
  *
  * A backslash is kept as it is, so escaping twice changes nothing: modules
@@ -198,21 +198,6 @@ int text_parse_ms(const char *s, int *out);
  * \ufffd, so the output is valid JSON whatever the input.
  */
 void text_json_str(FILE *f, const char *s, size_t n);
-
-/*
- * Length (2..4) of the well-formed UTF-8 sequence at s (n bytes left): no
- * overlong form, surrogate or code point beyond U+10FFFF; 0 if none.
- */
-size_t text_utf8_len(const unsigned char *s, size_t n);
-
-/*
- * Is the well-formed sequence s of len bytes (text_utf8_len's length) an
- * invisible character that changes what is shown: a format character
- * (Unicode category Cf: the bidi embeddings, overrides and isolates
- * U+202A..U+202E and U+2066..U+2069, zero-width characters, the soft
- * hyphen, tags) or a line or paragraph separator?
- */
-bool text_utf8_invisible(const unsigned char *s, size_t len);
 
 /*
  * Make the malloc'd *buf (of *cap bytes, 0 for none yet) hold need bytes:

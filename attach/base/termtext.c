@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "base_int.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left) of a visible
  * code point >= U+00A0, or 0 (invalid, a C1 control U+0080..U+009F, or an

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base.h"
+#include "base_int.h"
 
 #define PID_MAX_VALUE 0x7fffffffL
 #define MS_MAX_VALUE (24L * 3600 * 1000)

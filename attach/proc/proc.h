@@ -97,4 +97,7 @@ int proc_parse_release(const char *buf, size_t len, char *ver, size_t cap);
  */
 int proc_jdk_home(const char *jvm_lib, char *out, size_t cap);
 
+/* "HotSpot", "OpenJ9", "not a JVM" or "unknown (maps unreadable)". */
+const char *target_kind_name(const struct target *t);
+
 #endif

@@ -220,9 +220,6 @@ int target_hostname(const struct target *t, char *out, size_t cap);
 /* Name of a namespace type ("mnt", "net", ...). */
 const char *target_ns_name(enum target_ns ns);
 
-/* "HotSpot", "OpenJ9", "not a JVM" or "unknown (maps unreadable)". */
-const char *target_kind_name(const struct target *t);
-
 /*
  * The directory a HotSpot JVM keeps its temporary files in, as it names it:
  * "/tmp" before JDK 28; from JDK 28 on (and for a JVM of unknown version)

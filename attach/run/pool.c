@@ -14,6 +14,7 @@
 
 #include "base.h"
 #include "run.h"
+#include "run_int.h"
 
 struct worker {
 	pid_t pid;

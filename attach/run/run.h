@@ -35,31 +35,6 @@ struct run_result {
 	struct err_text err;
 };
 
-/*
- * One attach protocol: a row of the protocol table (run.c's protocols[]).
- * run_attach picks the row of the target's kind, enters its namespaces in
- * the child, takes the JVM's ids when the row says so, and calls exec
- * there; the CLI prints name (attach, exec, list).  A new protocol is its
- * folder (attach/NAME/ with NAME_exec), one PROC_* kind that target_open
- * recognises, and one row.
- */
-struct run_protocol {
-	int kind;               /* the enum proc_jvm_kind it serves */
-	const char *name;       /* "HotSpot", "OpenJ9" */
-	unsigned namespaces;    /* NS_ENTER_* the child enters before exec */
-	bool jvm_ids;           /* the child takes the JVM's uid/gid before
-	                           exec (and, as root, goes on as root where the
-	                           JVM accepts root: JDK 11+); false: the
-	                           protocol takes them itself */
-	/* In the child: rq against t, the JVM's output to out_fd; 0 or -errno
-	 * with res->err set, the reply in res->reply. */
-	int (*exec)(const struct run_request *rq, const struct target *t,
-		    int out_fd, const struct attach_log *log, struct run_result *res);
-};
-
-/* The protocol of a JVM kind (enum proc_jvm_kind), or NULL: not a JVM. */
-const struct run_protocol *run_protocol_of(int kind);
-
 /* The protocol's name of a kind, or "not a JVM". */
 const char *run_kind_name(int kind);
 
@@ -92,17 +67,6 @@ typedef void (*pool_job_fn)(int idx, void *result, void *ctx);
 /* Called in the parent after each job ends (done of total). */
 typedef void (*pool_progress_fn)(int done, int running, int total, void *ctx);
 
-/*
- * Run job for items 0..n-1 with at most jobs (>= 1) workers, each for at
- * most limit_ms (<= 0: no limit); results is an
- * array of n results of result_size bytes.  A worker that dies without a
- * result leaves its result zeroed and sets failed[idx] (if failed is not
- * NULL).  Returns 0 or -errno (pipe/fork failure: the remaining items are
- * marked failed).
- */
-int pool_run(int n, int jobs, int limit_ms, pool_job_fn job, size_t result_size,
-	     void *results, char *failed, pool_progress_fn progress, void *ctx);
-
 /* What failed[idx] says after pool_run_groups. */
 enum pool_item_fate {
 	POOL_DONE = 0,          /* its worker gave a result */
@@ -120,7 +84,8 @@ enum pool_item_fate {
  * another group waits.  budget_ms > 0 bounds a group's worker time: once
  * its ended and running workers have taken that long, its items still
  * waiting are not started (failed[idx] = POOL_SKIPPED; spent_ms[g], when
- * not NULL, gets each group's worker time).  Otherwise as pool_run.
+ * not NULL, gets each group's worker time).  Otherwise as pool_run
+ * (run_int.h).
  */
 struct pool_groups {
 	const int *group;

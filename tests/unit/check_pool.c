@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "run_int.h"
 
 extern Suite *pool_suite(void); /* listed in the runner by tests/tests.mk */
 

@@ -30,6 +30,10 @@
  * changes the lookup (lookup_add, lookup_remove, lookup_add_inline,
  * lookup_apply_record, lookup_refresh, lookup_free) or the next lookup_find.
  * Not thread-safe: one thread at a time per struct lookup.
+ *
+ * The calls that feed entries directly (lookup_add, lookup_remove,
+ * lookup_add_inline, lookup_apply_record) are lookup_int.h's, for the
+ * folder, the unit tests and the bench: jsym resolve only follows files.
  */
 #ifndef JSYM_LOOKUP_LIB_H
 #define JSYM_LOOKUP_LIB_H
@@ -44,19 +48,6 @@ enum lookup_kind {
 	LOOKUP_STUB = 3, /* interpreter, stubs, adapters (journal STUB) */
 	LOOKUP_INLINE = 4, /* a method inlined into a LOAD (only in lookup_hit.inlined) */
 	LOOKUP_MAP = 16, /* a perf-map line: only the display name is known */
-};
-
-/* Input text: p[0..len) is copied; need not be NUL-terminated; p may be NULL if len is 0. */
-struct lookup_text {
-	const char *p;
-	size_t len;
-};
-
-struct lookup_sym {
-	int kind;                /* LOOKUP_LOAD, LOOKUP_STUB, LOOKUP_MAP (or LOOKUP_INLINE for
-				    lookup_add_inline, where id is the parent's id) */
-	uint64_t id, start, size;
-	struct lookup_text class_name, method, signature, name;
 };
 
 /* Output: strings are NUL-terminated, "" when unknown, owned by the lookup. */
@@ -117,27 +108,6 @@ void lookup_free(struct lookup *lk);
 
 /* Forget every entry and counter; a followed file stays followed. */
 void lookup_clear(struct lookup *lk);
-
-/*
- * Add a LOAD/STUB/MAP range.  An existing live entry with the same id, and
- * one with the same start address, is ended first.  Returns 0, -EINVAL
- * (size 0, range wraps, bad kind) or -ENOMEM.
- */
-int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
-
-/* End the entry with this id (and its inlined ranges).  0 or -ENOENT. */
-int lookup_remove(struct lookup *lk, uint64_t id);
-
-/* Inlined ranges kept per method: bounds the cost of one lookup on hostile
- * input (the agent writes at most 512). */
-#define LOOKUP_MAX_INLINE 1024
-
-/*
- * Add an inlined-method range to the live LOAD whose id is sym->id.
- * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range, or
- * the method has LOOKUP_MAX_INLINE already) or -ENOMEM.
- */
-int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
 
 /*
  * Resolve addr.  Returns 1 (hit filled), 0 (no live range holds addr; hit
