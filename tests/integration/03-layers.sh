@@ -18,6 +18,25 @@ graph=$(bash "$JSYM_ROOT/tests/lib/include_graph.sh" --check 2>&1)
 rc=$?
 printf '%s\n' "$graph"
 t_eq "$rc" 0 "include_graph.sh --check finds no include of another layer's inside"
+# in a copy of the tree, an entry made a forwarder, and a header named
+# like another, must each fail it
+plant=$(mktemp -d)
+kit_on_exit "rm -rf '$plant'"
+(cd "$JSYM_ROOT" && tar -cf - $(git ls-files -co --exclude-standard attach agent common \
+	tests/lib)) | tar -xf - -C "$plant"
+(cd "$plant" && git init -q . && git add -A >/dev/null 2>&1)
+cp "$plant/attach/run/include/run.h" "$plant/run.h.orig"
+printf '/* SPDX-License-Identifier: Apache-2.0 */\n#include "base.h"\n#include "hotspot.h"\n' \
+	>"$plant/attach/run/include/run.h"
+t_run bash "$plant/tests/lib/include_graph.sh" --check
+t_expect_rc 1
+t_expect_out 'run.h: an entry that only includes other headers'
+cp "$plant/run.h.orig" "$plant/attach/run/include/run.h"
+printf '/* SPDX-License-Identifier: Apache-2.0 */\n' >"$plant/attach/proc/run.h"
+(cd "$plant" && git add attach/proc/run.h)
+t_run bash "$plant/tests/lib/include_graph.sh" --check
+t_expect_rc 1
+t_expect_out 'two headers named run.h'
 
 t_case function-length
 # tests/lib/funclen.sh --check 80: no product function (attach/, agent/)
