@@ -248,21 +248,21 @@ static void follow_renamed(struct resolver *r)
 /* Read what is new.  0, or -1 when that failed so badly nothing can be trusted. */
 static int refresh(struct resolver *r)
 {
-	char err[256] = "";
+	struct err_text err = { "" };
 	long n;
 
 	if (r->env->follow)
 		follow_renamed(r);
-	n = lookup_refresh(r->lk, err, sizeof(err));
+	n = lookup_refresh(r->lk, &err);
 
 	if (n >= 0 || n == -EAGAIN)
 		return 0;
 	if (n == -EBADMSG || n == -EIO) {
 		if (!r->warned++)
-			cli_err("%s: %s (using what came before it)", r->src->path, err);
+			cli_err("%s: %s (using what came before it)", r->src->path, err.msg);
 		return 0;
 	}
-	cli_err("%s: %s", r->src->path, err[0] ? err : strerror((int)-n));
+	cli_err("%s: %s", r->src->path, err.msg[0] ? err.msg : strerror((int)-n));
 	return -1;
 }
 

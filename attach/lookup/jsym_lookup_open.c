@@ -46,7 +46,7 @@ static long ns_pid_of(const char *status, long pid)
 	return v;
 }
 
-int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen)
+int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text *why)
 {
 	char path[64], rel[4096], *status;
 	struct err_text e = { "" };
@@ -59,12 +59,11 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	if (procfd < 0) {
 		int err = errno == ENOENT ? ESRCH : errno;
 
-		snprintf(why, whylen, "cannot open %s: %s", path, strerror(err));
-		return -err;
+		return err_set(why, -err, "cannot open %s: %s", path, strerror(err));
 	}
 	n = confine_proc_read(procfd, "status", 64 * 1024, &status);
 	if (n < 0) {
-		snprintf(why, whylen, "cannot read /proc/%d/status: %s", pid, strerror((int)-n));
+		err_set(why, 0, "cannot read /proc/%d/status: %s", pid, strerror((int)-n));
 		close(procfd);
 		return n == -ENOENT ? -ESRCH : (int)n;
 	}
@@ -72,8 +71,8 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	free(status);
 	rootfd = confine_proc(procfd, "root", O_PATH | O_DIRECTORY);
 	if (rootfd < 0) {
-		snprintf(why, whylen, "cannot open /proc/%d/root: %s (needs the JVM's uid or "
-			 "CAP_SYS_PTRACE)", pid, strerror(-rootfd));
+		err_set(why, 0, "cannot open /proc/%d/root: %s (needs the JVM's uid or "
+			"CAP_SYS_PTRACE)", pid, strerror(-rootfd));
 		close(procfd);
 		return rootfd;
 	}
@@ -93,8 +92,8 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	close(rootfd);
 	close(procfd);
 	if (fd < 0)
-		snprintf(why, whylen, "no usable symbol file for JVM %d in /proc/%d/root/%s "
-			 "(jsym-%ld.journal, perf-%ld.map): %s", pid, pid, dir, nspid, nspid,
-			 e.msg[0] ? e.msg : strerror(-fd));
+		err_set(why, 0, "no usable symbol file for JVM %d in /proc/%d/root/%s "
+			"(jsym-%ld.journal, perf-%ld.map): %s", pid, pid, dir, nspid, nspid,
+			e.msg[0] ? e.msg : strerror(-fd));
 	return fd;
 }

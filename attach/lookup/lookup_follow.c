@@ -69,7 +69,7 @@ static void start_over(struct lookup *lk)
 	lk->st.resets++;
 }
 
-static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
+static long refresh_journal(struct lookup *lk, struct err_text *e)
 {
 	struct jr_record rec;
 	long applied = 0;
@@ -77,7 +77,7 @@ static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
 
 	if (rc == 1)
 		start_over(lk);
-	while ((rc = jr_next(&lk->jr, &rec, err, errlen)) == 1) {
+	while ((rc = jr_next(&lk->jr, &rec, e)) == 1) {
 		if (lk->until && rec.timestamp > lk->until) {
 			jr_unread(&lk->jr, &rec);
 			rc = 0;
@@ -91,7 +91,7 @@ static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
 	return rc < 0 ? rc : applied;
 }
 
-static long refresh_map(struct lookup *lk, char *err, size_t errlen)
+static long refresh_map(struct lookup *lk, struct err_text *e)
 {
 	struct pm_line line;
 	long applied = 0;
@@ -99,7 +99,7 @@ static long refresh_map(struct lookup *lk, char *err, size_t errlen)
 
 	if (rc == 1)
 		start_over(lk);
-	while ((rc = pm_next(&lk->pm, &line, err, errlen)) == 1) {
+	while ((rc = pm_next(&lk->pm, &line, e)) == 1) {
 		struct lookup_sym s = {
 			.kind = LOOKUP_MAP,
 			.id = line.lineno,
@@ -119,12 +119,12 @@ static long refresh_map(struct lookup *lk, char *err, size_t errlen)
 	return rc < 0 ? rc : applied;
 }
 
-long lookup_refresh(struct lookup *lk, char *err, size_t errlen)
+long lookup_refresh(struct lookup *lk, struct err_text *e)
 {
 	if (lk->st.source == LOOKUP_SOURCE_JOURNAL)
-		return refresh_journal(lk, err, errlen);
+		return refresh_journal(lk, e);
 	if (lk->st.source == LOOKUP_SOURCE_MAP)
-		return refresh_map(lk, err, errlen);
+		return refresh_map(lk, e);
 	return -EBADF;
 }
 
@@ -159,7 +159,7 @@ uint64_t lookup_journal_covers_from(int fd)
 	if (dfd < 0)
 		return 0;
 	jr_open_fd(&jr, dfd);
-	if (jr_next(&jr, &rec, NULL, 0) == 1 && rec.type == JF_EPOCH &&
+	if (jr_next(&jr, &rec, NULL) == 1 && rec.type == JF_EPOCH &&
 	    rec.reason == JF_EPOCH_LIVE_SET)
 		from = rec.timestamp;
 	jr_close(&jr);

@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errtext.h"        /* struct err_text (common/) */
 #include "journal_format.h" /* enum jf_epoch_reason (agent/format) */
 
 enum lookup_kind {
@@ -131,12 +132,13 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * lookup_clear (counted in stats.resets).  A map replaced by rename is not
  * noticed here: the caller reopens the path (cli_resolve.c does).
  * Returns the number of records/lines applied (>= 0), or a -errno with a
- * reason in err: -EAGAIN (journal header not written yet: try later),
+ * reason in e (may be NULL): -EAGAIN (journal header not written yet: try
+ * later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what
  * was read before it stays usable, later calls keep failing), -ENOMEM, I/O
  * errors, -EBADF when nothing is followed.
  */
-long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
+long lookup_refresh(struct lookup *lk, struct err_text *e);
 
 /*
  * Apply journal records only up to timestamp `until_ns` (CLOCK_MONOTONIC,
