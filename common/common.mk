@@ -13,4 +13,8 @@ COMMON_SRCS := common/wholeio.c common/errtext.c
 #                 the agent's (it allocates); linked into attach/base's
 #                 users (ATTACH_BASE_SRCS) and the lookup library
 CONFINE_SRCS := common/confine.c common/confine_mnt.c
+#   PROCSTATUS_SRCS  the one parser of /proc/<pid>/status's NStgid: line
+#                 (procstatus.h): not the agent's either; linked with
+#                 CONFINE_SRCS into attach/base's users and the lookup library
+PROCSTATUS_SRCS := common/procstatus.c
 INC_common := -Icommon

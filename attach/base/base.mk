@@ -7,7 +7,8 @@
 # shares with the agent.
 
 ATTACH_BASE_SRCS := attach/base/steplog.c attach/base/clock.c \
-	attach/base/fdio.c attach/base/text.c attach/base/termtext.c $(CONFINE_SRCS)
+	attach/base/fdio.c attach/base/text.c attach/base/termtext.c $(CONFINE_SRCS) \
+	$(PROCSTATUS_SRCS)
 # What the layers above see: the entry base.h only (attach/base/include/),
 # and common/, whose errtext.h base.h includes; the folder's own sources
 # see its headers too.

@@ -21,37 +21,31 @@
 
 #include "confine.h"
 #include "jsym_lookup_int.h"
+#include "procstatus.h"
 
 /* The pid a process has in its own pid namespace: the last NStgid value
- * of its status text (pid itself on kernels without NStgid). */
-static long ns_pid_of(const char *status, long pid)
+ * of its status text (common/procstatus.h), pid itself on kernels without
+ * NStgid.  0, or -EPROTO when the line is there but malformed. */
+static int ns_pid_of(const char *status, size_t len, int pid, long *nspid)
 {
-	const char *p = strstr(status, "\nNStgid:");
-	long v = pid;
+	pid_t last;
+	int levels, rc = status_find_nstgid(status, len, &last, &levels);
 
-	if (!p)
-		return pid;
-	p += 8;
-	for (;;) {
-		char *end;
-		long x = strtol(p, &end, 10);
-
-		if (end == p || x <= 0)
-			break;
-		v = x;
-		p = end;
-		if (*p == '\n')
-			break;
+	if (rc == -ENOENT) {
+		*nspid = pid;
+		return 0;
 	}
-	return v;
+	if (rc == 0)
+		*nspid = last;
+	return rc;
 }
 
 int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text *why)
 {
 	char path[64], rel[4096], *status;
 	struct err_text e = { "" };
-	int procfd, rootfd, fd = -ENOENT;
-	long nspid;
+	int procfd, rootfd, fd = -ENOENT, rc;
+	long nspid = pid;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d", pid);
@@ -67,8 +61,12 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text
 		close(procfd);
 		return n == -ENOENT ? -ESRCH : (int)n;
 	}
-	nspid = ns_pid_of(status, pid);
+	rc = ns_pid_of(status, (size_t)n, pid, &nspid);
 	free(status);
+	if (rc < 0) {
+		close(procfd);
+		return err_set(why, rc, "cannot read the NStgid of /proc/%d/status", pid);
+	}
 	rootfd = confine_proc(procfd, "root", O_PATH | O_DIRECTORY);
 	if (rootfd < 0) {
 		err_set(why, 0, "cannot open /proc/%d/root: %s (needs the JVM's uid or "

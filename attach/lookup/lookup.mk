@@ -25,9 +25,10 @@ LOOKUP_PUB_SRCS := attach/lookup/jsym_lookup.c attach/lookup/jsym_lookup_open.c
 # format; INC_attach/lookup: the folder's own headers too.
 EXP_attach/lookup := -Iattach/lookup/include $(INC_agent/format) $(INC_common)
 INC_attach/lookup := -Iattach/lookup $(EXP_attach/lookup)
-# The library's own copy of the confined open (common/confine.h) and the
-# error text it fills: jsym and the unit runner get them through attach/base.
-LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) common/errtext.c
+# The library's own copy of the confined open (common/confine.h), the
+# NStgid parser (common/procstatus.h) and the error text it fills: jsym and
+# the unit runner get them through attach/base.
+LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) $(PROCSTATUS_SRCS) common/errtext.c
 UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
 LOOKUP_SO_VERSION := 1.0
 LOOKUP_PREFIX ?= /usr/local
@@ -36,9 +37,9 @@ LOOKUP_PREFIX ?= /usr/local
 # agent's agent/jvm/glibc_compat.h too.  The same objects go into the .a and
 # into jsym itself, where old symbol versions are as good as new ones.
 # tests/integration/20-agent-elf.sh checks the .so's versions.
-$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
+$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS) $(PROCSTATUS_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
 	-include $(ROOT)/agent/jvm/glibc_compat.h))
-$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS)): agent/jvm/glibc_compat.h
+$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS) $(PROCSTATUS_SRCS)): agent/jvm/glibc_compat.h
 LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noexecstack \
 	-Wl,--version-script=$(ROOT)/attach/lookup/jsym-lookup.map
 

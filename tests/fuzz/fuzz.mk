@@ -33,7 +33,7 @@ FUZZ_TARGETS :=
 # ---- harnesses ----
 FUZZ_TARGETS += proc
 FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/proc/proc.c attach/proc/proc_opts.c \
-	attach/proc/jdk_version.c attach/proc/proc_ct.c
+	attach/proc/jdk_version.c attach/proc/proc_ct.c common/procstatus.c
 FUZZ_TARGETS += hs_reply
 FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers
