@@ -113,13 +113,13 @@ UNIT_LIBS :=
 include common/common.mk
 include agent/format/format.mk
 include agent/jvm/agent.mk
-include agent/lookup/lookup.mk
 include attach/base/base.mk
 include attach/proc/proc.mk
 include attach/hotspot/hotspot.mk
 include attach/openj9/openj9.mk
 include attach/deploy/deploy.mk
 include attach/vmstructs/vmstructs.mk
+include attach/lookup/lookup.mk
 include attach/run/run.mk
 include attach/attaching/attaching.mk
 include attach/cli/cli.mk
@@ -145,7 +145,7 @@ demo: all
 	$(Q)bash mk/demo.sh
 
 # The include graph of the layers; fails if a layer includes another's
-# inside, or if an open of attach/ or agent/lookup/ bypasses the confined
+# inside, or if an open of attach/ bypasses the confined
 # open (tests/integration/03-layers.sh runs both too).
 layers:
 	$(Q)bash tests/lib/include_graph.sh --check

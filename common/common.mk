@@ -15,4 +15,8 @@ COMMON_SRCS := common/wholeio.c common/errtext.c
 #                 with COMMON_SRCS, into attach/base's users
 #                 (ATTACH_BASE_SRCS) and the lookup library
 CONFINE_SRCS := common/confine.c common/confine_mnt.c common/wholeread.c
+#   PROCSTATUS_SRCS  the one parser of /proc/<pid>/status's NStgid: line
+#                 (procstatus.h): not the agent's either; linked with
+#                 CONFINE_SRCS into attach/base's users and the lookup library
+PROCSTATUS_SRCS := common/procstatus.c
 INC_common := -Icommon

@@ -3,9 +3,9 @@
  * confine.h - the one way jsym opens a path that a target names or
  * controls: a JVM's libjvm.so, its release and argfiles, a container's
  * /etc/hostname, the attach trigger and sockets' directories, the agent's
- * symbol files, the outputs of `jsym map`.  Both the CLI (attach/) and the
- * lookup library (agent/lookup/) use it; tests/lib/confine_check.sh fails
- * the build's tests on any other open in those folders.
+ * symbol files, the outputs of `jsym map`.  The CLI and the lookup library
+ * (both in attach/) use it; tests/lib/confine_check.sh fails the build's
+ * tests on any other open in attach/.
  *
  * A container or a fake JVM decides what sits at every such path.  So the
  * path is walked here one component at a time, each opened O_PATH (no

@@ -47,17 +47,17 @@ INSTALL_FILES := \
 	lib/libjsym-lookup.so.1:$(B_glibc)/libjsym-lookup.so.1:0644 \
 	lib/libjsym-lookup.so:libjsym-lookup.so.1:link \
 	lib/libjsym-lookup.a:$(B_glibc)/libjsym-lookup.a:0644 \
-	include/jsym/lookup.h:agent/lookup/include/jsym/lookup.h:0644 \
+	include/jsym/lookup.h:attach/lookup/include/jsym/lookup.h:0644 \
 	lib/pkgconfig/jsym-lookup.pc:$(B_glibc)/gen/jsym-lookup.pc:0644 \
 	share/man/man1/jsym.1:docs/jsym.1:0644 \
 	share/doc/jsym/LICENSE:LICENSE:0644
 INSTALL_SRCS := $(foreach f,$(filter-out %:link,$(INSTALL_FILES)),$(word 2,$(subst :, ,$(f))))
 
-# One .pc for the build tree and the install (agent/lookup/jsym-lookup.pc.in):
+# One .pc for the build tree and the install (attach/lookup/jsym-lookup.pc.in):
 # it names PREFIX, so it is generated at every install and replaced only when
 # its text changes (another PREFIX).  Its version is the public API's
 # (LOOKUP_SO_VERSION), what `pkg-config --atleast-version` users test.
-$(B_glibc)/gen/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in FORCE
+$(B_glibc)/gen/jsym-lookup.pc: attach/lookup/jsym-lookup.pc.in FORCE
 	@mkdir -p $(@D)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(LOOKUP_SO_VERSION)|g' $< >$@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi

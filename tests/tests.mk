@@ -6,7 +6,7 @@ UNIT_TEST_SRCS := $(sort $(wildcard tests/unit/check_*.c))
 
 # Tests and test tools may include any layer's headers.
 INC_TESTS := $(INC_attach/cli) $(INC_agent/jvm) $(foreach d,base proc hotspot openj9 deploy \
-	vmstructs run attaching,-Iattach/$(d)) -Itests/lib
+	vmstructs run attaching lookup,-Iattach/$(d)) -Itests/lib
 INC_tests/lib := $(INC_TESTS)
 # C helpers shared by the unit suites and the sanitizer harnesses, and the
 # unit tests' own (tests/lib/check_*.c, no suites)

@@ -4,7 +4,7 @@
  *
  * docs/journal-format.md is the normative description; this header is its
  * machine form, shared by the writer (agent/format/journal.c) and the reader
- * (agent/lookup/journal_read.c).  Every field is little-endian with an explicit
+ * (attach/lookup/journal_read.c).  Every field is little-endian with an explicit
  * width; nothing here is a C struct written to disk, so padding and host
  * byte order never leak into the file.  Use the jf_get / jf_put helpers.
  */

@@ -2,7 +2,7 @@
 /*
  * glibc_compat.h - force-included (gcc -include) into every object of the
  * glibc build of the agent and of the lookup library (libjsym-lookup.so.1,
- * agent/lookup/lookup.mk), never into the musl build.
+ * attach/lookup/lookup.mk), never into the musl build.
  *
  * A JVM image may ship a glibc as old as 2.17 (CentOS 7), while this
  * machine has 2.36, whose headers bind pthread_*, fstat, fcntl, ... to

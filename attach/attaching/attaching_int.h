@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * attaching_int.h - inside attach/attaching: the gates one JVM passes
- * before anything is deployed (gate.c), for attaching.c.
+ * attaching_int.h - inside attach/attaching: one JVM's attach and the
+ * worker limits (attaching.c, for all.c), the gates one JVM passes before
+ * anything is deployed (gate.c), for attaching.c.
  */
 #ifndef JSYM_ATTACHING_INT_H
 #define JSYM_ATTACHING_INT_H
@@ -69,5 +70,18 @@ int attach_agent_options(const struct attach_env *env, const struct target *t,
 			 struct attach_outcome *out, char *buf, size_t cap,
 			 const char **opts, const struct attach_log *log,
 			 struct err_text *e);
+
+/*
+ * One JVM, in the calling process (attaching_run calls it in a worker):
+ * out is filled whatever happens.  env->builds' bytes are read into env
+ * when the agent must be copied.
+ */
+void attaching_one(struct attach_env *env, pid_t pid, struct attach_outcome *out);
+
+/* The longest one JVM may take (a worker's limit); 0: no limit. */
+int attaching_worker_limit_ms(const struct attach_env *env);
+
+/* A container's share of worker time under --all; 0: no limit. */
+long attaching_budget_ms(const struct attach_env *env);
 
 #endif

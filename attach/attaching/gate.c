@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gate.c - what the attach decides per JVM before it deploys anything:
- * whether this JDK may take the agent at all (jdk_version.h), whether its
+ * whether this JDK may take the agent at all (jdk_agent_verdict), whether its
  * container has the memory for it, and the agent's options for it
  * (attaching_int.h).  Warnings go to the caller's hooks.
  */
@@ -34,7 +34,7 @@ static void warn(const struct attach_env *env, const struct target *t,
 }
 
 /*
- * A JDK the agent must not go into (jdk_version.h): refused unless
+ * A JDK the agent must not go into (jdk_agent_verdict): refused unless
  * --force; a doubt is said on stderr and the attach goes on.
  */
 int attach_version_gate(const struct attach_env *env, const struct target *t,

@@ -7,8 +7,10 @@
 # shares with the agent.
 
 ATTACH_BASE_SRCS := attach/base/steplog.c attach/base/clock.c \
-	attach/base/fdio.c attach/base/text.c attach/base/termtext.c $(CONFINE_SRCS)
-INC_attach/base := -Iattach/base $(INC_common)
+	attach/base/fdio.c attach/base/text.c attach/base/termtext.c $(CONFINE_SRCS) \
+	$(PROCSTATUS_SRCS)
 # What the layers above see: the entry base.h only (attach/base/include/),
-# and common/, whose errtext.h base.h includes.
+# and common/, whose errtext.h base.h includes; the folder's own sources
+# see its headers too.
 EXP_attach/base := -Iattach/base/include $(INC_common)
+INC_attach/base := -Iattach/base $(EXP_attach/base)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* clock.c - clock_ms(): CLOCK_MONOTONIC in milliseconds (whole_clock_ms). */
-#include "clock.h"
+#include "base.h"
 #include "wholeio.h"
 
 long clock_ms(void)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fdio.c - write all, read a small file, wait for a lock: see fdio.h. */
+/* fdio.c - write all, read a small file, wait for a lock (base.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fdio.h"
+#include "base.h"
 #include "wholeio.h"
 #include "wholeread.h"
 

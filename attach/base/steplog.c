@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "attach_types.h"
+#include "base.h"
 
 void attach_step(const struct attach_log *log, const char *fmt, ...)
 {

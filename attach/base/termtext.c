@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* termtext.c - term_escape(): see termtext.h. */
+/* termtext.c - term_escape(), declared in base.h. */
 #include <string.h>
 
-#include "termtext.h"
-#include "text.h"
+#include "base.h"
+#include "base_int.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left) of a visible
  * code point >= U+00A0, or 0 (invalid, a C1 control U+0080..U+009F, or an
- * invisible format character such as a bidi override: text.h). */
+ * invisible format character such as a bidi override: text.c). */
 static size_t printable_utf8(const unsigned char *s, size_t n)
 {
 	size_t len = text_utf8_len(s, n);

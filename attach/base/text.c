@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* text.c - strict decimal parsers and the JSON string writer (text.h). */
+/* text.c - strict decimal parsers and the JSON string writer (base.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "text.h"
+#include "base.h"
+#include "base_int.h"
 
 #define PID_MAX_VALUE 0x7fffffffL
 #define MS_MAX_VALUE (24L * 3600 * 1000)

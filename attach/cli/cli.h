@@ -62,16 +62,16 @@ void cli_log_init(struct cli_log *l, bool on);
 /* attach_step_fn for struct attach_log (ctx = struct cli_log *). */
 void cli_step(void *ctx, const char *line);
 
-/* "jsym: <text>" on stderr, escaped for the terminal (termtext.h). */
+/* "jsym: <text>" on stderr, escaped for the terminal (termtext.c). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Text read from a target (a name in a map or journal, a path) on f,
- * escaped for the terminal (termtext.h) however long it is. */
+ * escaped for the terminal (termtext.c) however long it is. */
 void cli_put_text(FILE *f, const char *s);
 
 /*
  * The -t/--timeout (> 0) and -r/--read-timeout (0: no limit) options that
- * exec and attach share (timeouts.h says what each means): for c 't' or
+ * exec and attach share (base.h says what each means): for c 't' or
  * 'r', parse arg into the matching field and return 0,
  * or print why it is wrong and return -EINVAL; any other c: 1.
  */

@@ -12,7 +12,7 @@
 ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_commands.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_list.c attach/cli/cli_util.c \
 	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
-INC_attach/cli := -Iattach/cli $(EXP_attach/attaching) $(INC_agent/lookup)
+INC_attach/cli := -Iattach/cli $(EXP_attach/attaching) $(EXP_attach/lookup)
 
 # Everything below the CLI: what the unit runner links too.
 ATTACH_LIB_SRCS := $(ATTACH_BASE_SRCS) $(ATTACH_PROC_SRCS) $(ATTACH_HOTSPOT_SRCS) \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cli_attach_print.c - how `jsym attach` reports: one line per JVM, the
- * --all table, JSON.  Everything from the target is escaped (termtext.h,
+ * --all table, JSON.  Everything from the target is escaped (termtext.c,
  * text_json_str).
  */
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "cli_attach.h"
 #include "target.h"
 
-/* Text from a target, escaped for a terminal (termtext.h). */
+/* Text from a target, escaped for a terminal (termtext.c). */
 static const char *safe(const char *s, char *buf, size_t cap)
 {
 	return term_str(buf, cap, s);

@@ -87,7 +87,7 @@ static void container_names(const struct target *t, struct ct_names *n)
 }
 
 /* The version, the cgroup and the host name are the target's text:
- * escaped (termtext.h, text_json_str). */
+ * escaped (termtext.c, text_json_str). */
 static void print_row(const struct target *t, const struct ct_names *n)
 {
 	char ver[4 * sizeof(t->jdk_version)], cg[4 * sizeof(t->cgroup)];

@@ -28,9 +28,7 @@
 #include "base.h"
 #include "cli.h"
 #include "cli_resolve_files.h"
-#include "journal_read.h"
 #include "lookup_lib.h"
-#include "perfmap_read.h"
 
 struct resolve_env {
 	long pid;
@@ -43,7 +41,7 @@ struct resolve_env {
 
 /* ---- output -------------------------------------------------------------- */
 
-/* Text output: names are the target's text, escaped (termtext.h). */
+/* Text output: names are the target's text, escaped (termtext.c). */
 static void put_text(const char *s)
 {
 	cli_put_text(stdout, s);
@@ -186,14 +184,6 @@ static void print_text(const struct lookup_hit *h, int found)
 
 /* ---- the loop -------------------------------------------------------------- */
 
-/* The whole token is a hex address, with or without 0x.  0 or -1. */
-static int parse_addr(const char *s, uint64_t *out)
-{
-	size_t len = strlen(s), used;
-
-	return pm_parse_hex(s, len, &used, out) == 0 && used == len ? 0 : -1;
-}
-
 /* SECONDS[.FRACTION] -> ns; 0 or -1.  Time 0 is refused: it means "no limit". */
 static int parse_seconds(const char *s, uint64_t *ns)
 {
@@ -258,21 +248,21 @@ static void follow_renamed(struct resolver *r)
 /* Read what is new.  0, or -1 when that failed so badly nothing can be trusted. */
 static int refresh(struct resolver *r)
 {
-	char err[256] = "";
+	struct err_text err = { "" };
 	long n;
 
 	if (r->env->follow)
 		follow_renamed(r);
-	n = lookup_refresh(r->lk, err, sizeof(err));
+	n = lookup_refresh(r->lk, &err);
 
 	if (n >= 0 || n == -EAGAIN)
 		return 0;
 	if (n == -EBADMSG || n == -EIO) {
 		if (!r->warned++)
-			cli_err("%s: %s (using what came before it)", r->src->path, err);
+			cli_err("%s: %s (using what came before it)", r->src->path, err.msg);
 		return 0;
 	}
-	cli_err("%s: %s", r->src->path, err[0] ? err : strerror((int)-n));
+	cli_err("%s: %s", r->src->path, err.msg[0] ? err.msg : strerror((int)-n));
 	return -1;
 }
 
@@ -282,7 +272,7 @@ static int resolve_one(struct resolver *r, const char *token)
 	uint64_t addr;
 	int found;
 
-	if (parse_addr(token, &addr) < 0) {
+	if (lookup_parse_addr(token, &addr) < 0) {
 		if (r->env->json) {
 			putchar('{');
 			put_json_str("input", token);
@@ -306,16 +296,16 @@ static int resolve_one(struct resolver *r, const char *token)
 
 static void report_source(const struct resolver *r)
 {
-	const struct jr_header *h = lookup_journal_header(r->lk);
+	struct lookup_journal_info h;
 	struct lookup_stats st;
 
 	lookup_get_stats(r->lk, &st);
 	cli_err("%s: %" PRIu64 " %s, %zu live ranges, %zu inlined ranges, %zu inline-chain ranges",
 		r->src->path, st.records, r->src->is_journal ? "records" : "lines", st.live,
 		st.inlines, st.chains);
-	if (h)
-		cli_err("journal of pid %" PRIu32 " (its namespace), agent %s", h->pid,
-			h->agent_version);
+	if (lookup_journal_info(r->lk, &h))
+		cli_err("journal of pid %" PRIu32 " (its namespace), agent %s", h.pid,
+			h.agent_version);
 	if (st.bad_records || st.unknown_records || st.orphan_unloads || st.orphan_inlines ||
 	    st.superseded)
 		cli_err("skipped %" PRIu64 " malformed and %" PRIu64 " unknown records; "
@@ -329,29 +319,6 @@ static void report_source(const struct resolver *r)
 			st.malformed_lines, st.pending_bytes);
 }
 
-/*
- * The time from which a journal covers the code: the EPOCH(LIVE_SET) that
- * begins a journal the agent started over (journal_max), else 0 (it covers
- * the whole time since the agent started).  Read on a dup of the fd; pread
- * only, so the lookup's own reader is not disturbed.
- */
-static uint64_t journal_covers_from(int fd)
-{
-	struct jr_reader jr;
-	struct jr_record rec;
-	uint64_t from = 0;
-	int dfd = dup(fd);
-
-	if (dfd < 0)
-		return 0;
-	jr_open_fd(&jr, dfd);
-	if (jr_next(&jr, &rec, NULL, 0) == 1 && rec.type == JF_EPOCH &&
-	    rec.reason == JF_EPOCH_LIVE_SET)
-		from = rec.timestamp;
-	jr_close(&jr);
-	return from;
-}
-
 /* --at before what the journal still holds: an error, not a wrong answer. */
 static int check_at_covered(const struct resolver *r)
 {
@@ -359,7 +326,7 @@ static int check_at_covered(const struct resolver *r)
 
 	if (!r->env->at_ns || !r->src->is_journal)
 		return 0;
-	from = journal_covers_from(r->src->fd);
+	from = lookup_journal_covers_from(r->src->fd);
 	if (!from || r->env->at_ns >= from)
 		return 0;
 	cli_err("--at %" PRIu64 ".%06" PRIu64 " is before the earliest time %s "

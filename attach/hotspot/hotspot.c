@@ -16,6 +16,7 @@
 
 #include "base.h"
 #include "hotspot.h"
+#include "hotspot_int.h"
 #include "hs_io.h"
 #include "hs_reply.h"
 #include "hs_tmpdir.h"

@@ -201,7 +201,7 @@ static size_t cut_tail(const unsigned char *p, size_t n)
 /*
  * Write n bytes of the JVM's text to the sink (last: the reply ended).  A
  * refusal's text goes to stderr, and a successful command's output to a
- * terminal: both are escaped like all target text (termtext.h; newlines and
+ * terminal: both are escaped like all target text (termtext.c; newlines and
  * tabs kept, it is text of many lines), so a reply cannot retitle or
  * rewrite the operator's terminal or turn its text around.  A character
  * cut by a read is held until the next one completes it.  A successful

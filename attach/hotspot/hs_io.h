@@ -15,22 +15,9 @@
 #include <sys/un.h>
 
 #include "base.h"
+#include "hotspot.h"          /* struct hs_opts */
 
 struct target;
-
-struct hs_opts {
-	int timeout_ms;         /* socket wait and connect (> 0) */
-	int read_timeout_ms;    /* longest the whole reply may take, from the
-	                           request sent to its last byte; <= 0: none */
-	int out_fd;             /* the JVM's output (-1: discard), escaped
-	                           when it is a terminal, else as is */
-	int err_fd;             /* the JVM's text when the command failed,
-	                           always escaped */
-	const struct attach_log *log;
-	const char *dir;        /* the socket's directory as the JVM names it,
-	                           for messages (NULL: /tmp); hotspot_exec sets
-	                           it, the caller leaves it NULL */
-};
 
 /*
  * Fill a sockaddr_un for path, refusing (never truncating) a path that does

@@ -104,4 +104,18 @@ int openj9_left_ms(long until);
 /* Send msg plus its NUL (MSG_NOSIGNAL).  0 or -errno. */
 int openj9_send_msg(int fd, const char *msg);
 
+/*
+ * Does an OpenJ9 VM advertise nspid in the target's common dir?
+ * Looks at t->attach_dir, else <t->tmpdir>/.com_ibm_tools_attach when that
+ * tmpdir exists in the target, else /tmp/.com_ibm_tools_attach, reading each
+ * <entry>/attachInfo (processId == nspid; numeric and non-numeric vmIds).
+ * When attachInfo is unreadable (mode 0600, other uid) a dir named <nspid>
+ * still matches.  Needs no namespace but t->root_fd; takes no lock.
+ * Returns 0 and copies the VM's dir name (its vmId) into vmid; -ENOENT when
+ * no VM advertises that pid (or no common dir); other -errno with e set.
+ * vmid/e may be NULL.
+ */
+int openj9_find_vm(const struct openj9_target *t, char *vmid, size_t vmid_len,
+		   struct err_text *e);
+
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* creds.c - euid/egid switching and capability diagnosis (see creds.h). */
+/* creds.c - euid/egid switching and capability diagnosis (declared in target.h). */
 #include <errno.h>
 #include <grp.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 #define CAP_SYS_ADMIN 21
 #endif
 
-#include "creds.h"
+#include "target.h"
 
 int creds_have_cap(int cap)
 {

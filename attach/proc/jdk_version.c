@@ -6,6 +6,7 @@
 
 #include "jdk_version.h"
 #include "proc_span.h"
+#include "target.h"
 
 /* The version characters of a JRE string: digits, '.', '_' and letters. */
 static bool version_char(char c)

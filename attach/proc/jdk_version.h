@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jdk_version.h - a HotSpot JDK's version from what is readable outside the
- * JVM, and the versions jsym refuses or warns about when it loads its agent.
+ * JVM, inside attach/proc; the versions jsym refuses or warns about when it
+ * loads its agent (jdk_agent_verdict) are the entry's, target.h.
  *
  * Pure functions over buffers and strings (unit-tested, never print).  The
  * `release` file gives JAVA_VERSION (proc_parse_release); JDK 8 packages
@@ -40,21 +41,5 @@ struct jdk_version {
  * when it does not start like a Java version.
  */
 int jdk_parse_version(const char *s, struct jdk_version *v);
-
-enum jdk_verdict {
-	JDK_AGENT_OK = 0,
-	JDK_AGENT_WARN,         /* load, but say why */
-	JDK_AGENT_REFUSE,       /* a known crash: only with --force */
-};
-
-/*
- * What jsym says about loading its agent (which enables CompiledMethodLoad
- * and generates the events of the code already compiled) into a HotSpot of
- * this version (JAVA_VERSION form, "" when unknown; major from the same
- * source, 0 unknown).  why (if not NULL) gets the reason, with the bug's id
- * and the update that fixed it, when the verdict is not OK ("" when OK).
- */
-enum jdk_verdict jdk_agent_verdict(int major, const char *version,
-				   struct err_text *why);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ns.c - entering a target's namespaces (see ns.h). */
+/* ns.c - entering a target's namespaces (declared in target.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -8,8 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "creds.h"
-#include "ns.h"
 #include "target.h"
 
 static int enter_one(const struct target *t, enum target_ns which, int type,

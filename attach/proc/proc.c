@@ -6,6 +6,7 @@
 
 #include "proc.h"
 #include "proc_span.h"
+#include "procstatus.h"
 
 /* Hex digits (no 0x) ≤ 16 of them; advances. */
 static int eat_hex64(struct span *s, uint64_t *out)
@@ -49,28 +50,6 @@ static int parse_ids(struct span s, uint32_t out[4])
 	}
 	skip_blanks(&s);
 	return s.p == s.end ? 0 : -EPROTO;
-}
-
-/* "NStgid:\t4242\t17\t1" -> last value and the count. */
-static int parse_nstgid(struct span s, pid_t *last, int *levels)
-{
-	int n = 0;
-
-	for (;;) {
-		uint64_t v;
-
-		skip_blanks(&s);
-		if (s.p == s.end)
-			break;
-		if (eat_udec(&s, INT32_MAX, &v) < 0 || v == 0)
-			return -EPROTO;
-		*last = (pid_t)v;
-		n++;
-	}
-	if (n == 0)
-		return -EPROTO;
-	*levels = n;
-	return 0;
 }
 
 static void parse_groups(struct span s, struct proc_status *st)
@@ -135,7 +114,9 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *st)
 				return -EPROTO;
 			st->pid = (pid_t)v;
 		} else if (eat_prefix(&line, "NStgid:")) {
-			if (parse_nstgid(line, &st->nspid, &st->ns_levels) < 0)
+			/* "NStgid:\t4242\t17\t1": common/'s one parser of it */
+			if (status_nstgid(line.p, (size_t)(line.end - line.p), &st->nspid,
+					  &st->ns_levels) < 0)
 				return -EPROTO;
 		} else if (eat_prefix(&line, "SigCgt:")) {
 			skip_blanks(&line);

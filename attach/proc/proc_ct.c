@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * proc_ct.c - what names a target's container: the id its runtime gave it,
- * read from its cgroup path (see proc.h, proc_container_id).
+ * read from its cgroup path (see target.h, proc_container_id).
  *
  * Every runtime puts a container's processes in a cgroup whose last
  * component carries the 64-hex container id, in one of a few spellings

@@ -14,9 +14,8 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "creds.h"
 #include "jdk_version.h"
-#include "ns.h"
+#include "proc.h"
 #include "target.h"
 
 #define SMALL_FILE (64 * 1024)

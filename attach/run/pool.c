@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* pool.c - bounded parallel jobs in forked workers (pool.h). */
+/* pool.c - bounded parallel jobs in forked workers (declared in run.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "pool.h"
+#include "run.h"
+#include "run_int.h"
 
 struct worker {
 	pid_t pid;

@@ -23,6 +23,7 @@
 #include "hotspot.h"
 #include "openj9.h"
 #include "run.h"
+#include "run_int.h"
 #include "target.h"
 
 static int exec_hotspot(const struct run_request *rq, const struct target *t,

@@ -372,7 +372,7 @@ static int appendf(char **text, size_t *n, size_t *cap, const char *fmt, ...)
 }
 
 /* --tables: the names are C strings read from the JVM's memory (its
- * vmStructs tables), target text like any other: escaped (termtext.h). */
+ * vmStructs tables), target text like any other: escaped (termtext.c). */
 long vm_tables_text(const struct vm_tables *t, char **text)
 {
 	size_t n = 0, cap = 4096;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bench_lookup.c - lookups/s of agent/lookup's index, each path against the
+ * bench_lookup.c - lookups/s of attach/lookup's index, each path against the
  * one it replaced, on the same symbols and the same queries in the same run;
  * plus the time to load a journal of that many entries.
  *
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	struct bench b = { .addrs = addrs, .q = q };
 	struct lookup_hit hit;
 	double t0, load_s, lin_s, rate[N_PATHS], lin;
-	char err[256] = "";
+	struct err_text err = { "" };
 	long got;
 
 	if (!t || !addrs || n == 0)
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	b.lk = lookup_new();
 	lookup_follow_journal(b.lk, open(path, O_RDONLY | O_CLOEXEC));
-	got = lookup_refresh(b.lk, err, sizeof(err));
+	got = lookup_refresh(b.lk, &err);
 	lookup_find(b.lk, 0, &hit); /* includes the index build */
 	load_s = now_s() - t0;
 	if (jsym_lookup_open_files(&b.pub, path, NULL) < 0) {
@@ -338,7 +338,7 @@ int main(int argc, char **argv)
 	}
 	unlink(path);
 	if (got != (long)n) {
-		fprintf(stderr, "bench_lookup: journal gave %ld records, wanted %zu: %s\n", got, n, err);
+		fprintf(stderr, "bench_lookup: journal gave %ld records, wanted %zu: %s\n", got, n, err.msg);
 		return 2;
 	}
 

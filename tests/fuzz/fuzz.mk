@@ -33,7 +33,7 @@ FUZZ_TARGETS :=
 # ---- harnesses ----
 FUZZ_TARGETS += proc
 FUZZ_SRCS_proc := tests/fuzz/fuzz_proc.c attach/proc/proc.c attach/proc/proc_opts.c \
-	attach/proc/jdk_version.c attach/proc/proc_ct.c common/errtext.c
+	attach/proc/jdk_version.c attach/proc/proc_ct.c common/errtext.c common/procstatus.c
 FUZZ_TARGETS += hs_reply
 FUZZ_SRCS_hs_reply := tests/fuzz/fuzz_hs_reply.c attach/hotspot/hs_reply.c
 # OpenJ9 client parsers
@@ -42,9 +42,9 @@ FUZZ_SRCS_openj9 := tests/fuzz/fuzz_openj9.c attach/openj9/openj9_props.c attach
 	common/errtext.c
 # journal reader and perf-map parser through the lookup index
 FUZZ_TARGETS += journal
-FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS)
+FUZZ_SRCS_journal := tests/fuzz/fuzz_journal.c $(LOOKUP_LIB_SRCS) common/errtext.c
 FUZZ_TARGETS += perfmap
-FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS)
+FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS) common/errtext.c
 FUZZ_TARGETS += agent_names
 FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/format/javaname.c \
 	agent/jvm/options.c agent/jvm/procinfo.c common/errtext.c

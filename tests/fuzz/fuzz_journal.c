@@ -58,13 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* odd first byte: stop at a time taken from the input, then lift the limit */
 	if (size >= 8 && (data[0] & 1))
 		lookup_set_until(lk, jf_get64(data + size - 8));
-	lookup_refresh(lk, NULL, 0);
+	lookup_refresh(lk, NULL);
 	probe_all(lk, data, size);
 	if (pwrite(fd, data + split, size - split, (off_t)split) == (ssize_t)(size - split)) {
-		lookup_refresh(lk, NULL, 0);
+		lookup_refresh(lk, NULL);
 		probe_all(lk, data, size);
 		lookup_set_until(lk, 0);
-		lookup_refresh(lk, NULL, 0);
+		lookup_refresh(lk, NULL);
 		probe_all(lk, data, size);
 	}
 	lookup_free(lk);

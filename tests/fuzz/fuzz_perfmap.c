@@ -34,9 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	lookup_follow_map(lk, fd);
-	lookup_refresh(lk, NULL, 0);
+	lookup_refresh(lk, NULL);
 	if (pwrite(fd, data + split, size - split, (off_t)split) == (ssize_t)(size - split))
-		lookup_refresh(lk, NULL, 0);
+		lookup_refresh(lk, NULL);
 	for (size_t i = 0; i + 8 <= size && i < 256; i += 4) {
 		uint64_t a = 0;
 

@@ -18,7 +18,7 @@ source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
 JSYM=$JSYM_BUILD/jsym
 [ -x "$JSYM" ] || t_skip "jsym not built: $JSYM (run make)"
-"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
+"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (attach/lookup/lookup.mk not linked)"
 host_script() { bash "$JSYM_ROOT/tests/integration/25-resolve-host.sh" "$@"; }
 # exit_and_says RC WANT ERE FILE: the command exited WANT and said ERE
 exit_and_says() { [ "$1" = "$2" ] && grep -Eq "$3" "$4"; }

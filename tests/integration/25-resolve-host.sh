@@ -189,7 +189,7 @@ source "$JSYM_ROOT/tests/integration/agent_lib.bash"
 ag_init
 JSYM=$JSYM_BUILD/jsym
 [ -x "$JSYM" ] || t_skip "jsym not built: $JSYM (run make)"
-"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (agent/lookup/lookup.mk not linked)"
+"$JSYM" resolve --help >/dev/null 2>&1 || t_skip "this jsym has no resolve (attach/lookup/lookup.mk not linked)"
 home=/usr/lib/jvm/java-17-openjdk-amd64
 [ -x "$home/bin/java" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/lib/confine_check.sh - every open of attach/ and agent/lookup/ goes
+# tests/lib/confine_check.sh - every open of attach/ goes
 # through the one confined open (common/confine.h), by construction.
 #
 # Lists each call of open, openat, openat2 (or syscall SYS_openat2/SYS_open),
-# open64, openat64, fopen, opendir and creat in those folders' C sources and
+# open64, openat64, fopen, opendir and creat in attach/'s C sources and
 # fails on any that is not on tests/lib/confine_allow.txt, the short list of
 # paths jsym itself owns, each with its reason.  An allowlist line that
 # matches no call fails too, so the list cannot outlive the code.  Run by
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 allow=tests/lib/confine_allow.txt
 bad=0
 
-calls=$(git ls-files -co --exclude-standard 'attach/*.c' 'agent/lookup/*.c' |
+calls=$(git ls-files -co --exclude-standard 'attach/*.c' |
 	xargs grep -nE '(^|[^A-Za-z0-9_.>])(open|openat|openat2|open64|openat64|fopen|fopen64|opendir|creat|creat64)[[:space:]]*\(|SYS_open' |
 	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)')
 
@@ -52,6 +52,6 @@ done <"$allow"
 
 n=$(grep -c . <<<"$calls")
 if [ "$bad" = 0 ]; then
-	echo "confine_check: $n opens in attach/ and agent/lookup/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
+	echo "confine_check: $n opens in attach/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
 fi
 exit "$bad"

@@ -349,7 +349,7 @@ static void check_journal_is_live_set(uint64_t base, const uint64_t live[200])
 	memset(seen, 0, sizeof(seen));
 	memset(inl, 0, sizeof(inl));
 	jr_open_fd(&jr, open(path_journal, O_RDONLY));
-	while (jr_next(&jr, &rec, NULL, 0) == 1) {
+	while (jr_next(&jr, &rec, NULL) == 1) {
 		int i = (int)((rec.code_start - base) / 0x40);
 
 		if (first) {

@@ -25,7 +25,7 @@
 
 #include "check_planted.h"
 #include "check_tmp.h"
-#include "fdio.h"
+#include "base.h"
 #include "confine.h"
 #include "openj9.h"
 #include "openj9_int.h"

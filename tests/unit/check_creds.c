@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "creds.h"
+#include "target.h"
 
 extern Suite *creds_suite(void); /* listed in the runner by tests/tests.mk */
 

@@ -15,9 +15,8 @@
 #include <unistd.h>
 
 #include "bbuf.h"
-#include "clock.h"
+#include "base.h"
 #include "confine.h"
-#include "fdio.h"
 #include "wholeio.h"
 #include "wholeread.h"
 

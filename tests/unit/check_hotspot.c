@@ -21,8 +21,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "hotspot.h"
+#include "hotspot_int.h"
 #include "hs_io.h"
 #include "target.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jdk_version.h"
+#include "target.h"
 
 extern Suite *jdk_version_suite(void);
 

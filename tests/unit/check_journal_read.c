@@ -64,17 +64,17 @@ START_TEST(header_round_trip)
 {
 	struct bbuf b = { 0 };
 	struct jr_header h;
-	char err[128];
+	struct err_text err;
 
 	ck_assert_int_eq(journal_put_header(&b, 4242, 77, 99, "agent-1.0"), 0);
-	ck_assert_int_eq(jr_parse_header(b.data, b.len, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(jr_parse_header(b.data, b.len, &h, &err), 0);
 	ck_assert_uint_eq(h.version, JF_VERSION);
 	ck_assert_uint_eq(h.header_size, JF_HEADER_SIZE);
 	ck_assert_uint_eq(h.pid, 4242);
 	ck_assert_uint_eq(h.start_realtime_ns, 77);
 	ck_assert_uint_eq(h.proc_starttime, 99);
 	ck_assert_str_eq(h.agent_version, "agent-1.0");
-	ck_assert_int_eq(jr_parse_header(b.data, 63, &h, err, sizeof(err)), -EAGAIN);
+	ck_assert_int_eq(jr_parse_header(b.data, 63, &h, &err), -EAGAIN);
 	bbuf_free(&b);
 }
 END_TEST
@@ -83,24 +83,24 @@ START_TEST(header_rejects_bad)
 {
 	struct bbuf b = { 0 };
 	struct jr_header h;
-	char err[128];
+	struct err_text err;
 	unsigned char x[JF_HEADER_SIZE];
 	static const uint16_t bad_sizes[] = { 0, 56, 63, 66, 8192 };
 
 	ck_assert_int_eq(journal_put_header(&b, 1, 0, 0, NULL), 0);
 	memcpy(x, b.data, sizeof(x));
 	x[0] = 'X';
-	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, err, sizeof(err)), -EPROTO);
-	ck_assert_ptr_nonnull(strstr(err, "magic"));
+	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, &err), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "magic"));
 	memcpy(x, b.data, sizeof(x));
 	jf_put16(x + JF_H_VERSION, JF_VERSION + 1);
-	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, err, sizeof(err)), -EPROTO);
+	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, &err), -EPROTO);
 	jf_put16(x + JF_H_VERSION, 0);
-	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, err, sizeof(err)), -EPROTO);
+	ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, &err), -EPROTO);
 	for (size_t i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
 		memcpy(x, b.data, sizeof(x));
 		jf_put16(x + JF_H_HEADER_SIZE, bad_sizes[i]);
-		ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, err, sizeof(err)), -EPROTO);
+		ck_assert_int_eq(jr_parse_header(x, sizeof(x), &h, &err), -EPROTO);
 	}
 	bbuf_free(&b);
 }
@@ -119,10 +119,10 @@ START_TEST(header_size_is_honoured)
 	ck_assert_int_eq(bbuf_append(&b, pad, sizeof(pad)), 0);
 	ck_assert_int_eq(journal_put_stub(&b, 1, 5, 0x1000, 0x10, "s"), 0);
 	jr_open_fd(&r, mem_file(b.data, b.len));
-	ck_assert_int_eq(jr_next(&r, &rec, NULL, 0), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, NULL), 1);
 	ck_assert_uint_eq(rec.offset, 128);
 	ck_assert_uint_eq(rec.id, 5);
-	ck_assert_int_eq(jr_next(&r, &rec, NULL, 0), 0);
+	ck_assert_int_eq(jr_next(&r, &rec, NULL), 0);
 	jr_close(&r);
 	bbuf_free(&b);
 }
@@ -133,11 +133,11 @@ START_TEST(records_round_trip)
 	struct bbuf b = { 0 };
 	struct jr_reader r;
 	struct jr_record rec;
-	char err[128];
+	struct err_text err;
 
 	build_sample(&b);
 	jr_open_fd(&r, mem_file(b.data, b.len));
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
 	ck_assert_uint_eq(rec.type, JF_LOAD);
 	ck_assert_uint_eq(rec.offset, JF_HEADER_SIZE);
 	ck_assert_uint_eq(rec.timestamp, 10);
@@ -148,23 +148,23 @@ START_TEST(records_round_trip)
 	ck_assert(str_is(rec.method, "heavyCompute"));
 	ck_assert(str_is(rec.signature, "(I)J"));
 	ck_assert(str_is(rec.name, "long Busy.heavyCompute(int)"));
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
 	ck_assert_uint_eq(rec.type, JF_INLINE);
 	ck_assert_uint_eq(rec.id, 1);
 	ck_assert(str_is(rec.name, m_inl.display));
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
 	ck_assert_uint_eq(rec.type, JF_STUB);
 	ck_assert_uint_eq(rec.id, 2);
 	ck_assert_uint_eq(rec.code_size, 0x40);
 	ck_assert(str_is(rec.name, "Interpreter"));
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
 	ck_assert_uint_eq(rec.type, JF_UNLOAD);
 	ck_assert_uint_eq(rec.id, 1);
 	ck_assert_uint_eq(rec.code_start, m_busy.code_start);
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
 	ck_assert_uint_eq(rec.type, JF_EPOCH);
 	ck_assert_uint_eq(rec.reason, 1);
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 0);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 0);
 	ck_assert_uint_eq(r.offset, b.len);
 	ck_assert_uint_eq(r.hdr.pid, 4242);
 	jr_close(&r);
@@ -185,7 +185,7 @@ START_TEST(torn_at_every_offset)
 	struct jr_record rec;
 	size_t ends[8], n_rec = 0, seen = 0;
 	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
-	char err[128];
+	struct err_text err;
 
 	build_sample(&b);
 	for (size_t off = JF_HEADER_SIZE; off < b.len; off += jf_get32(b.data + off + 4))
@@ -195,7 +195,7 @@ START_TEST(torn_at_every_offset)
 		int rc;
 
 		ck_assert_int_eq(pwrite(fd, b.data + len - 1, 1, (off_t)len - 1), 1);
-		while ((rc = jr_next(&r, &rec, err, sizeof(err))) == 1) {
+		while ((rc = jr_next(&r, &rec, &err)) == 1) {
 			ck_assert_uint_eq(rec.offset + rec.size, ends[seen]);
 			seen++;
 		}
@@ -212,11 +212,11 @@ START_TEST(torn_at_every_offset)
 
 		fd = mem_file(b.data, cut);
 		jr_open_fd(&r, fd);
-		while (jr_next(&r, &rec, NULL, 0) == 1)
+		while (jr_next(&r, &rec, NULL) == 1)
 			got++;
 		ck_assert_int_eq(pwrite(fd, b.data + cut, b.len - cut, (off_t)cut),
 				 (ssize_t)(b.len - cut));
-		while (jr_next(&r, &rec, NULL, 0) == 1)
+		while (jr_next(&r, &rec, NULL) == 1)
 			got++;
 		ck_assert_uint_eq(got, n_rec);
 		jr_close(&r);
@@ -231,18 +231,19 @@ static void check_bad_size(uint32_t size)
 	struct bbuf b = { 0 };
 	struct jr_reader r;
 	struct jr_record rec;
-	char err[160] = "", want[32];
+	struct err_text err = { "" };
+	char want[32];
 	size_t second;
 
 	build_sample(&b);
 	second = JF_HEADER_SIZE + jf_get32(b.data + JF_HEADER_SIZE + 4);
 	jf_put32(b.data + second + 4, size);
 	jr_open_fd(&r, mem_file(b.data, b.len));
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), 1);
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), -EBADMSG);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), -EBADMSG);
 	snprintf(want, sizeof(want), "offset %zu", second);
-	ck_assert_msg(strstr(err, want), "error '%s' lacks '%s'", err, want);
-	ck_assert_int_eq(jr_next(&r, &rec, err, sizeof(err)), -EBADMSG);
+	ck_assert_msg(strstr(err.msg, want), "error '%s' lacks '%s'", err.msg, want);
+	ck_assert_int_eq(jr_next(&r, &rec, &err), -EBADMSG);
 	jr_close(&r);
 	bbuf_free(&b);
 }
@@ -274,11 +275,11 @@ START_TEST(unknown_type_skipped_and_bad_strings)
 	/* the LOAD's display-name length now runs past its record */
 	jf_put16(b.data + load_at + JF_PREFIX_SIZE + 30, 0xffff);
 	jr_open_fd(&r, mem_file(b.data, b.len));
-	ck_assert_int_eq(jr_next(&r, &rec, NULL, 0), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, NULL), 1);
 	ck_assert_uint_eq(rec.type, 99);
-	ck_assert_int_eq(jr_next(&r, &rec, NULL, 0), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, NULL), 1);
 	ck_assert_uint_eq(rec.type, JR_BAD);
-	ck_assert_int_eq(jr_next(&r, &rec, NULL, 0), 1);
+	ck_assert_int_eq(jr_next(&r, &rec, NULL), 1);
 	ck_assert_uint_eq(rec.type, JF_STUB);
 	ck_assert_uint_eq(rec.id, 8);
 	jr_close(&r);
@@ -297,7 +298,7 @@ START_TEST(short_bodies_are_bad)
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		jf_put16(rec_buf, types[i]);
 		jf_put32(rec_buf + 4, JF_PREFIX_SIZE);
-		ck_assert_int_eq(jr_parse_record(rec_buf, sizeof(rec_buf), 0, &rec, NULL, 0),
+		ck_assert_int_eq(jr_parse_record(rec_buf, sizeof(rec_buf), 0, &rec, NULL),
 				 JF_PREFIX_SIZE);
 		ck_assert_uint_eq(rec.type, JR_BAD);
 	}
@@ -305,7 +306,7 @@ START_TEST(short_bodies_are_bad)
 	jf_put32(wrap + 4, sizeof(wrap));
 	jf_put64(wrap + JF_PREFIX_SIZE + 8, UINT64_MAX - 4);
 	jf_put64(wrap + JF_PREFIX_SIZE + 16, 16);
-	ck_assert_int_eq(jr_parse_record(wrap, sizeof(wrap), 0, &rec, NULL, 0), (long)sizeof(wrap));
+	ck_assert_int_eq(jr_parse_record(wrap, sizeof(wrap), 0, &rec, NULL), (long)sizeof(wrap));
 	ck_assert_uint_eq(rec.type, JR_BAD);
 }
 END_TEST
@@ -331,7 +332,7 @@ START_TEST(writer_file_round_trip)
 			ck_assert_int_eq(journal_append_load(&w, 0, &m, &id), 0);
 		}
 		ck_assert_int_eq(journal_flush(&w), 0);
-		while (jr_next(&r, &rec, NULL, 0) == 1) {
+		while (jr_next(&r, &rec, NULL) == 1) {
 			ck_assert_uint_eq(rec.type, JF_LOAD);
 			ck_assert_uint_eq(rec.id, ++total);
 			n++;

@@ -373,17 +373,17 @@ START_TEST(follow_journal)
 	};
 	struct lookup_stats st;
 	struct lookup_hit h;
-	char err[128];
+	struct err_text err;
 	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
 	uint64_t a_id, b_id;
 
-	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), -EBADF);
+	ck_assert_int_eq(lookup_refresh(lk, &err), -EBADF);
 	ck_assert_int_eq(lookup_follow_journal(lk, dup(fd)), 0);
-	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), -EAGAIN); /* nothing yet */
+	ck_assert_int_eq(lookup_refresh(lk, &err), -EAGAIN); /* nothing yet */
 	ck_assert_int_eq(journal_open(&w, fd, 99, 0), 0);
 	ck_assert_int_eq(journal_append_load(&w, 0, &m, &a_id), 0);
 	ck_assert_int_eq(journal_flush(&w), 0);
-	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 1);
+	ck_assert_int_eq(lookup_refresh(lk, &err), 1);
 	ck_assert_ptr_nonnull(lookup_journal_header(lk));
 	ck_assert_uint_eq(lookup_journal_header(lk)->pid, 99);
 	ck_assert_int_eq(lookup_find(lk, 0x7010, &h), 1);
@@ -397,13 +397,13 @@ START_TEST(follow_journal)
 	ck_assert_int_eq(journal_append_stub(&w, 0, 0x9000, 0x40, "Interpreter", NULL), 0);
 	ck_assert_int_eq(journal_append_epoch(&w, 0, JF_EPOCH_REFRESH), 0);
 	ck_assert_int_eq(journal_flush(&w), 0);
-	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 5);
+	ck_assert_int_eq(lookup_refresh(lk, &err), 5);
 	ck_assert_str_eq(at(lk, 0x7000), "void Busy.b()");
 	ck_assert_int_eq(lookup_find(lk, 0x9001, &h), 1);
 	ck_assert_int_eq(h.sym.kind, LOOKUP_STUB);
 	ck_assert_str_eq(h.sym.name, "Interpreter");
 	ck_assert_str_eq(h.sym.class_name, "");
-	ck_assert_int_eq(lookup_refresh(lk, err, sizeof(err)), 0);
+	ck_assert_int_eq(lookup_refresh(lk, &err), 0);
 	lookup_get_stats(lk, &st);
 	ck_assert_uint_eq(st.records, 6);
 	ck_assert_uint_eq(st.orphan_unloads, 1);
@@ -429,7 +429,7 @@ START_TEST(follow_journal_started_over)
 	ck_assert_int_eq(journal_open(&w, dup(fd), 1, 100), 0);
 	ck_assert_int_eq(journal_append_load(&w, 0, &m, NULL), 0);
 	ck_assert_int_eq(journal_close(&w), 0);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 1);
 	ck_assert_str_eq(at(lk, 0x7000), "void Old.a()");
 	/* the next process: truncate, new header (other start time), more records */
 	ck_assert_int_eq(ftruncate(fd, 0), 0);
@@ -439,7 +439,7 @@ START_TEST(follow_journal_started_over)
 	for (int i = 0; i < 3; i++, m.code_start += 0x1000)
 		ck_assert_int_eq(journal_append_load(&w, 0, &m, NULL), 0);
 	ck_assert_int_eq(journal_flush(&w), 0);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 3);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 3);
 	ck_assert_str_eq(at(lk, 0x7000), "void New.b()");
 	ck_assert_str_eq(at(lk, 0x9000), "void New.b()");
 	lookup_get_stats(lk, &st);
@@ -469,11 +469,11 @@ START_TEST(until_time)
 	ck_assert_int_eq(journal_close(&w), 0);
 	lookup_follow_journal(lk, fd);
 	lookup_set_until(lk, 29);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 0); /* still waiting */
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 1);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 0); /* still waiting */
 	ck_assert_str_eq(at(lk, 0x7000), "void A.a()");
 	lookup_set_until(lk, 0);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 2);
 	ck_assert_str_eq(at(lk, 0x7000), "??");
 	lookup_get_stats(lk, &st);
 	ck_assert_uint_eq(st.last_epoch, JF_EPOCH_STOPPED);
@@ -494,7 +494,7 @@ START_TEST(follow_map)
 
 	ck_assert_int_eq(pwrite(fd, m1, strlen(m1), 0), (ssize_t)strlen(m1));
 	ck_assert_int_eq(lookup_follow_map(lk, fd), 0);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 2);
 	ck_assert_str_eq(at(lk, 0x1000), "first one");
 	ck_assert_str_eq(at(lk, 0x1085), "0x2nd");
 	ck_assert_str_eq(at(lk, 0x1090), "first one");
@@ -503,14 +503,14 @@ START_TEST(follow_map)
 	ck_assert_uint_eq(st.malformed_lines, 1);
 	ck_assert_uint_eq(st.pending_bytes, 10);
 	ck_assert_int_eq(pwrite(fd, m2, strlen(m2), (off_t)strlen(m1)), (ssize_t)strlen(m2));
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 1);
 	ck_assert_int_eq(lookup_find(lk, 0x200f, &h), 1);
 	ck_assert_str_eq(h.sym.name, "torn");
 	ck_assert_int_eq(h.sym.kind, LOOKUP_MAP);
 	/* rewritten in place, shorter: read again from the start */
 	ck_assert_int_eq(ftruncate(fd, 0), 0);
 	ck_assert_int_eq(pwrite(fd, "5000 10 only\n", 13, 0), 13);
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 1);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 1);
 	ck_assert_str_eq(at(lk, 0x1000), "??");
 	ck_assert_str_eq(at(lk, 0x5000), "only");
 	lookup_get_stats(lk, &st);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * check_lookup_api.c - the public API (agent/lookup/include/jsym/lookup.h):
+ * check_lookup_api.c - the public API (attach/lookup/include/jsym/lookup.h):
  * old journals (INLINE records) still read, FRAMES stacks innermost first
  * with lines, resolving at a time (forward and back), hostile FRAMES
  * records, and the API against lookup_find on random journals.
@@ -189,7 +189,7 @@ START_TEST(huge_range_keeps_its_size)
 	ck_assert_int_eq(jsym_lookup_open_files(&h, path, NULL), 0);
 	ck_assert_ptr_nonnull(lk = lookup_new());
 	lookup_follow_journal(lk, open(path, O_RDONLY | O_CLOEXEC));
-	ck_assert_int_eq(lookup_refresh(lk, NULL, 0), 2);
+	ck_assert_int_eq(lookup_refresh(lk, NULL), 2);
 	unlink(path);
 	ck_assert_int_eq(jsym_lookup_resolve(h, start + big - 1, f, 2), 1);
 	ck_assert_str_eq(f[0].name, "void Huge.run()");
@@ -259,7 +259,7 @@ START_TEST(api_oracle)
 		struct jsym_frame f[4];
 		struct lookup_hit h;
 		jsym_lookup *lk;
-		char err[128];
+		struct err_text err;
 		int n;
 
 		jopen(&w);
@@ -277,7 +277,7 @@ START_TEST(api_oracle)
 		ck_assert_int_eq(journal_close(&w), 0);
 		ck_assert_int_eq(jsym_lookup_open_files(&lk, path, NULL), 0);
 		lookup_follow_journal(ref, open(path, O_RDONLY | O_CLOEXEC));
-		ck_assert_int_gt(lookup_refresh(ref, err, sizeof(err)), 0);
+		ck_assert_int_gt(lookup_refresh(ref, &err), 0);
 		unlink(path);
 		for (int q = 0; q < 20000; q++) {
 			uint64_t a;

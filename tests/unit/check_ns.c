@@ -11,7 +11,7 @@
 
 #include "check_tmp.h"
 #include "confine.h"
-#include "ns.h"
+#include "target.h"
 
 extern Suite *ns_suite(void); /* listed in the runner by tests/tests.mk */
 

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base.h"
 #include "check_planted.h"
 #include "check_tmp.h"
 #include "openj9.h"

@@ -100,11 +100,11 @@ START_TEST(torn_at_every_split)
 
 		ck_assert_int_eq(pwrite(fd, sample, cut, 0), (ssize_t)cut);
 		pm_open_fd(&r, fd);
-		while (pm_next(&r, &l, NULL, 0) == 1)
+		while (pm_next(&r, &l, NULL) == 1)
 			starts[n++] = l.start;
 		ck_assert_uint_eq(pm_offset(&r) + pm_pending(&r), cut);
 		ck_assert_int_eq(pwrite(fd, sample + cut, len - cut, (off_t)cut), (ssize_t)(len - cut));
-		while (pm_next(&r, &l, NULL, 0) == 1) {
+		while (pm_next(&r, &l, NULL) == 1) {
 			ck_assert_uint_lt(n, 3);
 			starts[n++] = l.start;
 		}
@@ -135,12 +135,12 @@ START_TEST(overlong_line)
 	n = big + (size_t)snprintf(buf + big, 64, "\n2000 10 after\n");
 	ck_assert_int_eq(pwrite(fd, buf, n, 0), (ssize_t)n);
 	pm_open_fd(&r, fd);
-	ck_assert_int_eq(pm_next(&r, &l, NULL, 0), 1);
+	ck_assert_int_eq(pm_next(&r, &l, NULL), 1);
 	ck_assert_uint_eq(l.start, 0x2000);
 	ck_assert(name_is(&l, "after"));
 	ck_assert_uint_eq(l.lineno, 2);
 	ck_assert_uint_eq(r.malformed, 1);
-	ck_assert_int_eq(pm_next(&r, &l, NULL, 0), 0);
+	ck_assert_int_eq(pm_next(&r, &l, NULL), 0);
 	pm_close(&r);
 	pm_close(&r);
 	free(buf);

@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pool.h"
+#include "run.h"
+#include "run_int.h"
 
 extern Suite *pool_suite(void); /* listed in the runner by tests/tests.mk */
 

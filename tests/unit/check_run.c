@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "run_int.h"
 #include "target.h"
 
 extern Suite *run_suite(void); /* listed in the runner by tests/tests.mk */

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "termtext.h"
+#include "base.h"
 
 extern Suite *termtext_suite(void); /* listed in the runner by tests/tests.mk */
 

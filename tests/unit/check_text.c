@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "base.h"
 
 extern Suite *text_suite(void); /* listed in the runner by tests/tests.mk */
 

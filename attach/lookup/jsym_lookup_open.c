@@ -21,37 +21,31 @@
 
 #include "confine.h"
 #include "jsym_lookup_int.h"
+#include "procstatus.h"
 
 /* The pid a process has in its own pid namespace: the last NStgid value
- * of its status text (pid itself on kernels without NStgid). */
-static long ns_pid_of(const char *status, long pid)
+ * of its status text (common/procstatus.h), pid itself on kernels without
+ * NStgid.  0, or -EPROTO when the line is there but malformed. */
+static int ns_pid_of(const char *status, size_t len, int pid, long *nspid)
 {
-	const char *p = strstr(status, "\nNStgid:");
-	long v = pid;
+	pid_t last;
+	int levels, rc = status_find_nstgid(status, len, &last, &levels);
 
-	if (!p)
-		return pid;
-	p += 8;
-	for (;;) {
-		char *end;
-		long x = strtol(p, &end, 10);
-
-		if (end == p || x <= 0)
-			break;
-		v = x;
-		p = end;
-		if (*p == '\n')
-			break;
+	if (rc == -ENOENT) {
+		*nspid = pid;
+		return 0;
 	}
-	return v;
+	if (rc == 0)
+		*nspid = last;
+	return rc;
 }
 
-int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen)
+int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text *why)
 {
 	char path[64], rel[4096], *status;
 	struct err_text e = { "" };
-	int procfd, rootfd, fd = -ENOENT;
-	long nspid;
+	int procfd, rootfd, fd = -ENOENT, rc;
+	long nspid = pid;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d", pid);
@@ -59,21 +53,24 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	if (procfd < 0) {
 		int err = errno == ENOENT ? ESRCH : errno;
 
-		snprintf(why, whylen, "cannot open %s: %s", path, strerror(err));
-		return -err;
+		return err_set(why, -err, "cannot open %s: %s", path, strerror(err));
 	}
 	n = confine_proc_read(procfd, "status", 64 * 1024, &status);
 	if (n < 0) {
-		snprintf(why, whylen, "cannot read /proc/%d/status: %s", pid, strerror((int)-n));
+		err_set(why, 0, "cannot read /proc/%d/status: %s", pid, strerror((int)-n));
 		close(procfd);
 		return n == -ENOENT ? -ESRCH : (int)n;
 	}
-	nspid = ns_pid_of(status, pid);
+	rc = ns_pid_of(status, (size_t)n, pid, &nspid);
 	free(status);
+	if (rc < 0) {
+		close(procfd);
+		return err_set(why, rc, "cannot read the NStgid of /proc/%d/status", pid);
+	}
 	rootfd = confine_proc(procfd, "root", O_PATH | O_DIRECTORY);
 	if (rootfd < 0) {
-		snprintf(why, whylen, "cannot open /proc/%d/root: %s (needs the JVM's uid or "
-			 "CAP_SYS_PTRACE)", pid, strerror(-rootfd));
+		err_set(why, 0, "cannot open /proc/%d/root: %s (needs the JVM's uid or "
+			"CAP_SYS_PTRACE)", pid, strerror(-rootfd));
 		close(procfd);
 		return rootfd;
 	}
@@ -93,8 +90,8 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size
 	close(rootfd);
 	close(procfd);
 	if (fd < 0)
-		snprintf(why, whylen, "no usable symbol file for JVM %d in /proc/%d/root/%s "
-			 "(jsym-%ld.journal, perf-%ld.map): %s", pid, pid, dir, nspid, nspid,
-			 e.msg[0] ? e.msg : strerror(-fd));
+		err_set(why, 0, "no usable symbol file for JVM %d in /proc/%d/root/%s "
+			"(jsym-%ld.journal, perf-%ld.map): %s", pid, pid, dir, nspid, nspid,
+			e.msg[0] ? e.msg : strerror(-fd));
 	return fd;
 }

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-# agent/lookup/lookup.mk - the host-side lookup library: journal reader,
+# attach/lookup/lookup.mk - the host-side lookup library: journal reader,
 # perf-map parser, address index.  Uses agent/format only.
 #
 #   LOOKUP_LIB_SRCS   what `jsym resolve` (attach/cli) and the fuzzers link
-#   LOOKUP_PUB_SRCS   the public API (agent/lookup/include/jsym/lookup.h)
+#   LOOKUP_PUB_SRCS   the public API (attach/lookup/include/jsym/lookup.h)
 #   In each of glibc-build/ and musl-build/, ready for `make install` to copy:
 #     libjsym-lookup.a               everything, for static linking
 #     libjsym-lookup.so.1            the public API only (version script
@@ -16,15 +16,20 @@
 #     examples/jsym-lookup-example   docs/examples/lookup_example.c, linked
 #                                    against the .so with only the public header
 
-LOOKUP_LIB_SRCS := agent/lookup/journal_read.c agent/lookup/frames_read.c agent/lookup/perfmap_read.c agent/lookup/lookup.c \
-	agent/lookup/lookup_hash.c agent/lookup/lookup_index.c agent/lookup/lookup_radix.c agent/lookup/lookup_frames.c \
-	agent/lookup/lookup_follow.c
-LOOKUP_PUB_SRCS := agent/lookup/jsym_lookup.c agent/lookup/jsym_lookup_open.c
-INC_agent/lookup := -Iagent/lookup -Iagent/lookup/include $(INC_agent/format) $(INC_common)
-# The library's own copy of the confined open (common/confine.h), the error
-# text it fills and the read loop it uses (common/wholeio.h): jsym and the
-# unit runner get them through attach/base.
-LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) $(COMMON_SRCS)
+LOOKUP_LIB_SRCS := attach/lookup/journal_read.c attach/lookup/frames_read.c attach/lookup/perfmap_read.c attach/lookup/lookup.c \
+	attach/lookup/lookup_hash.c attach/lookup/lookup_index.c attach/lookup/lookup_radix.c attach/lookup/lookup_frames.c \
+	attach/lookup/lookup_follow.c
+LOOKUP_PUB_SRCS := attach/lookup/jsym_lookup.c attach/lookup/jsym_lookup_open.c
+# EXP_attach/lookup: what jsym resolve sees, the entry lookup_lib.h (and the
+# public jsym/lookup.h beside it in include/) and agent/format's journal
+# format; INC_attach/lookup: the folder's own headers too.
+EXP_attach/lookup := -Iattach/lookup/include $(INC_agent/format) $(INC_common)
+INC_attach/lookup := -Iattach/lookup $(EXP_attach/lookup)
+# The library's own copy of the confined open (common/confine.h), the
+# NStgid parser (common/procstatus.h), the error text it fills and the read
+# loop it uses (common/wholeio.h): jsym and the unit runner get them
+# through attach/base.
+LOOKUP_COMMON_SRCS := $(CONFINE_SRCS) $(PROCSTATUS_SRCS) $(COMMON_SRCS)
 UNIT_SRCS += $(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS)
 LOOKUP_SO_VERSION := 1.0
 LOOKUP_PREFIX ?= /usr/local
@@ -33,11 +38,11 @@ LOOKUP_PREFIX ?= /usr/local
 # agent's agent/jvm/glibc_compat.h too.  The same objects go into the .a and
 # into jsym itself, where old symbol versions are as good as new ones.
 # tests/integration/20-agent-elf.sh checks the .so's versions.
-$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
+$(foreach s,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS) $(PROCSTATUS_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += \
 	-include $(ROOT)/agent/jvm/glibc_compat.h))
-$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS)): agent/jvm/glibc_compat.h
+$(call obj_of,glibc,$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(CONFINE_SRCS) $(PROCSTATUS_SRCS)): agent/jvm/glibc_compat.h
 LOOKUP_LDFLAGS := -shared -Wl,-soname,libjsym-lookup.so.1 -Wl,-z,defs -Wl,-z,noexecstack \
-	-Wl,--version-script=$(ROOT)/agent/lookup/jsym-lookup.map
+	-Wl,--version-script=$(ROOT)/attach/lookup/jsym-lookup.map
 
 define lookup_lib_rule
 $(B_$(1))/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(LOOKUP_COMMON_SRCS))
@@ -45,18 +50,18 @@ $(B_$(1))/libjsym-lookup.a: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_S
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 
 $(B_$(1))/libjsym-lookup.so.1: $(call obj_of,$(1),$(LOOKUP_LIB_SRCS) $(LOOKUP_PUB_SRCS) $(LOOKUP_COMMON_SRCS)) \
-		agent/lookup/jsym-lookup.map
+		attach/lookup/jsym-lookup.map
 	$$(call msg,LD,$$@)
 	$$(Q)$$(CC_$(1)) $$(LOOKUP_LDFLAGS) -o $$@ $$(filter %.o,$$^)
 
 $(B_$(1))/libjsym-lookup.so: $(B_$(1))/libjsym-lookup.so.1
 	$$(Q)ln -sf libjsym-lookup.so.1 $$@
 
-$(B_$(1))/include/jsym/lookup.h: agent/lookup/include/jsym/lookup.h
+$(B_$(1))/include/jsym/lookup.h: attach/lookup/include/jsym/lookup.h
 	@mkdir -p $$(@D)
 	$$(Q)cp $$< $$@
 
-$(B_$(1))/jsym-lookup.pc: agent/lookup/jsym-lookup.pc.in agent/lookup/lookup.mk
+$(B_$(1))/jsym-lookup.pc: attach/lookup/jsym-lookup.pc.in attach/lookup/lookup.mk
 	$$(Q)sed -e 's|@PREFIX@|$$(LOOKUP_PREFIX)|' -e 's|@VERSION@|$$(LOOKUP_SO_VERSION)|' $$< >$$@
 
 # The example is built like an outside program: the copied header only.

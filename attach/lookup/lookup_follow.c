@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lookup_int.h"
 
@@ -68,7 +69,7 @@ static void start_over(struct lookup *lk)
 	lk->st.resets++;
 }
 
-static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
+static long refresh_journal(struct lookup *lk, struct err_text *e)
 {
 	struct jr_record rec;
 	long applied = 0;
@@ -76,7 +77,7 @@ static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
 
 	if (rc == 1)
 		start_over(lk);
-	while ((rc = jr_next(&lk->jr, &rec, err, errlen)) == 1) {
+	while ((rc = jr_next(&lk->jr, &rec, e)) == 1) {
 		if (lk->until && rec.timestamp > lk->until) {
 			jr_unread(&lk->jr, &rec);
 			rc = 0;
@@ -90,7 +91,7 @@ static long refresh_journal(struct lookup *lk, char *err, size_t errlen)
 	return rc < 0 ? rc : applied;
 }
 
-static long refresh_map(struct lookup *lk, char *err, size_t errlen)
+static long refresh_map(struct lookup *lk, struct err_text *e)
 {
 	struct pm_line line;
 	long applied = 0;
@@ -98,7 +99,7 @@ static long refresh_map(struct lookup *lk, char *err, size_t errlen)
 
 	if (rc == 1)
 		start_over(lk);
-	while ((rc = pm_next(&lk->pm, &line, err, errlen)) == 1) {
+	while ((rc = pm_next(&lk->pm, &line, e)) == 1) {
 		struct lookup_sym s = {
 			.kind = LOOKUP_MAP,
 			.id = line.lineno,
@@ -118,12 +119,12 @@ static long refresh_map(struct lookup *lk, char *err, size_t errlen)
 	return rc < 0 ? rc : applied;
 }
 
-long lookup_refresh(struct lookup *lk, char *err, size_t errlen)
+long lookup_refresh(struct lookup *lk, struct err_text *e)
 {
 	if (lk->st.source == LOOKUP_SOURCE_JOURNAL)
-		return refresh_journal(lk, err, errlen);
+		return refresh_journal(lk, e);
 	if (lk->st.source == LOOKUP_SOURCE_MAP)
-		return refresh_map(lk, err, errlen);
+		return refresh_map(lk, e);
 	return -EBADF;
 }
 
@@ -135,6 +136,41 @@ void lookup_set_until(struct lookup *lk, uint64_t until_ns)
 const struct jr_header *lookup_journal_header(const struct lookup *lk)
 {
 	return lk->st.source == LOOKUP_SOURCE_JOURNAL && lk->jr.have_header ? &lk->jr.hdr : NULL;
+}
+
+int lookup_journal_info(const struct lookup *lk, struct lookup_journal_info *info)
+{
+	const struct jr_header *h = lookup_journal_header(lk);
+
+	if (!h)
+		return 0;
+	info->pid = h->pid;
+	info->agent_version = h->agent_version;
+	return 1;
+}
+
+uint64_t lookup_journal_covers_from(int fd)
+{
+	struct jr_reader jr;
+	struct jr_record rec;
+	uint64_t from = 0;
+	int dfd = dup(fd);
+
+	if (dfd < 0)
+		return 0;
+	jr_open_fd(&jr, dfd);
+	if (jr_next(&jr, &rec, NULL) == 1 && rec.type == JF_EPOCH &&
+	    rec.reason == JF_EPOCH_LIVE_SET)
+		from = rec.timestamp;
+	jr_close(&jr);
+	return from;
+}
+
+int lookup_parse_addr(const char *s, uint64_t *addr)
+{
+	size_t len = strlen(s), used;
+
+	return pm_parse_hex(s, len, &used, addr) == 0 && used == len ? 0 : -EINVAL;
 }
 
 void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st)

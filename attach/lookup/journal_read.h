@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errtext.h"
 #include "journal_format.h"
 
 #define JR_BAD 0xffff /* jr_record.type of a known-type record whose body is malformed */
@@ -83,19 +84,19 @@ int jr_frames_method(const struct jr_frames *f, size_t *pos, struct jr_str out[5
  * Parse the 64-byte header from buf[0..len).  Returns 0, -EAGAIN when len is
  * shorter than the header claims (the file is still being created), or
  * -EPROTO (bad magic, version 0 or newer than JF_VERSION, header size out of
- * [JF_HEADER_SIZE, 4096] or not a multiple of 8) with a reason in err.
+ * [JF_HEADER_SIZE, 4096] or not a multiple of 8) with a reason in e.
  */
 int jr_parse_header(const unsigned char *buf, size_t len, struct jr_header *h,
-		    char *err, size_t errlen);
+		    struct err_text *e);
 
 /*
  * Parse one record at buf[0..len), which sits at file offset `offset`.
  * Returns the record size (> 0) and fills *rec; 0 when the record is
  * incomplete (fewer than 16 bytes, or fewer than its size); -EBADMSG for a
- * corrupt size, with the offset in err.
+ * corrupt size, with the offset in e.
  */
 long jr_parse_record(const unsigned char *buf, size_t len, uint64_t offset,
-		     struct jr_record *rec, char *err, size_t errlen);
+		     struct jr_record *rec, struct err_text *e);
 
 struct jr_reader {
 	int fd;              /* owned: closed by jr_close */
@@ -121,9 +122,9 @@ int jr_open_fd(struct jr_reader *r, int fd);
  * call), 0 when there is nothing more for now (end of file or a partly
  * written record: call again later), -EAGAIN when the header is not complete
  * yet, -EPROTO for a bad header, -EBADMSG for corruption, -ENOMEM, or the
- * -errno of pread.  err (may be NULL) receives a reason on errors.
+ * -errno of pread.  e (may be NULL) receives a reason on errors.
  */
-int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen);
+int jr_next(struct jr_reader *r, struct jr_record *rec, struct err_text *e);
 
 /*
  * Give back the record jr_next just returned: the next jr_next returns it

@@ -21,43 +21,29 @@
 #define JR_MAX_HEADER 4096
 #define JR_MIN_BUF (64 * 1024)
 
-static void jr_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void jr_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 int jr_parse_header(const unsigned char *buf, size_t len, struct jr_header *h,
-		    char *err, size_t errlen)
+		    struct err_text *e)
 {
 	if (len < JF_HEADER_SIZE) {
-		jr_err(err, errlen, "journal header incomplete (%zu of %d bytes)", len,
+		err_set(e, 0, "journal header incomplete (%zu of %d bytes)", len,
 		       JF_HEADER_SIZE);
 		return -EAGAIN;
 	}
 	if (memcmp(buf + JF_H_MAGIC, JF_MAGIC, 8) != 0) {
-		jr_err(err, errlen, "not a jsym journal (bad magic)");
+		err_set(e, 0, "not a jsym journal (bad magic)");
 		return -EPROTO;
 	}
 	memset(h, 0, sizeof(*h));
 	h->version = jf_get16(buf + JF_H_VERSION);
 	h->header_size = jf_get16(buf + JF_H_HEADER_SIZE);
 	if (h->version == 0 || h->version > JF_VERSION) {
-		jr_err(err, errlen, "journal version %u not supported (this jsym reads %d)",
+		err_set(e, 0, "journal version %u not supported (this jsym reads %d)",
 		       h->version, JF_VERSION);
 		return -EPROTO;
 	}
 	if (h->header_size < JF_HEADER_SIZE || h->header_size > JR_MAX_HEADER ||
 	    h->header_size % JF_ALIGN) {
-		jr_err(err, errlen, "bad journal header size %u", h->header_size);
+		err_set(e, 0, "bad journal header size %u", h->header_size);
 		return -EPROTO;
 	}
 	h->flags = jf_get32(buf + JF_H_FLAGS);
@@ -148,7 +134,7 @@ static int parse_body(const unsigned char *b, size_t blen, struct jr_record *rec
 }
 
 long jr_parse_record(const unsigned char *buf, size_t len, uint64_t offset,
-		     struct jr_record *rec, char *err, size_t errlen)
+		     struct jr_record *rec, struct err_text *e)
 {
 	uint32_t size;
 
@@ -156,7 +142,7 @@ long jr_parse_record(const unsigned char *buf, size_t len, uint64_t offset,
 		return 0;
 	size = jf_get32(buf + 4);
 	if (size < JF_PREFIX_SIZE || size % JF_ALIGN || size > JF_MAX_RECORD) {
-		jr_err(err, errlen,
+		err_set(e, 0,
 		       "corrupt journal record at offset %llu: size %u (must be a multiple of %d in [%d, %u])",
 		       (unsigned long long)offset, size, JF_ALIGN, JF_PREFIX_SIZE,
 		       JF_MAX_RECORD);
@@ -221,7 +207,7 @@ static ssize_t jr_fill(struct jr_reader *r)
 	return n;
 }
 
-static int jr_read_header(struct jr_reader *r, char *err, size_t errlen)
+static int jr_read_header(struct jr_reader *r, struct err_text *e)
 {
 	unsigned char hb[JF_HEADER_SIZE];
 	ssize_t n;
@@ -232,10 +218,10 @@ static int jr_read_header(struct jr_reader *r, char *err, size_t errlen)
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		rc = -errno;
-		jr_err(err, errlen, "cannot read journal header: %s", strerror(-rc));
+		err_set(e, 0, "cannot read journal header: %s", strerror(-rc));
 		return rc;
 	}
-	rc = jr_parse_header(hb, (size_t)n, &r->hdr, err, errlen);
+	rc = jr_parse_header(hb, (size_t)n, &r->hdr, e);
 	if (rc == -EPROTO)
 		r->failed = rc;
 	if (rc)
@@ -247,20 +233,20 @@ static int jr_read_header(struct jr_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen)
+int jr_next(struct jr_reader *r, struct jr_record *rec, struct err_text *e)
 {
 	int rc;
 
 	if (r->failed) {
-		jr_err(err, errlen, "journal reader stopped after an earlier error");
+		err_set(e, 0, "journal reader stopped after an earlier error");
 		return r->failed;
 	}
-	if (!r->have_header && (rc = jr_read_header(r, err, errlen)) < 0)
+	if (!r->have_header && (rc = jr_read_header(r, e)) < 0)
 		return rc;
 	for (;;) {
 		size_t avail = r->buf_len - r->buf_pos;
 		const unsigned char *p = avail ? r->buf + r->buf_pos : NULL;
-		long n = avail ? jr_parse_record(p, avail, r->offset, rec, err, errlen) : 0;
+		long n = avail ? jr_parse_record(p, avail, r->offset, rec, e) : 0;
 		size_t need;
 		ssize_t got;
 
@@ -276,12 +262,12 @@ int jr_next(struct jr_reader *r, struct jr_record *rec, char *err, size_t errlen
 		/* Incomplete: read more, keeping what we have. */
 		need = avail < JF_PREFIX_SIZE ? JF_PREFIX_SIZE : jf_get32(p + 4);
 		if ((rc = jr_make_room(r, need)) < 0) {
-			jr_err(err, errlen, "out of memory reading the journal");
+			err_set(e, 0, "out of memory reading the journal");
 			return rc;
 		}
 		got = jr_fill(r);
 		if (got < 0) {
-			jr_err(err, errlen, "cannot read journal at offset %llu: %s",
+			err_set(e, 0, "cannot read journal at offset %llu: %s",
 			       (unsigned long long)(r->buf_off + r->buf_len),
 			       strerror((int)-got));
 			return (int)got;

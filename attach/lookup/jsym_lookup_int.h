@@ -7,13 +7,14 @@
 
 #include <stddef.h>
 
+#include "errtext.h"
 #include "jsym/lookup.h"
 
 #define JSYM_API __attribute__((visibility("default")))
 
 /* Open DIR/jsym-NSPID.journal, else DIR/perf-NSPID.map, of host pid `pid`
  * inside its root (jsym_lookup_open.c).  An fd and *is_journal, or -errno
- * with a reason in why. */
-int lk_open_pid_files(int pid, const char *dir, int *is_journal, char *why, size_t whylen);
+ * with a reason in why (may be NULL). */
+int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text *why);
 
 #endif

@@ -120,7 +120,7 @@ static ssize_t pm_fill(struct pm_reader *r)
 	return n;
 }
 
-int pm_next(struct pm_reader *r, struct pm_line *line, char *err, size_t errlen)
+int pm_next(struct pm_reader *r, struct pm_line *line, struct err_text *e)
 {
 	for (;;) {
 		char *p = r->len > r->pos ? r->buf + r->pos : NULL;
@@ -149,8 +149,7 @@ int pm_next(struct pm_reader *r, struct pm_line *line, char *err, size_t errlen)
 		}
 		got = pm_fill(r);
 		if (got < 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "cannot read perf map: %s", strerror((int)-got));
+			err_set(e, 0, "cannot read perf map: %s", strerror((int)-got));
 			return (int)got;
 		}
 		if (got == 0)

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errtext.h"
+
 #define PM_MAX_LINE (64 * 1024)
 
 struct pm_line {
@@ -53,9 +55,9 @@ int pm_open_fd(struct pm_reader *r, int fd);
 /*
  * Next well-formed line.  Returns 1 (*line filled), 0 when nothing more for
  * now (end of file, or a last line without newline), -ENOMEM, or the -errno
- * of pread (reason in err, which may be NULL).
+ * of pread (reason in e, which may be NULL).
  */
-int pm_next(struct pm_reader *r, struct pm_line *line, char *err, size_t errlen);
+int pm_next(struct pm_reader *r, struct pm_line *line, struct err_text *e);
 
 /* File offset of the first byte not consumed yet (start of a torn line). */
 static inline uint64_t pm_offset(const struct pm_reader *r)

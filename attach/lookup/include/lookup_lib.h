@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lookup_lib.h - address -> Java symbol, following a live journal: the
- * internal API of libjsym-lookup.a (jsym resolve, the tests); programs
+ * entry of attach/lookup, the one header of the folder jsym resolve
+ * includes (docs/architecture.md, "Layers"; libjsym-lookup.a).  Programs
  * outside jsym use the public include/jsym/lookup.h.
  *
  * A struct lookup holds the code ranges of one JVM: compiled methods (LOAD),
@@ -29,6 +30,10 @@
  * changes the lookup (lookup_add, lookup_remove, lookup_add_inline,
  * lookup_apply_record, lookup_refresh, lookup_free) or the next lookup_find.
  * Not thread-safe: one thread at a time per struct lookup.
+ *
+ * The calls that feed entries directly (lookup_add, lookup_remove,
+ * lookup_add_inline, lookup_apply_record) are lookup_int.h's, for the
+ * folder, the unit tests and the bench: jsym resolve only follows files.
  */
 #ifndef JSYM_LOOKUP_LIB_H
 #define JSYM_LOOKUP_LIB_H
@@ -36,26 +41,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "journal_read.h"
+#include "errtext.h"        /* struct err_text (common/) */
+#include "journal_format.h" /* enum jf_epoch_reason (agent/format) */
 
 enum lookup_kind {
 	LOOKUP_LOAD = 1, /* compiled Java method (journal LOAD) */
 	LOOKUP_STUB = 3, /* interpreter, stubs, adapters (journal STUB) */
 	LOOKUP_INLINE = 4, /* a method inlined into a LOAD (only in lookup_hit.inlined) */
 	LOOKUP_MAP = 16, /* a perf-map line: only the display name is known */
-};
-
-/* Input text: p[0..len) is copied; need not be NUL-terminated; p may be NULL if len is 0. */
-struct lookup_text {
-	const char *p;
-	size_t len;
-};
-
-struct lookup_sym {
-	int kind;                /* LOOKUP_LOAD, LOOKUP_STUB, LOOKUP_MAP (or LOOKUP_INLINE for
-				    lookup_add_inline, where id is the parent's id) */
-	uint64_t id, start, size;
-	struct lookup_text class_name, method, signature, name;
 };
 
 /* Output: strings are NUL-terminated, "" when unknown, owned by the lookup. */
@@ -118,34 +111,6 @@ void lookup_free(struct lookup *lk);
 void lookup_clear(struct lookup *lk);
 
 /*
- * Add a LOAD/STUB/MAP range.  An existing live entry with the same id, and
- * one with the same start address, is ended first.  Returns 0, -EINVAL
- * (size 0, range wraps, bad kind) or -ENOMEM.
- */
-int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
-
-/* End the entry with this id (and its inlined ranges).  0 or -ENOENT. */
-int lookup_remove(struct lookup *lk, uint64_t id);
-
-/* Inlined ranges kept per method: bounds the cost of one lookup on hostile
- * input (the agent writes at most 512). */
-#define LOOKUP_MAX_INLINE 1024
-
-/*
- * Add an inlined-method range to the live LOAD whose id is sym->id.
- * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range, or
- * the method has LOOKUP_MAX_INLINE already) or -ENOMEM.
- */
-int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
-
-/*
- * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
- * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
- * input's own inconsistencies are counted in the stats, never errors.
- */
-int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
-
-/*
  * Resolve addr.  Returns 1 (hit filled), 0 (no live range holds addr; hit
  * has only addr set), or -ENOMEM when the rebuild failed.
  */
@@ -167,12 +132,13 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * lookup_clear (counted in stats.resets).  A map replaced by rename is not
  * noticed here: the caller reopens the path (cli_resolve.c does).
  * Returns the number of records/lines applied (>= 0), or a -errno with a
- * reason in err: -EAGAIN (journal header not written yet: try later),
+ * reason in e (may be NULL): -EAGAIN (journal header not written yet: try
+ * later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what
  * was read before it stays usable, later calls keep failing), -ENOMEM, I/O
  * errors, -EBADF when nothing is followed.
  */
-long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
+long lookup_refresh(struct lookup *lk, struct err_text *e);
 
 /*
  * Apply journal records only up to timestamp `until_ns` (CLOCK_MONOTONIC,
@@ -182,8 +148,26 @@ long lookup_refresh(struct lookup *lk, char *err, size_t errlen);
  */
 void lookup_set_until(struct lookup *lk, uint64_t until_ns);
 
-/* Header of the followed journal, or NULL before it was read. */
-const struct jr_header *lookup_journal_header(const struct lookup *lk);
+/* What the followed journal's header says about the JVM that wrote it. */
+struct lookup_journal_info {
+	uint32_t pid;                 /* the JVM's pid in its own namespace */
+	const char *agent_version;    /* NUL-terminated, owned by the lookup */
+};
+
+/* 1 with *info filled once the followed journal's header was read, else 0. */
+int lookup_journal_info(const struct lookup *lk, struct lookup_journal_info *info);
+
+/*
+ * The time from which the journal open on fd covers the code: the timestamp
+ * of the EPOCH(LIVE_SET) that begins a journal the agent started over
+ * (agent option journal_max), else 0 (it covers the whole time since the
+ * agent started).  Reads a dup of fd with pread only, so a lookup
+ * following fd is not disturbed.
+ */
+uint64_t lookup_journal_covers_from(int fd);
+
+/* The whole of s is a hex address, with or without 0x: 0, or -EINVAL. */
+int lookup_parse_addr(const char *s, uint64_t *addr);
 
 void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st);
 

@@ -4,7 +4,7 @@
  * tables (u64 key -> entry index), linear probing, tombstones for
  * deletions, power-of-two capacity, used twice: id -> entry (UNLOAD by id)
  * and start -> entry (a new LOAD at the start of a live one supersedes it);
- * and lk_grow, its growable arrays.  Calls nothing else of agent/lookup.
+ * and lk_grow, its growable arrays.  Calls nothing else of attach/lookup.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@ struct jsym_lookup {
 	int fd;            /* our own fd of the file; each struct lookup follows a dup */
 	int is_journal;
 	uint64_t until;    /* records up to this time; 0 = all */
-	char err[512];
+	struct err_text err;
 };
 
 /* A fresh struct lookup following a dup of h->fd, read up to h->until. */
@@ -33,14 +33,14 @@ static long restart(struct jsym_lookup *h)
 	int fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
 
 	if (fd < 0) {
-		snprintf(h->err, sizeof(h->err), "cannot duplicate the file descriptor: %s",
-			 strerror(errno));
+		err_set(&h->err, 0, "cannot duplicate the file descriptor: %s",
+			strerror(errno));
 		return -errno;
 	}
 	lookup_free(h->lk);
 	if (!(h->lk = lookup_new())) {
 		close(fd);
-		snprintf(h->err, sizeof(h->err), "out of memory");
+		err_set(&h->err, 0, "out of memory");
 		return -ENOMEM;
 	}
 	(h->is_journal ? lookup_follow_journal : lookup_follow_map)(h->lk, fd);
@@ -70,13 +70,12 @@ static int open_fd(jsym_lookup **out, int fd, int is_journal)
 
 JSYM_API int jsym_lookup_open_pid(jsym_lookup **out, int pid, const char *dir)
 {
-	char why[512];
 	int is_journal = 0, fd;
 
 	*out = NULL;
 	if (pid <= 0)
 		return -EINVAL;
-	fd = lk_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, why, sizeof(why));
+	fd = lk_open_pid_files(pid, dir ? dir : "/tmp", &is_journal, NULL);
 	if (fd < 0)
 		return fd;
 	return open_fd(out, fd, is_journal);
@@ -102,8 +101,8 @@ JSYM_API long jsym_lookup_refresh(jsym_lookup *h)
 {
 	long n;
 
-	h->err[0] = '\0';
-	n = lookup_refresh(h->lk, h->err, sizeof(h->err));
+	h->err.msg[0] = '\0';
+	n = lookup_refresh(h->lk, &h->err);
 	return n == -EAGAIN ? 0 : n; /* header not written yet: nothing to apply */
 }
 
@@ -113,7 +112,7 @@ JSYM_API int jsym_lookup_set_time(jsym_lookup *h, uint64_t ns)
 	long rc;
 
 	if (!h->is_journal) {
-		snprintf(h->err, sizeof(h->err), "a perf map has no times");
+		err_set(&h->err, 0, "a perf map has no times");
 		return -EINVAL;
 	}
 	if (ns == was)
@@ -188,7 +187,7 @@ JSYM_API int jsym_lookup_resolve(jsym_lookup *h, uint64_t addr, struct jsym_fram
 	int rc;
 
 	if (lk->dirty && (rc = lk_rebuild(lk)) < 0) {
-		snprintf(h->err, sizeof(h->err), "out of memory building the address index");
+		err_set(&h->err, 0, "out of memory building the address index");
 		return rc;
 	}
 	if ((seg = lk_seg_find(lk, addr)) < 0)
@@ -234,7 +233,7 @@ JSYM_API int jsym_lookup_resolve_at(jsym_lookup *h, uint64_t addr, uint64_t ns,
 
 JSYM_API const char *jsym_lookup_error(const jsym_lookup *h)
 {
-	return h ? h->err : "";
+	return h ? h->err.msg : "";
 }
 
 JSYM_API const char *jsym_lookup_version(void)

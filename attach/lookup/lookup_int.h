@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "journal_read.h"
 #include "lookup_lib.h"
 #include "perfmap_read.h"
 
@@ -227,5 +228,52 @@ const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
 /* Frame k of chain c (k = 0 the outermost) as a lookup_frame: kind
  * LOOKUP_LOAD for the outermost, LOOKUP_INLINE for the others. */
 struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain *c, uint32_t k);
+
+/*
+ * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
+ * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
+ * input's own inconsistencies are counted in the stats, never errors.
+ */
+int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
+
+/* Header of the followed journal, or NULL before it was read. */
+const struct jr_header *lookup_journal_header(const struct lookup *lk);
+
+/* Feeding entries directly (lookup_follow.c does from the files it reads;
+ * the unit tests and the bench do). */
+
+/* Input text: p[0..len) is copied; need not be NUL-terminated; p may be NULL if len is 0. */
+struct lookup_text {
+	const char *p;
+	size_t len;
+};
+
+struct lookup_sym {
+	int kind;                /* LOOKUP_LOAD, LOOKUP_STUB, LOOKUP_MAP (or LOOKUP_INLINE for
+				    lookup_add_inline, where id is the parent's id) */
+	uint64_t id, start, size;
+	struct lookup_text class_name, method, signature, name;
+};
+
+/*
+ * Add a LOAD/STUB/MAP range.  An existing live entry with the same id, and
+ * one with the same start address, is ended first.  Returns 0, -EINVAL
+ * (size 0, range wraps, bad kind) or -ENOMEM.
+ */
+int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
+
+/* End the entry with this id (and its inlined ranges).  0 or -ENOENT. */
+int lookup_remove(struct lookup *lk, uint64_t id);
+
+/* Inlined ranges kept per method: bounds the cost of one lookup on hostile
+ * input (the agent writes at most 512). */
+#define LOOKUP_MAX_INLINE 1024
+
+/*
+ * Add an inlined-method range to the live LOAD whose id is sym->id.
+ * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range, or
+ * the method has LOOKUP_MAX_INLINE already) or -ENOMEM.
+ */
+int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
 
 #endif
