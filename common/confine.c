@@ -175,6 +175,34 @@ static int reopen(struct walk *w, int pfd, const struct stat *st, int flags)
 	return fd;
 }
 
+int confine_reopen(int path_fd, int flags, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = -1, .path = "a checked file", .e = e };
+	struct stat st;
+	bool own;
+	int fd;
+
+	if (path_fd < 0 || (flags & ~(O_ACCMODE | O_DIRECTORY)))
+		return err_set(e, -EINVAL, "cannot reopen fd %d: invalid confined open "
+			       "(flags %#x)", path_fd, (unsigned)flags);
+	if (fstat(path_fd, &st) != 0)
+		return err_set(e, -errno, "cannot reopen fd %d: %s", path_fd, strerror(errno));
+	if ((flags & O_DIRECTORY) ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return err_set(e, (flags & O_DIRECTORY) ? -ENOTDIR : -EINVAL,
+			       "refusing to reopen fd %d: it is %s", path_fd,
+			       kind_name(st.st_mode));
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot reopen fd %d: this process's /proc/self: %s",
+			       path_fd, strerror(-w.self));
+	fd = reopen(&w, path_fd, &st, flags);
+	if (own)
+		close(w.self);
+	if (fd < 0)
+		errno = -fd;
+	return fd;
+}
+
 #define KNOWN_FLAGS (O_ACCMODE | O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CREAT | \
 		     O_EXCL | O_TMPFILE | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 

@@ -89,6 +89,16 @@ int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 		 mode_t mode, struct err_text *e);
 
 /*
+ * Open for real (O_RDONLY, O_WRONLY or O_RDWR; with O_DIRECTORY a
+ * directory) the O_PATH fd that confine_open(O_PATH) gave, after the
+ * caller has looked at it (fstat: is it the file it expects?): that
+ * inode, through /proc/self/fd, never a path again.  Its mount was
+ * checked by the walk that gave it.  O_CLOEXEC and O_NONBLOCK are
+ * added.  fd or -errno (-EINVAL: not a regular file; -ENOTDIR).
+ */
+int confine_reopen(int path_fd, int flags, struct err_text *e);
+
+/*
  * Read all of a file that confine_open gave (fd): until EOF or max bytes
  * (a longer file is cut there), and no longer than timeout_ms (<= 0: no
  * limit; it is checked between reads; each read returns promptly, since

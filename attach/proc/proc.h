@@ -68,6 +68,9 @@ struct proc_maps_facts {
 	                             libc.musl-* -> musl */
 	char jvm_lib[512];        /* path of libjvm.so / libj9vm*.so, "" if
 	                             unknown or too long */
+	dev_t jvm_lib_dev;        /* its maps line's device (makedev of the
+	                             hex major:minor) and inode: the file */
+	uint64_t jvm_lib_ino;     /* mapped (target_open_mapped checks them) */
 	char loader[256];         /* the dynamic loader the process runs
 	                             under: ld-linux-*.so.* or glibc < 2.34's
 	                             ld-2.NN.so (glibc), or musl's

@@ -141,6 +141,52 @@ for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
 done
 la_jvm_stop "$fake"
 
+# A regular file renamed over the libjvm.so the fake maps (a package
+# upgrade does that; so can a target that wants another file read as its
+# libjvm.so), or bound over it by uid 1000 in a mount namespace of its own
+# (maps then shows the path unchanged, not "(deleted)"): not the mapped
+# file, so list (the version) and map (the symbols) never open it, and map
+# says why; attach (the ELF machine) stops earlier with these fakes.  Main
+# before this case (fd9952e) opened it in both (list showed 99.0.1).
+other=$LA_TMP/other-libjvm.so
+cp "$libm" "$other"
+printf 'OpenJDK 64-Bit Server VM (99.0+1) for linux-amd64 JRE (99.0.1+1), built\0' >>"$other"
+chmod a+r "$other"
+# not_the_mapped WHAT WATCHED: list and map do not open WATCHED
+not_the_mapped() {
+	local cmd
+	for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
+		t_watch_open "$2"
+		# shellcheck disable=SC2086
+		la_jsym $cmd
+		no_open "jsym $cmd does not open the file $1 libjvm.so"
+		case $cmd in
+		list) t_check "list shows no version read from the other file" \
+			bash -c "! grep -E '^$fake ' '$KIT_DIR/t_run.out' | grep -q '99\.0\.1'" ;;
+		map*) t_contains "$(cat "$KIT_DIR/t_run.err")" "is not the file it mapped" \
+			"map names the cause" ;;
+		esac
+	done
+}
+
+t_case libjvm-replaced-by-another-file
+jdk=$LA_TMP/jdk-renamed
+make_jdk "$jdk"
+fake_root "$jdk"
+cp "$other" "$jdk/lib/server/libjvm.so.new"
+mv "$jdk/lib/server/libjvm.so.new" "$jdk/lib/server/libjvm.so"
+not_the_mapped "renamed over" "$jdk/lib/server/libjvm.so"
+la_jvm_stop "$fake"
+
+t_case libjvm-other-file-bound-by-uid-1000
+jdk=$LA_TMP/jdk-bound-file
+make_jdk "$jdk"
+fake_user "$jdk" "mount --bind '$other' \"\$lib\""
+t_check "uid 1000 bound another file over libjvm.so (in its namespace)" \
+	cmp -s "$other" "/proc/$fake/root$jdk/lib/server/libjvm.so"
+not_the_mapped "bound over" "$other"
+la_jvm_stop "$fake"
+
 # ------------------------------------------- row 2: /etc/hostname
 t_case hostname-device-bound-by-uid-1000
 jdk=$LA_TMP/jdk-host
