@@ -100,6 +100,10 @@ static int walk_path(struct walk *w, int root_fd, const char *path, bool nofollo
 			close(fd);
 			goto out;
 		}
+		if (S_ISLNK(st->st_mode) && last && nofollow && w->keep_link) {
+			rc = fd;
+			goto out;
+		}
 		if (S_ISLNK(st->st_mode)) {
 			char lnk[PATH_MAX + 1];
 			ssize_t ln;
@@ -332,6 +336,34 @@ out:
 	if (fd < 0)
 		errno = -fd;
 	return fd;
+}
+
+int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
+		 struct stat *st, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e,
+			  .keep_link = true };
+	bool own;
+	int pfd;
+
+	if (dir_fd < 0 || !path || !*path || (flags & ~O_NOFOLLOW))
+		return err_set(e, -EINVAL, "cannot look at %s: invalid confined stat "
+			       "(dir %d, flags %#x)", w.path, dir_fd, (unsigned)flags);
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot look at %s: this process's /proc/self: %s",
+			       path, strerror(-w.self));
+	pfd = walk_path(&w, dir_fd, path, flags & O_NOFOLLOW, st);
+	if (pfd >= 0)
+		close(pfd);
+	free(w.mi);
+	if (own)
+		close(w.self);
+	if (pfd < 0) {
+		errno = -pfd;
+		return pfd;
+	}
+	return 0;
 }
 
 /* ---- whole reads ------------------------------------------------------------ */

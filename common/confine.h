@@ -47,6 +47,7 @@
 #define JSYM_CONFINE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "errtext.h"
@@ -87,6 +88,20 @@ int confine_pin_self(void);
  */
 int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 		 mode_t mode, struct err_text *e);
+
+/*
+ * What fstatat(dir_fd, path, st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW
+ * : 0) would say, found by confine_open's walk (mnt_fd and dir_fd as its
+ * mnt_fd and root_fd; symlinks followed inside dir_fd): every component's
+ * mount is checked first, the last one's too, so no stat is ever sent to
+ * a file system that may stall (-EREMOTE) or to a kernel interface
+ * (-EPERM).  Any kind of file is described (a socket, a device: an
+ * O_PATH descriptor opens nothing); with O_NOFOLLOW a symlink as the
+ * last component is described, not refused.  0, or -errno (-ENOENT when
+ * nothing is there) with e set.
+ */
+int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
+		 struct stat *st, struct err_text *e);
 
 /*
  * Open for real (O_RDONLY, O_WRONLY or O_RDWR; with O_DIRECTORY a

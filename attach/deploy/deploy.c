@@ -343,7 +343,8 @@ static bool ours_to_remove(int dfd, const char *name, const struct target *t, de
 {
 	struct stat st;
 
-	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	return confine_stat(t->proc_fd, dfd, name, O_NOFOLLOW, &st, NULL) == 0 &&
+	       S_ISREG(st.st_mode) &&
 	       st.st_nlink == 1 && st.st_uid == t->st.uid[1] && st.st_dev == dev;
 }
 

@@ -328,7 +328,51 @@ START_TEST(bind_mounted_device_refused)
 	ck_assert_int_eq(confine_open(-1, d, "/hostname", O_RDONLY, 0, NULL), -EINVAL);
 	ck_assert_msg(!planted_opened(ifd), "the device bound over the file was opened");
 	ck_assert_int_eq(confine_open(-1, d, "status", O_RDONLY, 0, NULL), -EPERM);
+	/* a look at the names is refused alike: no stat reaches procfs */
+	struct stat st;
+
+	ck_assert_int_eq(confine_stat(-1, d, "status", O_NOFOLLOW, &st, NULL), -EPERM);
+	ck_assert_int_eq(confine_stat(-1, d, "hostname", O_NOFOLLOW, &st, NULL), 0);
+	ck_assert(S_ISCHR(st.st_mode));         /* described, not opened */
 	close(d);
+}
+END_TEST
+
+/* confine_stat: what fstatat(AT_SYMLINK_NOFOLLOW) would say of a name in
+ * a target's directory (issue 24: no stat outside the walk), any kind of
+ * file described, symlinks followed inside the root only, a kernel
+ * interface's file refused. */
+START_TEST(stat_walks_confined)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct err_text e = { "" };
+	struct stat st;
+	int s, d, p;
+
+	make_dir();
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(s, 0);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%.100s", at("sock"));
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(symlink("/sock", at("abs")), 0);
+	ck_assert_int_eq(symlink("../../../../../../etc/passwd", at("out")), 0);
+	d = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(d, 0);
+	ck_assert_int_eq(confine_stat(-1, d, "sock", O_NOFOLLOW, &st, &e), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(confine_stat(-1, d, "abs", O_NOFOLLOW, &st, &e), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	/* followed: "/sock" is the root's own, not the host's */
+	ck_assert_int_eq(confine_stat(-1, d, "abs", 0, &st, &e), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(confine_stat(-1, d, "out", 0, &st, NULL), -ENOENT);
+	ck_assert_int_eq(confine_stat(-1, d, "missing", O_NOFOLLOW, &st, NULL), -ENOENT);
+	ck_assert_int_eq(confine_stat(-1, d, "sock", O_RDONLY | O_CREAT, &st, NULL), -EINVAL);
+	p = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_eq(confine_stat(-1, p, "status", O_NOFOLLOW, &st, &e), -EPERM);
+	close(p);
+	close(d);
+	close(s);
 }
 END_TEST
 
@@ -508,6 +552,7 @@ Suite *confine_suite(void)
 	tcase_add_test(tc, bad_calls_refused);
 	tcase_add_test(tc, chrooted_target_files_open);
 	tcase_add_test(tc, mapped_lib_replaced_refused);
+	tcase_add_test(tc, stat_walks_confined);
 	suite_add_tcase(s, tc);
 	return s;
 }
