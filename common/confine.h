@@ -5,7 +5,7 @@
  * /etc/hostname, the attach trigger and sockets' directories, the agent's
  * symbol files, the outputs of `jsym map`.  Both the CLI (attach/) and the
  * lookup library (agent/lookup/) use it; tests/lib/confine_check.sh fails
- * the build's tests on any other open in those folders.
+ * the build's tests on any other open, or stat of a name, in those folders.
  *
  * A container or a fake JVM decides what sits at every such path.  So the
  * path is walked here one component at a time, each opened O_PATH (no
