@@ -100,6 +100,10 @@ static int walk_path(struct walk *w, int root_fd, const char *path, bool nofollo
 			close(fd);
 			goto out;
 		}
+		if (S_ISLNK(st->st_mode) && last && nofollow && w->keep_link) {
+			rc = fd;
+			goto out;
+		}
 		if (S_ISLNK(st->st_mode)) {
 			char lnk[PATH_MAX + 1];
 			ssize_t ln;
@@ -172,6 +176,34 @@ static int reopen(struct walk *w, int pfd, const struct stat *st, int flags)
 		return err_set(w->e, -ESTALE, "cannot open %s: it changed while opened",
 			       w->path);
 	}
+	return fd;
+}
+
+int confine_reopen(int path_fd, int flags, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = -1, .path = "a checked file", .e = e };
+	struct stat st;
+	bool own;
+	int fd;
+
+	if (path_fd < 0 || (flags & ~(O_ACCMODE | O_DIRECTORY)))
+		return err_set(e, -EINVAL, "cannot reopen fd %d: invalid confined open "
+			       "(flags %#x)", path_fd, (unsigned)flags);
+	if (fstat(path_fd, &st) != 0)
+		return err_set(e, -errno, "cannot reopen fd %d: %s", path_fd, strerror(errno));
+	if ((flags & O_DIRECTORY) ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return err_set(e, (flags & O_DIRECTORY) ? -ENOTDIR : -EINVAL,
+			       "refusing to reopen fd %d: it is %s", path_fd,
+			       kind_name(st.st_mode));
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot reopen fd %d: this process's /proc/self: %s",
+			       path_fd, strerror(-w.self));
+	fd = reopen(&w, path_fd, &st, flags);
+	if (own)
+		close(w.self);
+	if (fd < 0)
+		errno = -fd;
 	return fd;
 }
 
@@ -304,6 +336,34 @@ out:
 	if (fd < 0)
 		errno = -fd;
 	return fd;
+}
+
+int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
+		 struct stat *st, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e,
+			  .keep_link = true };
+	bool own;
+	int pfd;
+
+	if (dir_fd < 0 || !path || !*path || (flags & ~O_NOFOLLOW))
+		return err_set(e, -EINVAL, "cannot look at %s: invalid confined stat "
+			       "(dir %d, flags %#x)", w.path, dir_fd, (unsigned)flags);
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot look at %s: this process's /proc/self: %s",
+			       path, strerror(-w.self));
+	pfd = walk_path(&w, dir_fd, path, flags & O_NOFOLLOW, st);
+	if (pfd >= 0)
+		close(pfd);
+	free(w.mi);
+	if (own)
+		close(w.self);
+	if (pfd < 0) {
+		errno = -pfd;
+		return pfd;
+	}
+	return 0;
 }
 
 /* ---- whole reads ------------------------------------------------------------ */

@@ -5,7 +5,7 @@
  * /etc/hostname, the attach trigger and sockets' directories, the agent's
  * symbol files, the outputs of `jsym map`.  The CLI and the lookup library
  * (both in attach/) use it; tests/lib/confine_check.sh fails the build's
- * tests on any other open in attach/.
+ * tests on any other open, or stat of a name, in attach/.
  *
  * A container or a fake JVM decides what sits at every such path.  So the
  * path is walked here one component at a time, each opened O_PATH (no
@@ -47,6 +47,7 @@
 #define JSYM_CONFINE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "errtext.h"
@@ -87,6 +88,30 @@ int confine_pin_self(void);
  */
 int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 		 mode_t mode, struct err_text *e);
+
+/*
+ * What fstatat(dir_fd, path, st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW
+ * : 0) would say, found by confine_open's walk (mnt_fd and dir_fd as its
+ * mnt_fd and root_fd; symlinks followed inside dir_fd): every component's
+ * mount is checked first, the last one's too, so no stat is ever sent to
+ * a file system that may stall (-EREMOTE) or to a kernel interface
+ * (-EPERM).  Any kind of file is described (a socket, a device: an
+ * O_PATH descriptor opens nothing); with O_NOFOLLOW a symlink as the
+ * last component is described, not refused.  0, or -errno (-ENOENT when
+ * nothing is there) with e set.
+ */
+int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
+		 struct stat *st, struct err_text *e);
+
+/*
+ * Open for real (O_RDONLY, O_WRONLY or O_RDWR; with O_DIRECTORY a
+ * directory) the O_PATH fd that confine_open(O_PATH) gave, after the
+ * caller has looked at it (fstat: is it the file it expects?): that
+ * inode, through /proc/self/fd, never a path again.  Its mount was
+ * checked by the walk that gave it.  O_CLOEXEC and O_NONBLOCK are
+ * added.  fd or -errno (-EINVAL: not a regular file; -ENOTDIR).
+ */
+int confine_reopen(int path_fd, int flags, struct err_text *e);
 
 /*
  * Read all of a file that confine_open gave (fd): until EOF or max bytes

@@ -25,6 +25,8 @@ struct walk {
 		char type[64];
 	} seen[8];
 	int nseen;
+	bool keep_link;         /* a symlink as the last component, under
+	                           nofollow, is the end (confine_stat's lstat) */
 	const char *path;       /* for messages */
 	struct err_text *e;
 };

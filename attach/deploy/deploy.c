@@ -70,10 +70,11 @@ static int check_jvm_arch(const struct target *t, struct err_text *e)
 
 	if (!t->maps.jvm_lib[0])
 		return 0;
-	/* a plain file only: a device, FIFO or FUSE file planted at the path
-	 * since the JVM mapped it is never opened */
-	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW,
-			  0, NULL);
+	/* the mapped file only: a device, FIFO or FUSE file, or another
+	 * library, put at the path since the JVM mapped it is never opened
+	 * (and then proves nothing: the probe speaks) */
+	fd = target_open_mapped(t, t->maps.jvm_lib, t->maps.jvm_lib_dev,
+				t->maps.jvm_lib_ino, NULL);
 	if (fd < 0)
 		return 0;
 	n = pread(fd, h, sizeof(h), 0);
@@ -340,7 +341,8 @@ static bool ours_to_remove(int dfd, const char *name, const struct target *t, de
 {
 	struct stat st;
 
-	return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	return confine_stat(t->proc_fd, dfd, name, O_NOFOLLOW, &st, NULL) == 0 &&
+	       S_ISREG(st.st_mode) &&
 	       st.st_nlink == 1 && st.st_uid == t->st.uid[1] && st.st_dev == dev;
 }
 

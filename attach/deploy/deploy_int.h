@@ -82,9 +82,9 @@ int deploy_end_child(pid_t pid, int grace_ms);
 
 /*
  * The process between jsym and the container's code (reap_all_and_exit in
- * enter.c) has a real and saved uid of its own, so the probe cannot signal
- * it; but in a shared-PID pod a container's root can start a process of
- * that uid, which can kill it, and the orphans it was to kill would then
+ * enter.c) has a real and saved uid no process has (deploy_reaper_uid),
+ * so the probe cannot signal it; but in a shared-PID pod a container's
+ * root (CAP_SETUID) can start a process of that uid, which can kill it, and the orphans it was to kill would then
  * go to the host's init.  So the caller of deploy_enter's fork adopts
  * orphans too (deploy_adopt_orphans, before the fork: 0 or -errno), and
  * once its child is reaped kills and reaps every child left to it
@@ -93,6 +93,17 @@ int deploy_end_child(pid_t pid, int grace_ms);
  * other children are all gone by then (jsym's attach worker).
  */
 int deploy_adopt_orphans(void);
+
+/*
+ * The real and saved uid of that process in between: a random uid from
+ * the upper half of jsym's user namespace's widest uid_map range that no
+ * process visible in jsym's /proc has as its real, effective or saved uid
+ * (never 0, 65534, the JVM's or jsym's), so that nothing but a process
+ * with CAP_KILL or CAP_SETUID may signal it (kill(2)).  When no /proc or
+ * uid_map can be read or 16 picks were all taken: 65534 (65533 for a JVM
+ * of 65534), as before.
+ */
+uid_t deploy_reaper_uid(uid_t jvm_uid);
 void deploy_sweep_orphans(void);
 
 /*

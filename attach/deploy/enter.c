@@ -10,6 +10,7 @@
  * wants the JVM's pid namespace, which setns() gives only to children
  * forked afterwards (docs/protocols.md C3, C5, E5).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -102,6 +103,88 @@ static void kill_children(int fd)
 	}
 }
 
+/* Does any process this one can see have u as its real, effective or
+ * saved uid (the ids kill(2) compares)?  /proc is jsym's own here. */
+static bool uid_in_use(DIR *d, uid_t u)
+{
+	struct dirent *de;
+	bool used = false;
+
+	rewinddir(d);
+	while (!used && (de = readdir(d)) != NULL) {
+		struct proc_status st;
+		char name[32], *text = NULL;
+		ssize_t n;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    strlen(de->d_name) > 12)
+			continue;
+		snprintf(name, sizeof(name), "%s/status", de->d_name);
+		n = confine_proc_read(dirfd(d), name, 16384, &text);
+		if (n > 0 && proc_parse_status(text, (size_t)n, &st) == 0)
+			used = st.uid[0] == u || st.uid[1] == u || st.uid[2] == u;
+		free(text);
+	}
+	return used;
+}
+
+uid_t deploy_reaper_uid(uid_t jvm_uid)
+{
+	uid_t fallback = jvm_uid == 65534 ? 65533 : 65534;
+	unsigned long long lo = 0, count = 0;
+	char *map = NULL, *p;
+	ssize_t n;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return fallback;
+	/* the widest range of our user namespace's uid_map: a uid outside it
+	 * cannot be taken (setresuid: EINVAL) */
+	n = confine_proc_read(dirfd(d), "self/uid_map", 4096, &map);
+	if (n <= 0) {
+		free(map);
+		closedir(d);
+		return fallback;
+	}
+	for (p = map; *p; ) {
+		unsigned long long in, out, cnt;
+		char *end;
+
+		in = strtoull(p, &end, 10);
+		out = strtoull(end, &end, 10);
+		cnt = strtoull(end, &end, 10);
+		(void)out;
+		if (end == p)
+			break;
+		if (cnt > count) {
+			lo = in;
+			count = cnt;
+		}
+		p = end;
+		while (*p == '\n' || *p == ' ')
+			p++;
+	}
+	free(map);
+	/* a random one from its upper half (above the ids of people and
+	 * services, and of most containers' user namespaces), held by no
+	 * process we see */
+	for (int tries = 0; count >= 4 && tries < 16; tries++) {
+		unsigned long long r = 0;
+		uid_t u;
+
+		if (syscall(SYS_getrandom, &r, sizeof(r), 0) != (long)sizeof(r))
+			r = (unsigned long long)clock_ms() * 2654435761u ^ (unsigned)getpid();
+		u = (uid_t)(lo + count / 2 + r % (count / 2));
+		if (u == (uid_t)-1 || u == 0 || u == 65534 || u == jvm_uid ||
+		    u == getuid() || uid_in_use(d, u))
+			continue;
+		closedir(d);
+		return u;
+	}
+	closedir(d);
+	return fallback;
+}
+
 /*
  * The process in between.  It stays in jsym's mount namespace (so /proc is
  * still jsym's) and outside the JVM's pid namespace, and runs no container
@@ -122,21 +205,25 @@ static void kill_children(int fd)
  * container's own processes, in its namespaces and (deploy_cgroup_join)
  * its cgroup.
  *
- * Our real and saved uid are not the JVM's: what runs inside is of the
- * JVM's uid (0 for a root JVM) without capabilities, and kill(2) lets such
- * a process signal us only when its uid is our real or saved one.  The
- * effective uid stays 0, with CAP_KILL for the children.
+ * Our real and saved uid are one no process we can see has
+ * (deploy_reaper_uid): what runs inside is of the JVM's uid (0 for a root
+ * JVM) without capabilities, and kill(2) lets a process without CAP_KILL
+ * signal us only when its real or effective uid is our real or saved one,
+ * so neither the probe nor any other process of the pod (its nobody
+ * included) can; only one with CAP_SETUID or CAP_KILL, which could kill
+ * any process of the pod anyway.  The effective uid stays 0, with CAP_KILL
+ * for the children.  It is taken first thing, before the inner process
+ * can run anything of the container's.
  */
-static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t jvm_uid)
+static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t own_uid)
 {
-	uid_t other = jvm_uid == 65534 ? 65533 : 65534;
 	bool inner_done = false;
 	int status = 0, fd;
 	char path[64];
 	sigset_t set;
 
+	(void)setresuid(own_uid, (uid_t)-1, own_uid);
 	close_from(0);
-	(void)setresuid(other, (uid_t)-1, other);
 	/* Wait by sigwaitinfo, never in a handler: SIGCHLD says a child
 	 * ended, SIGTERM that jsym gave up (a timeout), SIGHUP that its
 	 * session is gone; jsym's own end sends SIGTERM too: we must kill
@@ -213,6 +300,7 @@ void deploy_sweep_orphans(void)
 int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 {
 	pid_t inner, jsym = getppid();
+	uid_t reaper_uid;
 	bool pid_in;
 	int rc;
 
@@ -242,12 +330,13 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
 		return err_set(e, -errno, "cannot become a child subreaper: %s",
 			       strerror(errno));
+	reaper_uid = deploy_reaper_uid(t->st.uid[1]);
 	inner = fork();
 	if (inner < 0)
 		return err_set(e, -errno, "cannot fork%s: %s", pid_in ?
 			       " into the JVM's pid namespace" : "", strerror(errno));
 	if (inner > 0)
-		reap_all_and_exit(inner, jsym, t->st.uid[1]);
+		reap_all_and_exit(inner, jsym, reaper_uid);
 	/* die with the process in between (in the JVM's pid namespace our
 	 * parent is invisible: getppid() is 0 before and after) */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -172,7 +172,7 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 		return 0;
 	/* refused by its type: its mount passed, so lstat may name the kind */
 	if ((pfd == -EINVAL || pfd == -ELOOP) &&
-	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	    confine_stat(p->t->proc_fd, dirfd, name, O_NOFOLLOW, &st, NULL) == 0)
 		return err_set(p->e, -EPERM, "%s in the container is %s: refusing "
 			       "to use it (remove it)", path, kind_of(st.st_mode));
 	if (pfd == -EINVAL || pfd == -ELOOP || pfd == -EREMOTE || pfd == -EPERM)

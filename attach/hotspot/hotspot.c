@@ -59,11 +59,13 @@ bool hotspot_may_signal(const struct target *t, struct err_text *e)
 	return true;
 }
 
-static bool is_socket_at(int dirfd, const char *name)
+/* A socket at name in dirfd (a directory of t's root): looked at through
+ * the confined walk, so a FUSE file there is never asked. */
+static bool is_socket_at(const struct target *t, int dirfd, const char *name)
 {
 	struct stat st;
 
-	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	return confine_stat(t->proc_fd, dirfd, name, O_NOFOLLOW, &st, NULL) == 0 &&
 	       S_ISSOCK(st.st_mode);
 }
 
@@ -118,7 +120,7 @@ static int open_trigger_in(int mnt_fd, int dir, const char *name)
 			return fd;
 		if (fd >= 0)
 			close(fd);
-		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (confine_stat(mnt_fd, dir, name, O_NOFOLLOW, &st, NULL) == 0 &&
 		    S_ISDIR(st.st_mode))
 			return -EISDIR;
 		if (unlinkat(dir, name, 0) != 0 && errno != ENOENT)
@@ -224,8 +226,8 @@ static int socket_poll_ms(bool have_inotify, long left)
 }
 
 /*
- * Wait until `sock` is a socket in the current directory (the JVM's temp
- * dir, named o->dir in messages).
+ * Wait until `sock` is a socket in the current directory, tmp_fd (the
+ * JVM's temp dir, named o->dir in messages).
  * inotify wakes us when the listener renames its socket into place; the
  * poll timeout is only a fallback for file systems without events.
  *
@@ -237,8 +239,9 @@ static int socket_poll_ms(bool have_inotify, long left)
  * watch starts that grace period without waiting for it; the caller closes
  * the descriptor after the JVM's reply, by when it has mostly passed.
  */
-static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
-		       int *ino_out, const struct hs_opts *o, struct err_text *e)
+static int wait_socket(const struct target *t, int tmp_fd, const char *sock,
+		       int timeout_ms, int *ino_out, const struct hs_opts *o,
+		       struct err_text *e)
 {
 	const struct attach_log *log = o->log;
 	long start = clock_ms(), left;
@@ -257,7 +260,7 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 		struct pollfd p[2] = { { ino, POLLIN, 0 }, { t->pidfd, POLLIN, 0 } };
 		char drain[4096];
 
-		if (is_socket_at(AT_FDCWD, sock)) {
+		if (is_socket_at(t, tmp_fd, sock)) {
 			attach_step(log, "socket found after %ld ms",
 				    clock_ms() - start);
 			break;
@@ -298,12 +301,12 @@ static int wait_socket(const struct target *t, const char *sock, int timeout_ms,
 }
 
 /* Is the JVM's socket there?  1 yes, 0 no, -EPERM (with e) foreign owner. */
-static int socket_ready(const struct target *t, const char *dir,
+static int socket_ready(const struct target *t, int tmp_fd, const char *dir,
 			const char *sock, struct err_text *e)
 {
 	struct stat st;
 
-	if (fstatat(AT_FDCWD, sock, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	if (confine_stat(t->proc_fd, tmp_fd, sock, O_NOFOLLOW, &st, NULL) != 0 ||
 	    !S_ISSOCK(st.st_mode))
 		return 0;
 	if (st.st_uid != t->st.uid[1] && st.st_uid != 0)
@@ -343,7 +346,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 	int dir = -1, fd, rc;
 
 	for (;;) {
-		rc = socket_ready(t, o->dir, sock, e);
+		rc = socket_ready(t, tmp_fd, o->dir, sock, e);
 		if (rc) {
 			if (rc > 0)
 				attach_step(o->log, "socket %s/%s exists: no signal "
@@ -375,7 +378,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		}
 		/* the previous holder removed it, or its signal worked: look again */
 		if (fstat(fd, &st) != 0 || st.st_nlink == 0 ||
-		    socket_ready(t, o->dir, sock, NULL) != 0) {
+		    socket_ready(t, tmp_fd, o->dir, sock, NULL) != 0) {
 			close(fd);
 			attach_step(o->log, "another attach ran meanwhile");
 			continue;
@@ -383,7 +386,7 @@ static int ensure_listener(const struct target *t, int tmp_fd, const char *sock,
 		guard_trigger(dir, trig);
 		rc = send_sigquit(t, o->log, e);
 		if (rc == 0)
-			rc = wait_socket(t, sock, socket_wait_ms(deadline), ino,
+			rc = wait_socket(t, tmp_fd, sock, socket_wait_ms(deadline), ino,
 					 o, e);
 		if (unlinkat(dir, trig, 0) == 0)
 			attach_step(o->log, "trigger removed");

@@ -38,7 +38,7 @@ static int open_alt(const struct target *t, const char *alt,
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
 	/* as the JVM's user (the caller took its ids): EROFS counts too */
 	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0 &&
-	    !(fstatat(fd, sock, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !(confine_stat(t->proc_fd, fd, sock, O_NOFOLLOW, &st, NULL) == 0 &&
 	      S_ISSOCK(st.st_mode))) {
 		int err = -errno;
 

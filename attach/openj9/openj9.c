@@ -129,7 +129,7 @@ static void release_replyinfo(struct j9_session *s)
 		return;
 	s->reply_made = false;
 	/* Only unlink what we made: same inode as the file we created. */
-	if (fstatat(s->vmdir, "replyInfo", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (confine_stat(MNT(s->t), s->vmdir, "replyInfo", O_NOFOLLOW, &st, NULL) == 0 &&
 	    st.st_dev == s->reply_dev && st.st_ino == s->reply_ino)
 		unlinkat(s->vmdir, "replyInfo", 0);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "proc.h"
 #include "proc_span.h"
@@ -236,9 +237,34 @@ static void keep_span(char *out, size_t cap, struct span path)
 	}
 }
 
-static void keep_path(struct proc_maps_facts *mf, struct span path)
+/* "start-end perms offset major:minor inode": the device (hex numbers) and
+ * the inode of the line's file; 0s when malformed. */
+static void maps_dev_ino(struct span line, dev_t *dev, uint64_t *ino)
+{
+	uint64_t maj, min, i;
+
+	*dev = 0;
+	*ino = 0;
+	for (int f = 0; f < 3; f++) {
+		skip_blanks(&line);
+		while (line.p < line.end && !is_blank(*line.p))
+			line.p++;
+	}
+	skip_blanks(&line);
+	if (eat_hex64(&line, &maj) < 0 || maj > 0xfff || !eat_prefix(&line, ":") ||
+	    eat_hex64(&line, &min) < 0 || min > 0xfffff)
+		return;
+	skip_blanks(&line);
+	if (eat_udec(&line, UINT64_MAX, &i) < 0)
+		return;
+	*dev = makedev((unsigned)maj, (unsigned)min);
+	*ino = i;
+}
+
+static void keep_path(struct proc_maps_facts *mf, struct span line, struct span path)
 {
 	keep_span(mf->jvm_lib, sizeof(mf->jvm_lib), path);
+	maps_dev_ino(line, &mf->jvm_lib_dev, &mf->jvm_lib_ino);
 }
 
 /* musl's libc is its loader: ld-musl-*, libc.musl-*, or Debian's
@@ -350,12 +376,12 @@ int proc_parse_maps(const char *buf, size_t len, struct proc_maps_facts *mf)
 		}
 		if (has_prefix_n(b, n, "libj9vm") && has_suffix_n(b, n, ".so")) {
 			if (mf->kind != PROC_OPENJ9)
-				keep_path(mf, path);
+				keep_path(mf, line, path);
 			mf->kind = PROC_OPENJ9;
 		} else if (n == 9 && memcmp(b, "libjvm.so", 9) == 0) {
 			if (mf->kind == PROC_NOT_JVM) {
 				mf->kind = PROC_HOTSPOT;
-				keep_path(mf, path);
+				keep_path(mf, line, path);
 			}
 		} else if (is_musl_libc(path, b, n)) {
 			mf->libc = PROC_LIBC_MUSL;

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/fsuid.h>
@@ -138,6 +140,57 @@ static void read_argfiles(struct target *t)
 	}
 }
 
+/* File systems whose stat(2) device is not the one /proc/<pid>/maps shows:
+ * overlayfs (maps gave the layer's device before Linux 6.8; on 6.18 both
+ * show the overlay's, 0:41 in a podman container), btrfs and bcachefs
+ * (stat gives a subvolume's anonymous device, maps the superblock's). */
+#define OVERLAYFS_MAGIC 0x794c7630L
+#define BTRFS_MAGIC 0x9123683eL
+#define BCACHEFS_MAGIC 0xca451a4eL
+
+int target_open_mapped(const struct target *t, const char *path, dev_t dev,
+		       uint64_t ino, struct err_text *e)
+{
+	struct statfs sf;
+	struct stat st;
+	bool dev_differs;
+	int pfd, fd;
+
+	if (t->root_fd < 0)
+		return err_set(e, -EBADF, "cannot open %s: the process's root directory "
+			       "was not opened", path);
+	if (!path[0] || ino == 0)
+		return err_set(e, -ENOENT, "cannot open the mapped %s: its maps line "
+			       "names no file", path[0] ? path : "library");
+	/* a plain file on a local file system, or nothing: a device or FIFO
+	 * planted at the path since it was mapped is refused unopened */
+	pfd = confine_open(t->proc_fd, t->root_fd, path, O_PATH | O_NOFOLLOW, 0, e);
+	if (pfd < 0)
+		return pfd;
+	if (fstat(pfd, &st) != 0) {
+		fd = err_set(e, -errno, "cannot stat %s: %s", path, strerror(errno));
+		close(pfd);
+		return fd;
+	}
+	dev_differs = st.st_dev != dev;
+	if (dev_differs && fstatfs(pfd, &sf) == 0 &&
+	    ((long)sf.f_type == OVERLAYFS_MAGIC || (long)sf.f_type == BTRFS_MAGIC ||
+	     (long)sf.f_type == BCACHEFS_MAGIC))
+		dev_differs = false;
+	if ((uint64_t)st.st_ino != ino || dev_differs) {
+		close(pfd);
+		return err_set(e, -ESTALE, "%s inside the process's root is not the file it "
+			       "mapped (inode %llu on %u:%u there, %llu on %u:%u mapped): it "
+			       "was replaced since (an upgrade, or planted); jsym reads only "
+			       "the mapped file", path, (unsigned long long)st.st_ino,
+			       major(st.st_dev), minor(st.st_dev), (unsigned long long)ino,
+			       major(dev), minor(dev));
+	}
+	fd = confine_reopen(pfd, O_RDONLY, e);
+	close(pfd);
+	return fd;
+}
+
 #define LIBJVM_MAX (256u << 20)
 
 /*
@@ -154,8 +207,8 @@ static void read_libjvm_version(struct target *t)
 
 	if (t->maps.kind != PROC_HOTSPOT)
 		return;
-	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib,
-			  O_RDONLY | O_NOFOLLOW, 0, NULL);
+	fd = target_open_mapped(t, t->maps.jvm_lib, t->maps.jvm_lib_dev,
+				t->maps.jvm_lib_ino, NULL);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||

@@ -51,24 +51,15 @@ static int lookup_symbols(const struct target *t, const struct vm_lib_span *span
 			  uint64_t sym[VS_COUNT], struct err_text *e)
 {
 	uint64_t vaddr = 0;
-	struct stat st;
 	int fd, rc;
 
-	if (t->root_fd < 0)
-		return err_set(e, -EBADF, "the JVM's root directory was not opened");
-	/* a plain file on a local file system, or nothing is opened: a device
-	 * or FIFO planted at the path since the JVM mapped it is refused */
-	fd = confine_open(t->proc_fd, t->root_fd, t->maps.jvm_lib, O_RDONLY | O_NOFOLLOW,
-			  0, NULL);
+	/* the mapped file (inode and device of the maps line just read), a
+	 * plain file on a local file system, or nothing is opened: a device,
+	 * FIFO or other library put at the path since the JVM mapped it is
+	 * refused */
+	fd = target_open_mapped(t, t->maps.jvm_lib, t->maps.jvm_lib_dev, span->inode, e);
 	if (fd < 0)
-		return err_set(e, fd, "cannot open %s inside the JVM's root: %s",
-			       t->maps.jvm_lib, strerror(-fd));
-	/* the file at that path now must be the one mapped */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_ino != span->inode) {
-		close(fd);
-		return err_set(e, -ESTALE, "%s inside the JVM's root is not the file the "
-			       "JVM mapped (replaced since it started?)", t->maps.jvm_lib);
-	}
+		return fd;
 	rc = vm_elf_lookup(fd, vm_table_symbol_names, sym, VS_COUNT, &vaddr, e);
 	close(fd);
 	if (rc < 0)

@@ -40,7 +40,9 @@ struct vm_lib_span {
 
 /*
  * Find the mappings of `path` in maps text buf[len] (hostile: malformed
- * lines are skipped).  0, -ENOENT (not mapped, or no mapping at offset 0).
+ * lines are skipped); a line of path " (deleted)" counts (the inode tells
+ * the mapped file from what the path names now).  0, -ENOENT (not mapped,
+ * or no mapping at offset 0).
  */
 int vm_maps_lib(const char *buf, size_t len, const char *path, struct vm_lib_span *out);
 

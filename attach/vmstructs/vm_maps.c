@@ -74,6 +74,11 @@ int vm_maps_lib(const char *buf, size_t len, const char *path, struct vm_lib_spa
 			continue;
 		while (s < le && *s == ' ')
 			s++;
+		/* " (deleted)": the file was unlinked or had another renamed over
+		 * it since; its span is still found, and target_open_mapped then
+		 * refuses what the path now names (not that inode) */
+		if ((size_t)(le - s) >= plen + 10 && !memcmp(le - 10, " (deleted)", 10))
+			le -= 10;
 		if ((size_t)(le - s) != plen || memcmp(s, path, plen) != 0 || stop <= start)
 			continue;
 		if (start < out->lo)

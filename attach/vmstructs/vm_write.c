@@ -144,14 +144,16 @@ static int open_tmp(const struct target *t, const char *dir, struct err_text *e)
 
 /* What is at the map's name now may be replaced: missing, or a regular
  * file of the JVM's uid or root. */
-static int check_old(int dirfd, const char *name, uid_t uid, const char *where,
-		     struct err_text *e)
+static int check_old(const struct vm_out *o, const char *name, struct err_text *e)
 {
+	const char *where = o->where;
+	uid_t uid = o->uid;
 	struct stat st;
+	int rc = confine_stat(o->mnt_fd, o->dirfd, name, O_NOFOLLOW, &st, NULL);
 
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return errno == ENOENT ? 0 : err_set(e, -errno, "cannot look at %s: %s",
-						     where, strerror(errno));
+	if (rc)
+		return rc == -ENOENT ? 0 : err_set(e, rc, "cannot look at %s: %s",
+						   where, strerror(-rc));
 	if (!S_ISREG(st.st_mode))
 		return err_set(e, -ELOOP, "%s in the container is %s: refusing to replace "
 			       "it (remove it)", where, kind_of(st.st_mode));
@@ -198,6 +200,7 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 
 	memset(o, 0, sizeof(*o));
 	o->fd = o->dirfd = -1;
+	o->mnt_fd = t->proc_fd;
 	o->uid = t->st.uid[1];
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	snprintf(o->where, sizeof(o->where), "%s/%s", dir, name);
@@ -209,7 +212,7 @@ int vm_out_begin(const struct target *t, const char *name, struct vm_out *o, cha
 	o->dirfd = open_tmp(t, dir, e);
 	if (o->dirfd < 0)
 		return o->dirfd;
-	rc = check_old(o->dirfd, name, o->uid, o->where, e);
+	rc = check_old(o, name, e);
 	if (rc)
 		goto fail;
 	o->fd = create_as_jvm(t, o->dirfd, o->tmp);
@@ -237,7 +240,7 @@ fail:
 int vm_out_commit(struct vm_out *o, struct err_text *e)
 {
 	/* the name may have been planted meanwhile: look again, then rename */
-	int rc = check_old(o->dirfd, o->name, o->uid, o->where, e);
+	int rc = check_old(o, o->name, e);
 
 	if (rc == 0 && renameat(o->dirfd, o->tmp, o->dirfd, o->name) != 0)
 		rc = err_set(e, -errno, "cannot rename the new file over %s: %s", o->where,

@@ -81,6 +81,7 @@ int vm_map_write(const struct target *t, const char *text, size_t len, char *whe
  */
 struct vm_out {
 	int dirfd, fd;
+	int mnt_fd;             /* the target's /proc/<pid> (not ours to close) */
 	uid_t uid;
 	bool created;           /* tmp exists and is not renamed yet */
 	char name[64], tmp[112], where[192];

@@ -141,6 +141,52 @@ for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
 done
 la_jvm_stop "$fake"
 
+# A regular file renamed over the libjvm.so the fake maps (a package
+# upgrade does that; so can a target that wants another file read as its
+# libjvm.so), or bound over it by uid 1000 in a mount namespace of its own
+# (maps then shows the path unchanged, not "(deleted)"): not the mapped
+# file, so list (the version) and map (the symbols) never open it, and map
+# says why; attach (the ELF machine) stops earlier with these fakes.  Main
+# before this case (fd9952e) opened it in both (list showed 99.0.1).
+other=$LA_TMP/other-libjvm.so
+cp "$libm" "$other"
+printf 'OpenJDK 64-Bit Server VM (99.0+1) for linux-amd64 JRE (99.0.1+1), built\0' >>"$other"
+chmod a+r "$other"
+# not_the_mapped WHAT WATCHED: list and map do not open WATCHED
+not_the_mapped() {
+	local cmd
+	for cmd in "list" "map $fake" "attach --agent-dir $JSYM_ROOT $fake"; do
+		t_watch_open "$2"
+		# shellcheck disable=SC2086
+		la_jsym $cmd
+		no_open "jsym $cmd does not open the file $1 libjvm.so"
+		case $cmd in
+		list) t_check "list shows no version read from the other file" \
+			bash -c "! grep -E '^$fake ' '$KIT_DIR/t_run.out' | grep -q '99\.0\.1'" ;;
+		map*) t_contains "$(cat "$KIT_DIR/t_run.err")" "is not the file it mapped" \
+			"map names the cause" ;;
+		esac
+	done
+}
+
+t_case libjvm-replaced-by-another-file
+jdk=$LA_TMP/jdk-renamed
+make_jdk "$jdk"
+fake_root "$jdk"
+cp "$other" "$jdk/lib/server/libjvm.so.new"
+mv "$jdk/lib/server/libjvm.so.new" "$jdk/lib/server/libjvm.so"
+not_the_mapped "renamed over" "$jdk/lib/server/libjvm.so"
+la_jvm_stop "$fake"
+
+t_case libjvm-other-file-bound-by-uid-1000
+jdk=$LA_TMP/jdk-bound-file
+make_jdk "$jdk"
+fake_user "$jdk" "mount --bind '$other' \"\$lib\""
+t_check "uid 1000 bound another file over libjvm.so (in its namespace)" \
+	cmp -s "$other" "/proc/$fake/root$jdk/lib/server/libjvm.so"
+not_the_mapped "bound over" "$other"
+la_jvm_stop "$fake"
+
 # ------------------------------------------- row 2: /etc/hostname
 t_case hostname-device-bound-by-uid-1000
 jdk=$LA_TMP/jdk-host
@@ -229,6 +275,44 @@ else
 	stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$JSYM" '$2 ~ /^D/ && index($0, j)')
 	t_eq "$stuck" "" "no jsym left in D state"
 	la_jvm_stop "$fake"
+fi
+
+# A name jsym only looks at (stat), never opens: HotSpot's socket
+# .java_pid<pid> in the JVM's /tmp, here a FUSE file system that answers
+# nothing after its start (not even a stat), mounted in the fake's own
+# mount namespace.  exec and attach look for the socket with confine_stat,
+# which refuses the FUSE mount from mountinfo before any stat reaches it,
+# and end at once ("will not signal": the fake does not catch SIGQUIT).
+# Main before this case (fd9952e) did fstatat(".java_pid<pid>") and hung
+# in the FUSE request until the hang guard killed it.
+t_case socket-name-on-fuse-that-never-answers
+if ! /usr/bin/python3 -c 'import fusepy' 2>/dev/null || [ ! -e /dev/fuse ]; then
+	t_skip_case "no FUSE here (/dev/fuse, python3-fusepy: bash mk/deps.sh test)"
+else
+	jdk=$LA_TMP/jdk-sockfuse
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	sock=/tmp/.java_pid$fake
+	nsenter -t "$fake" -m touch "$sock"
+	fuse2_pid=$( (nsenter -t "$fake" -m /usr/bin/python3 "$JSYM_ROOT/tests/lib/fuse_silent.py" \
+		"$sock" all </dev/null >"$KIT_DIR/fuse2.log" 2>&1 & echo $!) )
+	kit_on_exit "nsenter -t $fake -m umount -l '$sock' 2>/dev/null; kill -KILL $fuse2_pid 2>/dev/null;
+		rm -f '$sock'"
+	for _ in $(seq 100); do grep -qF " $sock " "/proc/$fake/mountinfo" && break; sleep 0.1; done
+	t_check "the silent FUSE file system is over the fake's $sock" \
+		grep -qF " $sock ro,nosuid,nodev,relatime - fuse jsym-silent " "/proc/$fake/mountinfo"
+	LA_LIMIT=10
+	la_jsym exec --timeout 1000 --read-timeout 1000 "$fake" properties
+	t_contains "$(cat "$KIT_DIR/t_run.err")" "will not signal it" "exec looked past the FUSE socket name"
+	la_jsym attach --agent-dir "$JSYM_ROOT" --timeout 2000 "$fake"
+	t_contains "$(cat "$KIT_DIR/t_run.err")" "will not signal it" "attach looked past the FUSE socket name"
+	LA_LIMIT=20
+	stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$JSYM" '$2 ~ /^D/ && index($0, j)')
+	t_eq "$stuck" "" "no jsym left in D state"
+	kill -KILL "$fuse2_pid" 2>/dev/null
+	nsenter -t "$fake" -m umount -l "$sock" 2>/dev/null
+	la_jvm_stop "$fake"
+	rm -f "$sock"
 fi
 
 t_finish

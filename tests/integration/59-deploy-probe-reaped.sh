@@ -67,6 +67,8 @@ __attribute__((constructor)) static void daemonize(void)
 	if (access("/tmp/reap-hang", F_OK) == 0)
 		for (;;)
 			pause();
+	if (access("/tmp/reap-slow", F_OK) == 0)
+		sleep(4);
 }
 C
 marker=jrd-$$
@@ -106,6 +108,7 @@ cg_remove() {
 cleanup() {
 	local d
 	kit_stop rp1; kit_stop rp2; kit_stop rp3; kit_stop rp4; kit_stop rp5; kit_stop rp6; kit_stop rp7
+	kit_stop rp8
 	# what a failing jsym left on the host: ours, by the name of this run
 	for d in $(daemons); do
 		kill -KILL "$d"
@@ -196,28 +199,66 @@ t_check "the hanging probe was given up" test "$T_RC" -ne 0
 none_left "from the host without CAP_SYS_ADMIN, probe timed out"
 kit_stop rp4
 
-# Issue 17 row 8: the process between jsym and the probe has a real and
-# saved uid of its own (65534 for this root JVM), so the probe cannot
-# signal it, but in a shared-PID pod a container's root can start a
-# process of that uid, which can.  Killed mid-probe, it cannot kill what
-# the probe left: jsym's attach worker adopts those orphans and does.
+# find_reaper: the parent of this run's daemon (the process in between,
+# its subreaper), in $reaper, its real uid in $ruid; within 7.5 s
+find_reaper() {
+	local i
+	d=
+	for i in $(seq 150); do    # pgrep: daemons() reads every comm, too slow here
+		d=$(pgrep -x "$marker" | head -n 1)
+		[ -n "$d" ] && break
+		sleep 0.05
+	done
+	ps -o pid,ppid,uid,ruid,comm -p "$d" 2>/dev/null | sed 's/^/  ps| /'
+	t_check "the probe left a daemon (${d:-none})" test -n "$d"
+	reaper=$(awk '/^PPid:/ {print $2}' "/proc/$d/status" 2>/dev/null)
+	ruid=$(awk '/^Uid:/ {print $2}' "/proc/$reaper/status" 2>/dev/null)
+	t_log "the daemon's parent: ${reaper:-?}, real uid ${ruid:-?}"
+}
+
+# Issue 24 row 10: the process between jsym and the probe has a real and
+# saved uid that no process had when it started (random, in the upper
+# half of the uid space), so neither the probe nor the pod's nobody
+# (65534, the uid it had before, here a process of it runs) can signal it;
+# the probe here takes 4 s, so the kill comes while the attach is under way.
+t_case host-no-sys-admin-nobody-cannot-kill-reaper
+ct=$(start rp8)
+touch "/proc/$ct/root/tmp/reap-slow"
+setpriv --reuid 65534 --regid 65534 --clear-groups sleep 60 &
+nobody=$!
+setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- \
+	"$J" attach -v --timeout 20000 --delivery copy "$ct" >"$KIT_DIR/nk.out" 2>"$KIT_DIR/nk.err" &
+jpid=$!
+find_reaper
+t_check "the reaper's uid ($ruid) is not nobody's" test "${ruid:-65534}" != 65534
+t_check "the reaper's uid ($ruid) is no other process's" \
+	test -z "$(awk -v u="${ruid:-65534}" -v r="${reaper:-0}" '/^Uid:/ && ($2 == u || $3 == u || $4 == u) {
+		split(FILENAME, p, "/"); if (p[3] != r) print p[3] }' /proc/[0-9]*/status 2>/dev/null)"
+if setpriv --reuid 65534 --regid 65534 --clear-groups kill -KILL "${reaper:-0}" 2>"$KIT_DIR/nk.kill"; then
+	t_check "a process of uid 65534 could not kill the reaper (it could)" false
+else
+	t_check "a process of uid 65534 gets EPERM killing the reaper: $(cat "$KIT_DIR/nk.kill")" \
+		grep -q "not permitted" "$KIT_DIR/nk.kill"
+fi
+wait "$jpid"
+rc=$?
+kill "$nobody" 2>/dev/null
+t_log "jsym attach: exit $rc, $(tail -n 1 "$KIT_DIR/nk.err")"
+t_eq "$rc" 0 "the attach went through"
+none_left "nobody tried to kill the reaper"
+kit_stop rp8
+
+# Issue 17 row 8: a process that takes the reaper's uid (which needs
+# CAP_SETUID: a container's root in a shared-PID pod) can still kill it.
+# Killed mid-probe, it cannot kill what the probe left: jsym's attach
+# worker adopts those orphans and does.
 t_case host-no-sys-admin-reaper-killed
 ct=$(start rp7)
 touch "/proc/$ct/root/tmp/reap-hang"
 setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- \
 	"$J" attach -v --timeout 8000 --delivery copy "$ct" >"$KIT_DIR/rk.out" 2>"$KIT_DIR/rk.err" &
 jpid=$!
-d=
-for i in $(seq 150); do    # pgrep: daemons() reads every comm, too slow here
-	d=$(pgrep -x "$marker" | head -n 1)
-	[ -n "$d" ] && break
-	sleep 0.05
-done
-ps -o pid,ppid,uid,ruid,comm -p "$d" 2>/dev/null | sed 's/^/  ps| /'
-t_check "the probe left a daemon (${d:-none})" test -n "$d"
-reaper=$(awk '/^PPid:/ {print $2}' "/proc/$d/status" 2>/dev/null)
-ruid=$(awk '/^Uid:/ {print $2}' "/proc/$reaper/status" 2>/dev/null)
-t_log "the daemon's parent: ${reaper:-?}, real uid ${ruid:-?}"
+find_reaper
 t_check "a process of the reaper's uid ($ruid) may kill it" \
 	setpriv --reuid "${ruid:-65534}" --regid "${ruid:-65534}" --clear-groups kill -KILL "${reaper:-0}"
 wait "$jpid"

@@ -18,7 +18,8 @@
 # into the target's mount namespace or a chroot, /proc/N/cwd, reopens
 # through /proc/self/fd): that list, not a hand-kept one, is what is
 # audited, so a new open is audited the day it is written.
-# Then two rounds per trap kind (the JDK's files, then /tmp): at every
+# Then three rounds per trap kind (the JDK's files, /tmp, the deepest
+# directories: below): at every
 # discovered path of all roots at once, tests/lib/audit_trap.py plants a FIFO, a character device (c 1 3),
 # a symlink to a host file outside the root, a bind-mounted /dev/null or a
 # FUSE file that answers stat but never an open or a read; every command
@@ -29,8 +30,8 @@
 # in D state; it prints the table of paths, the flags each was opened with
 # in the clean round and the verdict per trap.
 #
-# Run time: about 2 minutes when nothing hangs (eleven rounds of 30 traced
-# commands); each hang costs its limit (8 s).
+# Run time: about 3 minutes when nothing hangs (sixteen rounds of 30
+# traced commands); each hang costs its limit (8 s).
 # test-timeout: 1500
 if [ -z "${JSYM_AUDIT_PIDNS:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
 	JSYM_AUDIT_PIDNS=1 exec unshare --pid --fork --mount-proc bash "$0" "$@"
@@ -90,6 +91,7 @@ chmod -R a+rX "$AUD/inst"
 CANARY_NAME=jsym-audit-canary-$$
 CANARY=$AUD/out/$CANARY_NAME
 echo "a host file no container may reach" >"$CANARY"
+mkdir "$CANARY.d"       # what a symlink trap at a directory points to
 
 # The FUSE server (fusepy, libfuse2): one file, "f", that never opens.
 "$PY" "$LIB/audit_trap.py" fuse "$AUD/fuse" "$AUD/fuse-ready" "$AUD/release" \
@@ -247,17 +249,23 @@ n=$(awk -F'\t' '$3 == "plant"' "$AUD/discovered" | wc -l)
 t_check "the trace found paths to audit in both roots ($n)" \
 	test "$(awk -F'\t' '$3 == "plant" {print $1}' "$AUD/discovered" | sort -u | wc -l)" = 3
 
-# Two passes per kind, each path trapped in one: the JDK's and the
+# Three passes per kind, each path trapped in one: the JDK's and the
 # system's files (libjvm.so, release, the loader's), then the shared /tmp
-# (socket, trigger, perf map, journal, jsym's directory).  Trapping both at
-# once would hide the second: a trapped libjvm.so ends map before it
-# writes its perf map.
+# (socket, trigger, perf map, journal, the agent's and the probe's copies
+# in jsym's directory, which the plant makes first as the JVM's user when
+# it is missing, as a container's user can), then the deepest directories
+# jsym walks (the JDKs' lib/server, jsym's glibc/ and musl/): a FUSE
+# directory that never answers a lookup bound over each, or the directory
+# renamed aside for a symlink out, a FIFO, a device (an overlay's lower
+# directory cannot be renamed: skipped).  Trapping them at once would
+# hide the later: a trapped libjvm.so ends map before it writes its perf
+# map.
 IDS=()
 for kind in "${KINDS[@]}"; do
 	t_case "trap-$kind"
 	t0=$(date +%s)
 	[ "$kind" = symlink ] && t_watch_open "$CANARY"
-	for pass in jdk tmp; do
+	for pass in jdk tmp dir; do
 		id=$kind:$pass
 		IDS+=("$id")
 		# a fresh map JVM: jsym's directory names hold its start time,
@@ -267,11 +275,13 @@ for kind in "${KINDS[@]}"; do
 		now=$(starttime "${PID[mjvm]}")
 		for t in emu jvm mjvm; do
 			mapfile -t paths < <(awk -F'\t' -v t=$t -v pass=$pass '$1 == t && $3 == "plant" &&
-				(pass == "tmp") == ($2 ~ /^\/tmp\//) {print $2}' "$AUD/discovered" |
+				(pass == "dir" || (pass == "tmp") == ($2 ~ /^\/tmp\//)) {print $2}' "$AUD/discovered" |
 				sed "s/-1-$mjvm_start0\(\/\|\$\)/-1-$now\1/")
 			[ ${#paths[@]} -gt 0 ] || continue
+			dirs=()
+			[ $pass = dir ] && dirs=(--dirs)
 			"$PY" "$LIB/audit_trap.py" plant "$AUD/state" "$kind" "${PID[$t]}" "$CANARY" "$AUD/fuse/f" \
-				"${paths[@]}" | sed "s/^/$t /; s/-1-$now\(\/\| \)/-1-$mjvm_start0\1/" >>"$AUD/planted.$id"
+				"${dirs[@]}" "${paths[@]}" | sed "s/^/$t /; s/-1-$now\(\/\| \)/-1-$mjvm_start0\1/" >>"$AUD/planted.$id"
 		done
 		round "$id"
 		# one name per path in the table: the map JVM's as in the clean round

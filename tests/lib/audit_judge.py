@@ -6,7 +6,9 @@
         print "TARGET<TAB>PATH<TAB>plant|skip<TAB>WHY" per path jsym reached
         in a target's root
     audit_judge.py judge DIR KIND[:PASS]...
-        for each trap round: DIR/planted.ID ("TARGET PATH KIND planted"),
+        for each trap round: DIR/planted.ID ("TARGET PATH KIND planted",
+        "... planted dir" for a trapped directory: a call on any path
+        below it is judged as one on it),
         DIR/events.ID and DIR/runs.ID (one JSON per command: label,
         rc, hang, stuck); print "ok<TAB>TEXT" or "FAIL<TAB>TEXT" lines
         and, last, the table of paths, flags and verdicts ("table<TAB>...")
@@ -121,12 +123,15 @@ def judge(d, kinds):
         if kind not in kinds:
             kinds.append(kind)
         planted = set()
+        planted_dirs = set()
         pf = os.path.join(d, "planted." + kid)
         if os.path.exists(pf):
             for line in open(pf):
                 w = line.split()
                 if len(w) >= 4 and w[3] == "planted":
                     planted.add((w[0], w[1]))
+                    if len(w) >= 5 and w[4] == "dir":
+                        planted_dirs.add((w[0], w[1]))
                 elif len(w) >= 4:
                     verdict[(w[0], w[1], kind)] = "not planted (%s)" % " ".join(w[4:] or w[3:4])
         for key in planted:
@@ -140,7 +145,12 @@ def judge(d, kinds):
                 continue
             key = (e["target"], e["path"])
             if key not in planted:
-                continue
+                # a path below a trapped directory counts for that trap
+                below = sorted(k for k in planted_dirs if k[0] == key[0] and
+                               key[1].startswith(k[1].rstrip("/") + "/"))
+                if not below:
+                    continue
+                key = below[-1]
             k3 = key + (kind,)
             if opened(e) and confined(e):
                 what = "loader: %s = %s%s by %s%s as uid %d%s" % (

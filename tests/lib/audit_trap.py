@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """audit_trap.py - plant traps in a container's root, run jsym against them.
 
-    audit_trap.py plant STATE KIND PID CANARY FUSEFILE PATH...
+    audit_trap.py plant STATE KIND PID CANARY FUSEFILE [--dirs] PATH...
     audit_trap.py unplant STATE
     audit_trap.py fuse MOUNTPOINT READY RELEASE      (/usr/bin/python3)
     audit_trap.py run OUT LIMIT STOP RELEASE -- CMD...
@@ -16,6 +16,15 @@ PATH and record in STATE (JSON lines) how to take it away again:
   fuse     FUSEFILE (a file of the `fuse` server below, which answers
            lookups and stat but never an open or a read) bind-mounted over
            the path, carried into the namespace with open_tree/move_mount
+A path that is a directory (or has another PATH below it) is skipped, and
+a missing parent of a PATH is made first (as the target's uid, 0700, as
+a container's user can pre-create jsym's own directory; unplant removes
+it).  With --dirs the traps go at the directories instead: the deepest
+ones (no other directory among PATHs below them), a FUSE directory whose
+lookups and opendir never answer bound over each (fuse), or the
+directory renamed aside and a symlink to CANARY.d, a FIFO or a device
+put in its place (an overlay's lower directory cannot be renamed:
+skipped, EXDEV); planted ones print "planted dir".
 A file in place keeps its inode: it is hard-linked aside first and linked
 back by unplant, so a JVM's socket or a mapped library is the same file
 again afterwards (a mapped file shows "(deleted)" in maps meanwhile,
@@ -23,8 +32,9 @@ which jsym drops: the review's mknod case).  A path that did not exist
 (jsym creates it) gets the trap too.  Prints one line per path: PATH KIND
 planted|skipped REASON.
 
-fuse: a fusepy file system at MOUNTPOINT with one regular file "f";
-lookups, stat and statfs are answered, open/read/opendir/readlink wait
+fuse: a fusepy file system at MOUNTPOINT with one regular file "f" and
+one directory "d"; lookups, stat and statfs are answered (but any lookup
+below "d", which waits), open/read/opendir/readlink wait
 until the file RELEASE appears (then they fail with EIO), so a command
 stuck there can be set free after its limit instead of staying in D state.
 
@@ -55,6 +65,7 @@ SYS_OPEN_TREE = 428
 SYS_MOVE_MOUNT = 429
 KEEP = ".jsym-audit-keep."
 FUSE_HOME = "/.jsym-audit-fuse"
+FUSE_HOME_DIR = "/.jsym-audit-fuse-d"
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -78,24 +89,63 @@ def keep_name(path):
     return os.path.join(d, KEEP + b)
 
 
-def plant(state, kind, pid, canary, fusefile, paths):
+def dirs_among(paths):
+    """The paths that have another path below them: directories."""
+    return {p for p in paths if any(q.startswith(p.rstrip("/") + "/") for q in paths)}
+
+
+def make_parents(path, uid, rec):
+    """Make path's missing parents (uid's, 0700); recorded for unplant."""
+    missing = []
+    d = os.path.dirname(path)
+    while d not in ("", "/") and not os.path.lexists(d):
+        missing.append(d)
+        d = os.path.dirname(d)
+    for d in reversed(missing):
+        os.mkdir(d, 0o700)
+        os.chown(d, uid, -1)
+        rec.setdefault("made", []).append(d)
+
+
+def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
     tree = -1
+    uid = os.stat("/proc/%d" % pid).st_uid
+    known_dirs = dirs_among(paths)
     if kind == "fuse":
-        tree = check(libc.syscall(SYS_OPEN_TREE, -100, fusefile.encode(),
-                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), "open_tree " + fusefile)
+        src = os.path.join(os.path.dirname(fusefile), "d") if dirs else fusefile
+        tree = check(libc.syscall(SYS_OPEN_TREE, -100, src.encode(),
+                                  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), "open_tree " + src)
     log = open(state, "a")
     enter(pid)
+    home = FUSE_HOME_DIR if dirs else FUSE_HOME
     if kind == "fuse":
-        # one copy of the FUSE file inside the namespace, bound from there
-        # to each path (a detached tree cannot be cloned again)
-        if not os.path.exists(FUSE_HOME):
-            open(FUSE_HOME, "x").close()
-        check(libc.syscall(SYS_MOVE_MOUNT, tree, b"", -100, FUSE_HOME.encode(),
-                           MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + FUSE_HOME)
-        log.write(json.dumps({"pid": pid, "kind": kind, "path": FUSE_HOME,
+        # one copy of the FUSE file (directory) inside the namespace, bound
+        # from there to each path (a detached tree cannot be cloned again)
+        if not os.path.exists(home):
+            if dirs:
+                os.mkdir(home, 0o755)
+            else:
+                open(home, "x").close()
+        check(libc.syscall(SYS_MOVE_MOUNT, tree, b"", -100, home.encode(),
+                           MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + home)
+        log.write(json.dumps({"pid": pid, "kind": kind, "path": home, "isdir": dirs,
                               "created": True, "mounted": True}) + "\n")
+    if dirs:
+        isdir = set(known_dirs)
+        for p in paths:
+            try:
+                if stat.S_ISDIR(os.lstat(p).st_mode):
+                    isdir.add(p)
+            except OSError:
+                pass
+        isdir.discard("/")
+        paths = sorted(p for p in isdir
+                       if not any(q != p and q.startswith(p.rstrip("/") + "/") for q in isdir))
     for path in paths:
         rec = {"pid": pid, "kind": kind, "path": path}
+        if dirs and kind == "devnull":
+            print("%s %s skipped a-device-cannot-be-bound-over-a-directory" % (path, kind))
+            continue
         try:
             st = os.lstat(path)
         except FileNotFoundError:
@@ -103,18 +153,25 @@ def plant(state, kind, pid, canary, fusefile, paths):
         except NotADirectoryError:
             print("%s %s skipped parent-is-a-trap" % (path, kind))
             continue
-        if st is not None and stat.S_ISDIR(st.st_mode):
+        if not dirs and ((st is not None and stat.S_ISDIR(st.st_mode)) or path in known_dirs):
             print("%s %s skipped directory" % (path, kind))
             continue
-        if not os.path.isdir(os.path.dirname(path)):
-            print("%s %s skipped no-parent-directory" % (path, kind))
+        try:
+            make_parents(path, uid, rec)
+        except OSError as e:
+            print("%s %s skipped no-parent-directory:%s" % (path, kind, str(e).replace(" ", "_")))
             continue
         try:
             if kind in ("devnull", "fuse"):
                 if st is None:
-                    open(path, "x").close()
+                    if dirs:
+                        os.mkdir(path, 0o700)
+                        os.chown(path, uid, -1)
+                        rec["isdir"] = True
+                    else:
+                        open(path, "x").close()
                     rec["created"] = True
-                src = b"/dev/null" if kind == "devnull" else FUSE_HOME.encode()
+                src = b"/dev/null" if kind == "devnull" else home.encode()
                 check(libc.mount(src, path.encode(), None, MS_BIND, None),
                       "bind %s over %s" % (src.decode(), path))
                 rec["mounted"] = True
@@ -123,26 +180,37 @@ def plant(state, kind, pid, canary, fusefile, paths):
                     keep = keep_name(path)
                     if os.path.lexists(keep):
                         os.unlink(keep)
-                    os.link(path, keep, follow_symlinks=False)
-                    os.unlink(path)
+                    if dirs:
+                        os.rename(path, keep)
+                        rec["renamed"] = True
+                    else:
+                        os.link(path, keep, follow_symlinks=False)
+                        os.unlink(path)
                     rec["kept"] = keep
                 if kind == "fifo":
                     os.mkfifo(path, 0o666)
                 elif kind == "chardev":
                     os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
                 elif kind == "symlink":
-                    os.symlink(canary, path)
+                    os.symlink(canary + ".d" if dirs else canary, path)
                 else:
                     raise ValueError("unknown trap kind " + kind)
                 rec["node"] = True
         except OSError as e:
             print("%s %s skipped %s" % (path, kind, str(e).replace(" ", "_")))
             if rec.get("created") and not rec.get("mounted"):
-                os.unlink(path)
+                if rec.get("isdir"):
+                    os.rmdir(path)
+                else:
+                    os.unlink(path)
+            if rec.get("renamed") and not rec.get("node"):
+                os.rename(rec["kept"], path)
+            for d in reversed(rec.get("made", [])):
+                os.rmdir(d)
             continue
         log.write(json.dumps(rec) + "\n")
         log.flush()
-        print("%s %s planted" % (path, kind))
+        print("%s %s planted%s" % (path, kind, " dir" if dirs else ""))
     return 0
 
 
@@ -169,12 +237,20 @@ def unplant(state):
                                 ctypes.get_errno() != errno.EINVAL:
                             check(-1, "umount " + p)
                         if rec.get("created") and os.path.lexists(p):
-                            os.unlink(p)
+                            if rec.get("isdir"):
+                                os.rmdir(p)
+                            else:
+                                os.unlink(p)
                     if rec.get("node"):
                         os.unlink(p)
-                        if rec.get("kept"):
+                        if rec.get("renamed"):
+                            os.rename(rec["kept"], p)
+                        elif rec.get("kept"):
                             os.link(rec["kept"], p, follow_symlinks=False)
                             os.unlink(rec["kept"])
+                    for d in reversed(rec.get("made", [])):
+                        # jsym may have put its files there meanwhile
+                        subprocess.run(["rm", "-rf", "--one-file-system", d])
                 except OSError as e:
                     sys.stderr.write("unplant %s: %s\n" % (p, e))
                     rc = 1
@@ -223,6 +299,11 @@ def fuse_server(mountpoint, ready, release):
                 return {"st_mode": stat.S_IFREG | 0o644, "st_nlink": 1,
                         "st_size": 4096, "st_atime": now, "st_mtime": now,
                         "st_ctime": now}
+            if path == "/d":
+                return {"st_mode": stat.S_IFDIR | 0o777, "st_nlink": 2,
+                        "st_atime": now, "st_mtime": now, "st_ctime": now}
+            if path.startswith("/d/"):
+                stall()         # a lookup below the directory: never
             raise fusepy.FuseOSError(errno.ENOENT)
 
         def statfs(self, path):
@@ -331,7 +412,8 @@ def run(out, limit, stop, release, cmd):
 def main():
     a = sys.argv[1:]
     if a and a[0] == "plant" and len(a) >= 7:
-        return plant(a[1], a[2], int(a[3]), a[4], a[5], a[6:])
+        dirs = a[6] == "--dirs"
+        return plant(a[1], a[2], int(a[3]), a[4], a[5], a[7:] if dirs else a[6:], dirs)
     if a and a[0] == "unplant" and len(a) == 2:
         return unplant(a[1])
     if a and a[0] == "fuse" and len(a) == 4:

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# tests/lib/confine_check.sh - every open of attach/ goes
-# through the one confined open (common/confine.h), by construction.
+# tests/lib/confine_check.sh - every open of attach/ (the lookup library
+# included) goes through the one confined open (common/confine.h), by
+# construction, and so does every look at a name: a stat of a FUSE file
+# waits for its server as an open does.
 #
 # Lists each call of open, openat, openat2 (or syscall SYS_openat2/SYS_open),
-# open64, openat64, fopen, opendir and creat in attach/'s C sources and
-# fails on any that is not on tests/lib/confine_allow.txt, the short list of
-# paths jsym itself owns, each with its reason.  An allowlist line that
+# open64, openat64, fopen, opendir and creat, and of the calls that resolve
+# a name to describe it (stat, lstat, fstatat, newfstatat, statx, access,
+# faccessat, faccessat2, euidaccess, readlink, readlinkat, statfs, statvfs,
+# realpath; their 64 forms and SYS_ numbers), in those folders' C sources
+# and fails on any that is not on tests/lib/confine_allow.txt, the short
+# list of paths jsym itself owns, each with its reason (a name in a
+# target's root is looked at with confine_stat; fstat and fstatfs of a
+# descriptor confine gave need no entry).  An allowlist line that
 # matches no call fails too, so the list cannot outlive the code.  Run by
 # `make layers` and tests/integration/03-layers.sh.
 set -u
@@ -15,7 +22,7 @@ allow=tests/lib/confine_allow.txt
 bad=0
 
 calls=$(git ls-files -co --exclude-standard 'attach/*.c' |
-	xargs grep -nE '(^|[^A-Za-z0-9_.>])(open|openat|openat2|open64|openat64|fopen|fopen64|opendir|creat|creat64)[[:space:]]*\(|SYS_open' |
+	xargs grep -nE '(^|[^A-Za-z0-9_.>])(open|openat|openat2|open64|openat64|fopen|fopen64|opendir|creat|creat64|stat|stat64|lstat|lstat64|fstatat|fstatat64|newfstatat|statx|access|faccessat|faccessat2|euidaccess|eaccess|readlink|readlinkat|statfs|statfs64|statvfs|statvfs64|realpath|canonicalize_file_name)[[:space:]]*\(|SYS_(open|statx|newfstatat|fstatat|faccessat|readlink|stat|lstat|access)' |
 	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)')
 
 declare -A used
@@ -32,8 +39,8 @@ while IFS= read -r c; do
 		fi
 	done <"$allow"
 	if [ "$ok" = 0 ]; then
-		echo "confine_check: an open outside common/confine.h: $c" >&2
-		echo "  (open a target's path with confine_open/confine_read, a /proc/<pid> file with confine_proc; a path of jsym's own goes on $allow with its reason)" >&2
+		echo "confine_check: an open or stat outside common/confine.h: $c" >&2
+		echo "  (open a target's path with confine_open/confine_read, look at one with confine_stat, a /proc/<pid> file with confine_proc; a path of jsym's own goes on $allow with its reason)" >&2
 		bad=1
 	fi
 done <<<"$calls"
@@ -52,6 +59,6 @@ done <"$allow"
 
 n=$(grep -c . <<<"$calls")
 if [ "$bad" = 0 ]; then
-	echo "confine_check: $n opens in attach/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
+	echo "confine_check: $n opens and stats in attach/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
 fi
 exit "$bad"

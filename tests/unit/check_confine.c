@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -327,7 +328,51 @@ START_TEST(bind_mounted_device_refused)
 	ck_assert_int_eq(confine_open(-1, d, "/hostname", O_RDONLY, 0, NULL), -EINVAL);
 	ck_assert_msg(!planted_opened(ifd), "the device bound over the file was opened");
 	ck_assert_int_eq(confine_open(-1, d, "status", O_RDONLY, 0, NULL), -EPERM);
+	/* a look at the names is refused alike: no stat reaches procfs */
+	struct stat st;
+
+	ck_assert_int_eq(confine_stat(-1, d, "status", O_NOFOLLOW, &st, NULL), -EPERM);
+	ck_assert_int_eq(confine_stat(-1, d, "hostname", O_NOFOLLOW, &st, NULL), 0);
+	ck_assert(S_ISCHR(st.st_mode));         /* described, not opened */
 	close(d);
+}
+END_TEST
+
+/* confine_stat: what fstatat(AT_SYMLINK_NOFOLLOW) would say of a name in
+ * a target's directory (issue 24: no stat outside the walk), any kind of
+ * file described, symlinks followed inside the root only, a kernel
+ * interface's file refused. */
+START_TEST(stat_walks_confined)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct err_text e = { "" };
+	struct stat st;
+	int s, d, p;
+
+	make_dir();
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_ge(s, 0);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%.100s", at("sock"));
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(symlink("/sock", at("abs")), 0);
+	ck_assert_int_eq(symlink("../../../../../../etc/passwd", at("out")), 0);
+	d = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(d, 0);
+	ck_assert_int_eq(confine_stat(-1, d, "sock", O_NOFOLLOW, &st, &e), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(confine_stat(-1, d, "abs", O_NOFOLLOW, &st, &e), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	/* followed: "/sock" is the root's own, not the host's */
+	ck_assert_int_eq(confine_stat(-1, d, "abs", 0, &st, &e), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_int_eq(confine_stat(-1, d, "out", 0, &st, NULL), -ENOENT);
+	ck_assert_int_eq(confine_stat(-1, d, "missing", O_NOFOLLOW, &st, NULL), -ENOENT);
+	ck_assert_int_eq(confine_stat(-1, d, "sock", O_RDONLY | O_CREAT, &st, NULL), -EINVAL);
+	p = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_eq(confine_stat(-1, p, "status", O_NOFOLLOW, &st, &e), -EPERM);
+	close(p);
+	close(d);
+	close(s);
 }
 END_TEST
 
@@ -429,6 +474,66 @@ START_TEST(bad_calls_refused)
 }
 END_TEST
 
+/* Issue 24 deliverable 1: a library a target maps is opened only when the
+ * file at its path is the one of the maps line.  This process maps a
+ * libjvm.so, then another regular file is renamed over the path (what a
+ * package upgrade does, or a target that wants jsym to read another
+ * file): target_open_mapped refuses it with -ESTALE and never opens it
+ * (main's three sites, read_libjvm_version, check_jvm_arch and
+ * lookup_symbols, opened whatever was there). */
+START_TEST(mapped_lib_replaced_refused)
+{
+	char lib[128], e_msg[600];
+	struct err_text e = { "" };
+	struct target t;
+	struct stat st, st2;
+	void *m;
+	int fd, ifd;
+
+	make_dir();
+	snprintf(lib, sizeof(lib), "%s/lib", dir);
+	ck_assert_int_eq(mkdir(lib, 0755), 0);
+	snprintf(lib, sizeof(lib), "%s/lib/server", dir);
+	ck_assert_int_eq(mkdir(lib, 0755), 0);
+	snprintf(lib, sizeof(lib), "%s/lib/server/libjvm.so", dir);
+	fd = open(lib, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	close(fd);
+
+	ck_assert_int_eq(target_open(getpid(), 0, &t, &e), 0);
+	ck_assert_msg(strstr(t.maps.jvm_lib, "/lib/server/libjvm.so"), "%s", t.maps.jvm_lib);
+	ck_assert_uint_eq(t.maps.jvm_lib_ino, (uint64_t)st.st_ino);
+	ck_assert_uint_eq((uint64_t)t.maps.jvm_lib_dev, (uint64_t)st.st_dev);
+	fd = target_open_mapped(&t, t.maps.jvm_lib, t.maps.jvm_lib_dev, t.maps.jvm_lib_ino, &e);
+	ck_assert_msg(fd >= 0, "the mapped file itself: %s", e.msg);
+	ck_assert_int_eq(fstat(fd, &st2), 0);
+	ck_assert_uint_eq((uint64_t)st2.st_ino, (uint64_t)st.st_ino);
+	close(fd);
+
+	/* another regular file renamed over the path */
+	fd = open(at("other"), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "\177ELF", 4), 4);
+	close(fd);
+	ifd = planted_watch(at("other"));
+	ck_assert_int_eq(rename(at("other"), lib), 0);
+	fd = target_open_mapped(&t, t.maps.jvm_lib, t.maps.jvm_lib_dev, t.maps.jvm_lib_ino, &e);
+	snprintf(e_msg, sizeof(e_msg), "%s", e.msg);
+	ck_assert_msg(fd == -ESTALE, "the replaced file: %d %s", fd, e_msg);
+	ck_assert_msg(strstr(e_msg, "is not the file it mapped") &&
+		      strstr(e_msg, "replaced since"), "%s", e_msg);
+	ck_assert_msg(!planted_opened(ifd), "the file renamed over libjvm.so was opened");
+	/* a maps line without a file */
+	ck_assert_int_eq(target_open_mapped(&t, t.maps.jvm_lib, 0, 0, NULL), -ENOENT);
+	target_close(&t);
+	munmap(m, 4096);
+}
+END_TEST
+
 Suite *confine_suite(void)
 {
 	Suite *s = suite_create("confine");
@@ -446,6 +551,8 @@ Suite *confine_suite(void)
 	tcase_add_test(tc, fs_kinds);
 	tcase_add_test(tc, bad_calls_refused);
 	tcase_add_test(tc, chrooted_target_files_open);
+	tcase_add_test(tc, mapped_lib_replaced_refused);
+	tcase_add_test(tc, stat_walks_confined);
 	suite_add_tcase(s, tc);
 	return s;
 }

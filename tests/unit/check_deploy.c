@@ -362,6 +362,82 @@ START_TEST(lock_ignores_a_flock_of_the_containers_root)
 }
 END_TEST
 
+/* Issue 24 row 10: the reaper's uid is no visible process's, so a process
+ * of the pod's nobody (65534, present here) gets EPERM when it signals a
+ * process of that uid; a second pick differs (random). */
+START_TEST(reaper_uid_is_nobodys_and_no_ones)
+{
+	int ready[2], rc_pipe[2];
+	pid_t nobody, reaper, killer;
+	uid_t u1, u2;
+	char c;
+	int st, err = 0;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	nobody = fork();
+	ck_assert_int_ge(nobody, 0);
+	if (nobody == 0) {
+		if (setresuid(65534, 65534, 65534) == 0 && write(ready[1], "r", 1) == 1)
+			pause();
+		_exit(1);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	u1 = deploy_reaper_uid(0);
+	u2 = deploy_reaper_uid(0);
+	ck_assert_msg(u1 != 65534 && u1 != 0 && u1 != 65533, "picked %u", (unsigned)u1);
+	ck_assert_msg(u1 != u2, "two picks gave the same uid %u", (unsigned)u1);
+	{
+		char map[256] = "";
+		FILE *f = fopen("/proc/self/uid_map", "r");
+
+		if (f) {
+			(void)!fread(map, 1, sizeof(map) - 1, f);
+			fclose(f);
+		}
+		if (strstr(map, "4294967295"))  /* the initial user namespace */
+			ck_assert_msg(u1 >= 0x80000000u && u2 >= 0x80000000u,
+				      "%u, %u: not from the upper half", (unsigned)u1,
+				      (unsigned)u2);
+	}
+
+	/* a stand-in reaper of that uid, and nobody signalling it */
+	reaper = fork();
+	ck_assert_int_ge(reaper, 0);
+	if (reaper == 0) {
+		if (setresuid(u1, (uid_t)-1, u1) == 0 && write(ready[1], "r", 1) == 1)
+			pause();
+		_exit(1);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ck_assert_int_eq(pipe(rc_pipe), 0);
+	killer = fork();
+	ck_assert_int_ge(killer, 0);
+	if (killer == 0) {
+		int e = 0;
+
+		if (setresuid(65534, 65534, 65534) != 0)
+			_exit(1);
+		if (kill(reaper, SIGKILL) != 0)
+			e = errno;
+		(void)!write(rc_pipe[1], &e, sizeof(e));
+		_exit(0);
+	}
+	ck_assert_int_eq(read(rc_pipe[0], &err, sizeof(err)), (ssize_t)sizeof(err));
+	waitpid(killer, &st, 0);
+	ck_assert_int_eq(waitpid(reaper, &st, WNOHANG), 0);  /* still there */
+	kill(reaper, SIGKILL);
+	kill(nobody, SIGKILL);
+	waitpid(reaper, &st, 0);
+	waitpid(nobody, &st, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(rc_pipe[0]);
+	close(rc_pipe[1]);
+	ck_assert_msg(err == EPERM, "uid 65534 signalling the reaper's uid %u: %s",
+		      (unsigned)u1, err ? strerror(err) : "it succeeded");
+}
+END_TEST
+
 Suite *deploy_suite(void)
 {
 	Suite *s = suite_create("deploy");
@@ -382,6 +458,7 @@ Suite *deploy_suite(void)
 
 		tcase_add_unchecked_fixture(root_tc, tmp_setup, tmp_teardown);
 		tcase_add_test(root_tc, lock_ignores_a_flock_of_the_containers_root);
+		tcase_add_test(root_tc, reaper_uid_is_nobodys_and_no_ones);
 		suite_add_tcase(s, root_tc);
 	} else {
 		fprintf(stderr, "skip: deploy: lock_ignores_a_flock_of_the_containers_root: "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "proc.h"
 
@@ -183,6 +184,19 @@ START_TEST(maps_hotspot_glibc)
 	ck_assert_int_eq(mf.libc, PROC_LIBC_GLIBC);
 	ck_assert_str_eq(mf.jvm_lib,
 			 "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so");
+	/* the file mapped: 08:01 2, and a device of a 12-bit major, 20-bit minor */
+	ck_assert_uint_eq((uint64_t)mf.jvm_lib_dev, (uint64_t)makedev(8, 1));
+	ck_assert_uint_eq(mf.jvm_lib_ino, 2);
+	static const char big[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 103:10005 123456789012 /j/lib/server/libjvm.so\n";
+	ck_assert_int_eq(proc_parse_maps(S(big), &mf), 0);
+	ck_assert_uint_eq((uint64_t)mf.jvm_lib_dev, (uint64_t)makedev(0x103, 0x10005));
+	ck_assert_uint_eq(mf.jvm_lib_ino, 123456789012ull);
+	static const char bad[] =
+		"7f0000000000-7f0000100000 r-xp 00000000 zz:01 5 /j/lib/server/libjvm.so\n";
+	ck_assert_int_eq(proc_parse_maps(S(bad), &mf), 0);
+	ck_assert_str_eq(mf.jvm_lib, "/j/lib/server/libjvm.so");
+	ck_assert_uint_eq(mf.jvm_lib_ino, 0);     /* unknown: never opened */
 }
 END_TEST
 

@@ -731,6 +731,13 @@ START_TEST(maps_find_the_library)
 	ck_assert_uint_eq(sp.inode, 77);
 	ck_assert_int_eq(vm_maps_lib(maps, sizeof(maps) - 1, "/opt/jdk/lib/server/libjv", &sp),
 			 -ENOENT);
+	/* another file renamed over it since: still its span, its inode */
+	static const char gone[] =
+		"7f0000000000-7f0000200000 r--p 00000000 fe:00 78 /opt/jdk/lib/server/libjvm.so (deleted)\n";
+	ck_assert_int_eq(vm_maps_lib(gone, sizeof(gone) - 1, "/opt/jdk/lib/server/libjvm.so",
+				     &sp), 0);
+	ck_assert_uint_eq(sp.inode, 78);
+	ck_assert_uint_eq(sp.base, 0x7f0000000000ull);
 }
 END_TEST
 

@@ -71,6 +71,9 @@ struct proc_maps_facts {
 	                             libc.musl-* -> musl */
 	char jvm_lib[512];        /* path of libjvm.so / libj9vm*.so, "" if
 	                             unknown or too long */
+	dev_t jvm_lib_dev;        /* its maps line's device (makedev of the
+	                             hex major:minor) and inode: the file */
+	uint64_t jvm_lib_ino;     /* mapped (target_open_mapped checks them) */
 	char loader[256];         /* the dynamic loader the process runs
 	                             under: ld-linux-*.so.* or glibc < 2.34's
 	                             ld-2.NN.so (glibc), or musl's
@@ -216,6 +219,20 @@ int target_visit_bounded(pid_t pid, int budget_ms,
  * shares our UTS namespace, or -errno.
  */
 int target_hostname(const struct target *t, char *out, size_t cap);
+
+/*
+ * Open read-only the file t maps at path (t's view, as t->maps gives it),
+ * found inside t's root by confine_open (a plain file on a local file
+ * system, symlinks followed inside the root), and only when it is the
+ * file of the maps line: its inode is ino, its device dev where stat and
+ * maps agree on devices (not overlayfs, btrfs, bcachefs).  A file renamed
+ * over the path since it was mapped (a package upgrade, or a target's
+ * plant) is never opened: -ESTALE, e naming both.  fd, or -errno with e
+ * set (confine_open's vocabulary).  For t->maps.jvm_lib: jvm_lib_dev,
+ * jvm_lib_ino.
+ */
+int target_open_mapped(const struct target *t, const char *path, dev_t dev,
+		       uint64_t ino, struct err_text *e);
 
 /* Name of a namespace type ("mnt", "net", ...). */
 const char *target_ns_name(enum target_ns ns);
