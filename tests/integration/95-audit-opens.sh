@@ -260,6 +260,18 @@ t_check "the trace found paths to audit in both roots ($n)" \
 # directory cannot be renamed: skipped).  Trapping them at once would
 # hide the later: a trapped libjvm.so ends map before it writes its perf
 # map.
+# The judge's lines: ok and FAIL are checks, note a remark.
+verdict() {
+	local what text
+	while IFS=$'\t' read -r what text; do
+		case $what in
+		ok) t_pass "$text" ;;
+		FAIL) t_fail "$text" ;;
+		note) t_log "note: $text" ;;
+		esac
+	done <"$1"
+}
+
 IDS=()
 for kind in "${KINDS[@]}"; do
 	t_case "trap-$kind"
@@ -293,17 +305,14 @@ for kind in "${KINDS[@]}"; do
 		t_eq "$w" unopened "the host file the symlinks point to was never opened"
 	fi
 	t_log "$kind rounds: $(($(date +%s) - t0)) s"
+	# this kind's three passes judged in its own case
+	"$PY" "$LIB/audit_judge.py" judge "$AUD" "${IDS[@]: -3}" >"$AUD/verdict.$kind"
+	verdict "$AUD/verdict.$kind"
 done
 
 t_case verdict
+# every pass at once: the table of paths (the checks were each kind's)
 "$PY" "$LIB/audit_judge.py" judge "$AUD" "${IDS[@]}" >"$AUD/verdict"
-while IFS=$'\t' read -r what text; do
-	case $what in
-	ok) t_pass "$text" ;;
-	FAIL) t_fail "$text" ;;
-	note) t_log "note: $text" ;;
-	esac
-done <"$AUD/verdict"
 echo "--- the paths the trace found, how the clean round opened them, each trap's verdict:"
 awk -F'\t' '$1 == "table" {sub(/^table\t/, ""); print "    " $0}' "$AUD/verdict"
 stuck=$(ps -eo stat=,args= | awk '$1 ~ /^D/' | grep -F "$AUD" || true)
