@@ -81,20 +81,6 @@ int deploy_become(const struct target *t, struct err_text *e);
 int deploy_end_child(pid_t pid, int grace_ms);
 
 /*
- * The process between jsym and the container's code (reap_all_and_exit in
- * enter.c) has a real and saved uid no process has (deploy_reaper_uid),
- * so the probe cannot signal it; but in a shared-PID pod a container's
- * root (CAP_SETUID) can start a process of that uid, which can kill it, and the orphans it was to kill would then
- * go to the host's init.  So the caller of deploy_enter's fork adopts
- * orphans too (deploy_adopt_orphans, before the fork: 0 or -errno), and
- * once its child is reaped kills and reaps every child left to it
- * (deploy_sweep_orphans; one that does not die within half a second of its
- * SIGKILL, held by the kernel, is left behind).  Only for a process whose
- * other children are all gone by then (jsym's attach worker).
- */
-int deploy_adopt_orphans(void);
-
-/*
  * The real and saved uid of that process in between: a random uid from
  * the upper half of jsym's user namespace's widest uid_map range that no
  * process visible in jsym's /proc has as its real, effective or saved uid
@@ -104,6 +90,21 @@ int deploy_adopt_orphans(void);
  * of 65534), as before.
  */
 uid_t deploy_reaper_uid(uid_t jvm_uid);
+
+/*
+ * The process between jsym and the container's code (reap_all_and_exit in
+ * enter.c) has a real and saved uid no process has (deploy_reaper_uid),
+ * so the probe cannot signal it; but in a shared-PID pod a container's
+ * root (CAP_KILL, or CAP_SETUID to take that uid) can kill it, and the
+ * orphans it was to kill would then go to the host's init.  So the
+ * caller of deploy_enter's fork adopts orphans too (deploy_adopt_orphans,
+ * before the fork: 0 or -errno), and once its child is reaped kills and
+ * reaps every child left to it (deploy_sweep_orphans; one that does not
+ * die within half a second of its SIGKILL, held by the kernel, is left
+ * behind).  Only for a process whose other children are all gone by then
+ * (jsym's attach worker).
+ */
+int deploy_adopt_orphans(void);
 void deploy_sweep_orphans(void);
 
 /*

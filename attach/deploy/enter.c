@@ -209,20 +209,41 @@ uid_t deploy_reaper_uid(uid_t jvm_uid)
  * (deploy_reaper_uid): what runs inside is of the JVM's uid (0 for a root
  * JVM) without capabilities, and kill(2) lets a process without CAP_KILL
  * signal us only when its real or effective uid is our real or saved one,
- * so neither the probe nor any other process of the pod (its nobody
- * included) can; only one with CAP_SETUID or CAP_KILL, which could kill
- * any process of the pod anyway.  The effective uid stays 0, with CAP_KILL
- * for the children.  It is taken first thing, before the inner process
- * can run anything of the container's.
+ * so neither the probe nor any other unprivileged process of the pod (its
+ * nobody included) can.  A process with CAP_KILL, or with CAP_SETUID in a
+ * user namespace that maps our uid, still can: in a shared-PID pod that
+ * is the pod's root, who can kill any process of the pod (jsym's sidecar
+ * too) anyway; then deploy_adopt_orphans' sweep does our work.  If our
+ * uid cannot be taken while we are privileged and share the JVM's, we
+ * kill the inner process and end (126) rather than run unguarded.  The
+ * effective uid stays 0, with CAP_KILL for the children.  The uid is
+ * taken first thing, before the inner process can run anything of the
+ * container's.
  */
-static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t own_uid)
+static void reap_all_and_exit(pid_t inner, pid_t jsym, uid_t own_uid, uid_t jvm_uid)
 {
 	bool inner_done = false;
 	int status = 0, fd;
 	char path[64];
 	sigset_t set;
+	uid_t ru, eu, su;
 
-	(void)setresuid(own_uid, (uid_t)-1, own_uid);
+	/* Fail closed: a privileged reaper whose real or saved uid stayed
+	 * the JVM's (no CAP_SETUID, or an unmapped uid) could be killed by
+	 * the probe, and its orphans would go to an init not the pod's.  A
+	 * jsym without privileges shares the JVM's uid anyway: nothing to
+	 * guard then. */
+	if (setresuid(own_uid, (uid_t)-1, own_uid) != 0) {
+		uid_t fallback = jvm_uid == 65534 ? 65533 : 65534;
+
+		(void)setresuid(fallback, (uid_t)-1, fallback);
+	}
+	if (getresuid(&ru, &eu, &su) != 0 ||
+	    (eu == 0 && (ru == jvm_uid || su == jvm_uid))) {
+		kill(inner, SIGKILL);
+		(void)waitpid(inner, NULL, 0);
+		_exit(126);
+	}
 	close_from(0);
 	/* Wait by sigwaitinfo, never in a handler: SIGCHLD says a child
 	 * ended, SIGTERM that jsym gave up (a timeout), SIGHUP that its
@@ -336,7 +357,7 @@ int deploy_enter(const struct target *t, bool pid_ns, struct err_text *e)
 		return err_set(e, -errno, "cannot fork%s: %s", pid_in ?
 			       " into the JVM's pid namespace" : "", strerror(errno));
 	if (inner > 0)
-		reap_all_and_exit(inner, jsym, reaper_uid);
+		reap_all_and_exit(inner, jsym, reaper_uid, t->st.uid[1]);
 	/* die with the process in between (in the JVM's pid namespace our
 	 * parent is invisible: getppid() is 0 before and after) */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
