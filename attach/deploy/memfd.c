@@ -105,7 +105,7 @@ static int check_procfs(int fd, struct err_text *e)
 			       "give the JVM a writable, exec-able TMPDIR",
 			       n > 0 ? self : "missing", (int)getpid());
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)getpid(), fd);
-	pfd = open(path, O_RDONLY | O_CLOEXEC);
+	pfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (pfd < 0)
 		return err_set(e, -errno, "cannot open %s in the JVM's container as "
 			       "its uid: %s (an LSM or a hidepid= procfs?)", path,

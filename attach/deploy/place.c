@@ -4,8 +4,10 @@
  * <tmp>/jsym-<hash>-<nspid>-<starttime>/{glibc,musl}/{libjsym-agent.so,jsym-probe}.
  *
  * Everything in the container is untrusted.  The temp dir is opened from
- * the target's root dirfd with RESOLVE_IN_ROOT and must itself be a real
- * directory (not a symlink), sticky if world-writable.  Below it every step
+ * the target's root dirfd by the confined open (common/confine.h: a walk
+ * with RESOLVE_IN_ROOT's rules, no FUSE or network file system) and must
+ * itself be a real directory (not a symlink), sticky if world-writable.
+ * Below it every step
  * works on descriptors: mkdirat then openat(O_NOFOLLOW|O_DIRECTORY), files
  * looked at through O_PATH|O_NOFOLLOW (opening a FIFO or device for reading
  * could block or act), new files written through O_TMPFILE and linked in
@@ -197,8 +199,9 @@ static int existing_ok(struct place *p, int dirfd, const char *name,
 			       "not the JVM's %u: refusing to use it (remove it)", path,
 			       (unsigned)st.st_uid, (unsigned)p->uid);
 	}
+	/* the very inode just checked, not whatever the name holds now */
+	fd = confine_reopen(pfd, O_RDONLY, NULL);
 	close(pfd);
-	fd = confine_open(p->t->proc_fd, dirfd, name, O_RDONLY | O_NOFOLLOW, 0, NULL);
 	if (fd < 0)
 		return err_set(p->e, fd, "cannot read %s: %s", path, strerror(-fd));
 	if ((size_t)st.st_size == f->size)

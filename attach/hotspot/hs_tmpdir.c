@@ -28,6 +28,7 @@ static int open_alt(const struct target *t, const char *alt,
 	int fd = confine_open(t->proc_fd, t->root_fd, alt, O_PATH | O_DIRECTORY, 0, NULL);
 	char sock[40];
 	struct stat st;
+	int err;
 
 	if (fd < 0)
 		return err_set(e, fd, "the JVM's temp dir is %s (%s), which "
@@ -37,11 +38,10 @@ static int open_alt(const struct target *t, const char *alt,
 			       strerror(-fd), (unsigned)t->st.uid[1]);
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
 	/* as the JVM's user (the caller took its ids): EROFS counts too */
-	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0 &&
-	    !(confine_stat(t->proc_fd, fd, sock, O_NOFOLLOW, &st, NULL) == 0 &&
-	      S_ISSOCK(st.st_mode))) {
-		int err = -errno;
-
+	/* faccessat's errno, taken before the stat sets its own */
+	err = faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0 ? -errno : 0;
+	if (err && !(confine_stat(t->proc_fd, fd, sock, O_NOFOLLOW, &st, NULL) == 0 &&
+		     S_ISSOCK(st.st_mode))) {
 		close(fd);
 		return err_set(e, err, "the JVM's temp dir is %s (%s), where "
 			       "uid %u cannot write (%s): HotSpot keeps its attach "
