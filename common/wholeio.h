@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wholeio.h - the bottom layer both products share (common/): the one loop
- * of jsym that writes all of a buffer.  attach/base's fdio_write_all and
- * the agent's write_all (agent/format/bbuf.h) are this loop.
+ * of jsym that writes all of a buffer (attach/base's fdio_write_all and
+ * the agent's write_all, agent/format/bbuf.h, are this loop), the one that
+ * reads to the end into a caller's buffer (whole_read: fdio's reads,
+ * confine_read_fd and common/wholeread.c's growing buffer), and the fd
+ * wait and monotonic clock both use.
  *
  * The agent's rules hold here, so the agent may call it (its flush thread,
  * never a JVMTI callback): nothing is allocated, no signal is sent, raised

@@ -10,8 +10,8 @@
  * (default /tmp), named with the pid the JVM sees in its own pid namespace
  * (last NStgid value).  The journal is preferred (it knows unloads); the perf
  * map is the fallback.  Everything in those files is hostile: paths are
- * resolved inside the container root (openat2 RESOLVE_IN_ROOT, or a walk with
- * O_NOFOLLOW on every component on old kernels), only regular files are read,
+ * resolved inside the container root by the confined open (common/confine.h:
+ * RESOLVE_IN_ROOT's rules on every kernel), only regular files are read,
  * and every name is escaped for the terminal (cli_put_text) in text output.
  *
  * Exit status: JSYM_EXIT_OK it ran (resolved or not), JSYM_EXIT_USAGE,

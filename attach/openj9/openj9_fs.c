@@ -2,11 +2,10 @@
 /*
  * openj9_fs.c - finding an OpenJ9 VM in the target's filesystem.
  *
- * Everything is opened relative to the target's root dirfd: with
- * openat2(RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS) where the kernel has it
- * (5.6+), so a symlink such as /tmp -> /var/tmp resolves inside the target;
- * otherwise by walking components with O_NOFOLLOW, refusing symlinks and
- * "..".  Files inside the common dir are opened by name from its dirfd with
+ * Everything is opened relative to the target's root dirfd by the confined
+ * open (common/confine.h): one component at a time with RESOLVE_IN_ROOT's
+ * rules on every kernel, so a symlink such as /tmp -> /var/tmp resolves
+ * inside the target and ".." never climbs above its root.  Files inside the common dir are opened by name from its dirfd with
  * O_NOFOLLOW.  Every file there is treated as hostile: size-bounded reads,
  * regular files only, O_NONBLOCK so a FIFO cannot stall us.
  */

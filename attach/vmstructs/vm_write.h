@@ -6,7 +6,7 @@
  * as the JVM sees /tmp, "START SIZE name\n" in lowercase hex without 0x,
  * sorted by address, mode 0644, owned by the JVM's uid.  Written the way
  * attach/deploy/place.c writes into a container: /tmp opened from the
- * target's root dirfd (inroot_open, RESOLVE_IN_ROOT) and refused unless it
+ * target's root dirfd (confine_open, common/confine.h) and refused unless it
  * is a real directory, sticky if world-writable; the map written to a new
  * file of an exclusive name (O_CREAT|O_EXCL|O_NOFOLLOW), given to the
  * JVM's uid with fchown, then renamed over the map, so readers see the old

@@ -20,8 +20,8 @@
  * Then the libc: the build of the libc the JVM maps, confirmed by a probe
  * that the container's own loader runs as the JVM's uid (pick.c).  Nothing
  * outside the container is written, chowned or opened for writing; every
- * path in it is reached from the target's root dirfd (inroot.c) and every
- * creation is exclusive (docs/protocols.md E).
+ * path in it is reached from the target's root dirfd by the confined open
+ * (common/confine.h) and every creation is exclusive (docs/protocols.md E).
  */
 #ifndef JSYM_DEPLOY_H
 #define JSYM_DEPLOY_H
