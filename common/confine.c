@@ -338,8 +338,8 @@ out:
 	return fd;
 }
 
-int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
-		 struct stat *st, struct err_text *e)
+int confine_lookup(int mnt_fd, int dir_fd, const char *path, int flags,
+		   struct stat *st, struct err_text *e)
 {
 	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e,
 			  .keep_link = true };
@@ -354,16 +354,34 @@ int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
 		return err_set(e, w.self, "cannot look at %s: this process's /proc/self: %s",
 			       path, strerror(-w.self));
 	pfd = walk_path(&w, dir_fd, path, flags & O_NOFOLLOW, st);
-	if (pfd >= 0)
-		close(pfd);
 	free(w.mi);
 	if (own)
 		close(w.self);
-	if (pfd < 0) {
+	if (pfd < 0)
 		errno = -pfd;
+	return pfd;
+}
+
+int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
+		 struct stat *st, struct err_text *e)
+{
+	int pfd = confine_lookup(mnt_fd, dir_fd, path, flags, st, e);
+
+	if (pfd < 0)
 		return pfd;
-	}
+	close(pfd);
 	return 0;
+}
+
+int confine_self_dir(void)
+{
+	bool own;
+	int fd = cf_self_dir(&own);
+
+	if (fd < 0 || own)
+		return fd;
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);     /* the pin itself stays */
+	return fd < 0 ? -errno : fd;
 }
 
 /* ---- whole reads ------------------------------------------------------------ */

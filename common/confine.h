@@ -104,6 +104,25 @@ int confine_stat(int mnt_fd, int dir_fd, const char *path, int flags,
 		 struct stat *st, struct err_text *e);
 
 /*
+ * confine_stat's walk, keeping what it found: the O_PATH descriptor of
+ * the last component (any kind of file, *st describing it), which the
+ * caller closes, or -errno.  For a name that is used by name later (a
+ * socket jsym connects to): give the kernel "fd/N" below
+ * confine_self_dir() instead, which reaches exactly that inode.
+ */
+int confine_lookup(int mnt_fd, int dir_fd, const char *path, int flags,
+		   struct stat *st, struct err_text *e);
+
+/*
+ * An O_PATH dirfd of this process's own /proc/PID (procfs, checked; the
+ * one confine_pin_self pinned, duplicated, even after entering a mount
+ * namespace whose /proc is another's), which the caller closes, or
+ * -errno.  Below it, "fd/N" is a name for the inode of this process's
+ * fd N that needs no path lookup anywhere else.
+ */
+int confine_self_dir(void);
+
+/*
  * Open for real (O_RDONLY, O_WRONLY or O_RDWR; with O_DIRECTORY a
  * directory) the O_PATH fd that confine_open(O_PATH) gave, after the
  * caller has looked at it (fstat: is it the file it expects?): that

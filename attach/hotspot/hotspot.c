@@ -519,10 +519,11 @@ int hotspot_exec(const struct target *t, const struct hs_request *rq,
 			       strerror(-rc));
 	}
 	snprintf(sock, sizeof(sock), ".java_pid%d", (int)t->st.nspid);
+	od.dir_fd = tmp_fd;     /* the socket is connected below it */
 	rc = ensure_listener(t, tmp_fd, sock, &od, &ino, e);
-	close(tmp_fd);
 	if (rc == 0)
 		rc = request(t, rq, sock, &od, r, e);
+	close(tmp_fd);
 	if (ino >= 0)
 		close(ino); /* only now: see wait_socket */
 	return rc;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* hs_io.c - one HotSpot attach round trip (see hs_io.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,46 +32,94 @@ int hs_sockaddr(const char *path, struct sockaddr_un *sa)
 	return (int)(offsetof(struct sockaddr_un, sun_path) + n + 1);
 }
 
-static int connect_sock(const char *dir, const char *sock, int timeout_ms,
-			struct err_text *e)
+/* connect, waiting out a full backlog (the serial listener busy with
+ * someone else) until deadline: 0 or -errno (-EAGAIN: still busy). */
+static int connect_loop(int fd, const struct sockaddr_un *sa, int len, long deadline)
 {
-	struct sockaddr_un sa;
-	long deadline = clock_ms() + timeout_ms;
-	int len = hs_sockaddr(sock, &sa), fd, err;
+	while (connect(fd, (const struct sockaddr *)sa, (socklen_t)len) != 0) {
+		int err = -errno;
 
-	if (len < 0)
-		return err_set(e, len, "socket path %s does not fit sun_path", sock);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return err_set(e, -errno, "cannot create a socket: %s", strerror(errno));
-	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) != 0) {
-		err = -errno;
 		if (err == -EINTR)
 			continue;
-		/* backlog full: the serial listener is busy with someone else */
 		if (err == -EAGAIN && clock_ms() < deadline) {
 			poll(NULL, 0, 10);
 			continue;
 		}
-		close(fd);
-		if (err == -EAGAIN)
-			return err_set(e, -ETIMEDOUT, "the JVM's attach listener stayed "
-				       "busy for %d ms (another client holds it; try again "
-				       "or raise --timeout)", timeout_ms);
-		if (err == -ECONNREFUSED)
-			return err_set(e, err, "%s/%s exists but nobody listens on it "
-				       "(left over by an earlier process with this pid? "
-				       "remove it and retry)", dir, sock);
-		if (err == -EACCES || err == -EPERM)
-			return err_set(e, err, "cannot connect to %s/%s: %s (the "
-				       "socket is mode 0600 and owned by the JVM's user: jsym "
-				       "needs that uid (CAP_SETUID) or CAP_DAC_OVERRIDE; run it "
-				       "on the host or as that user)", dir, sock,
-				       strerror(-err));
-		return err_set(e, err, "cannot connect to %s/%s: %s", dir,
-			       sock, strerror(-err));
+		return err;
 	}
-	return fd;
+	return 0;
+}
+
+/*
+ * The socket jsym connects to is the inode the confined walk found below
+ * the JVM's temp dir (dir_fd), never the name again: connect(2) resolves
+ * its path itself, following symlinks from jsym's own root, so a name
+ * swapped for a symlink after a check would lead it anywhere, a FUSE
+ * mount's lookup included.  So the checked O_PATH descriptor is named
+ * "fd/N" below this process's own /proc/PID (confine_self_dir, the pin
+ * taken before any mount namespace was entered), which reaches that inode
+ * without a lookup anywhere else, and connect gets that name.
+ */
+static int connect_sock(const struct target *t, int dir_fd, const char *dir,
+			const char *sock, int timeout_ms, struct err_text *e)
+{
+	struct err_text ce = { "" };
+	struct sockaddr_un sa;
+	long deadline = clock_ms() + timeout_ms;
+	char via[32];
+	struct stat st;
+	int len, fd, err, pfd, self;
+
+	pfd = confine_lookup(t->proc_fd, dir_fd, sock, O_NOFOLLOW, &st, &ce);
+	if (pfd < 0)
+		return err_set(e, pfd, "cannot connect to %s/%s: %s", dir, sock,
+			       pfd == -ENOENT ? strerror(-pfd) : ce.msg);
+	if (!S_ISSOCK(st.st_mode)) {
+		close(pfd);
+		return err_set(e, -ENOTSOCK, "%s/%s is not a socket: refusing to "
+			       "connect (remove it and retry)", dir, sock);
+	}
+	self = confine_self_dir();
+	if (self < 0) {
+		close(pfd);
+		return err_set(e, self, "cannot connect to %s/%s: this process's "
+			       "/proc/self: %s", dir, sock, strerror(-self));
+	}
+	snprintf(via, sizeof(via), "fd/%d", pfd);
+	len = hs_sockaddr(via, &sa);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || fchdir(self) != 0) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		close(self);
+		close(pfd);
+		return err_set(e, err, "cannot connect to %s/%s: %s", dir, sock,
+			       strerror(-err));
+	}
+	err = connect_loop(fd, &sa, len, deadline);
+	(void)fchdir(dir_fd);   /* relative names are the temp dir's again */
+	close(self);
+	close(pfd);
+	if (err == 0)
+		return fd;
+	close(fd);
+	if (err == -EAGAIN)
+		return err_set(e, -ETIMEDOUT, "the JVM's attach listener stayed "
+			       "busy for %d ms (another client holds it; try again "
+			       "or raise --timeout)", timeout_ms);
+	if (err == -ECONNREFUSED)
+		return err_set(e, err, "%s/%s exists but nobody listens on it "
+			       "(left over by an earlier process with this pid? "
+			       "remove it and retry)", dir, sock);
+	if (err == -EACCES || err == -EPERM)
+		return err_set(e, err, "cannot connect to %s/%s: %s (the "
+			       "socket is mode 0600 and owned by the JVM's user: jsym "
+			       "needs that uid (CAP_SETUID) or CAP_DAC_OVERRIDE; run it "
+			       "on the host or as that user)", dir, sock,
+			       strerror(-err));
+	return err_set(e, err, "cannot connect to %s/%s: %s", dir,
+		       sock, strerror(-err));
 }
 
 /*
@@ -382,7 +432,7 @@ static int roundtrip(const struct target *t, const char *sock, const char *req, 
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	rd.fd = connect_sock(dir, sock, o->timeout_ms, e);
+	rd.fd = connect_sock(t, o->dir_fd, dir, sock, o->timeout_ms, e);
 	if (rd.fd < 0)
 		return rd.fd;
 	rc = check_peer(t, rd.fd, dir, sock, e);

@@ -31,7 +31,7 @@ static int exec_hotspot(const struct run_request *rq, const struct target *t,
 {
 	struct hs_request hr = { rq->cmd, rq->args, rq->nargs, rq->protocol };
 	struct hs_opts o = { rq->timeout_ms, rq->read_timeout_ms, out_fd,
-			     STDERR_FILENO, log, NULL };
+			     STDERR_FILENO, log, NULL, -1 };
 
 	return hotspot_exec(t, &hr, &o, &res->reply, &res->err);
 }

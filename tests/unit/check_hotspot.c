@@ -196,7 +196,7 @@ static int run_alt(struct fake *f, const char *alt, int major, const char *name,
 		   struct attach_reply *r, struct err_text *e)
 {
 	struct hs_request rq = { name, NULL, 0, 0 };
-	struct hs_opts o = { 2000, 2000, -1, -1, NULL, NULL };
+	struct hs_opts o = { 2000, 2000, -1, -1, NULL, NULL, -1 };
 	struct target t;
 	int rc;
 
@@ -225,7 +225,7 @@ static int run_with(struct fake *f, const char *name, const char *const *args,
 static int run(struct fake *f, const char *name, const char *const *args,
 	       int nargs, int out_fd, struct attach_reply *r, struct err_text *e)
 {
-	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL, NULL };
+	struct hs_opts o = { 2000, 2000, out_fd, -1, NULL, NULL, -1 };
 
 	return run_with(f, name, args, nargs, &o, r, e);
 }
@@ -418,7 +418,7 @@ END_TEST
  * 10 s, in the wild forever); the whole reply now has --read-timeout. */
 START_TEST(dripping_reply_has_a_deadline)
 {
-	struct hs_opts o = { 1000, 1500, -1, -1, NULL, NULL };
+	struct hs_opts o = { 1000, 1500, -1, -1, NULL, NULL, -1 };
 	struct attach_reply r;
 	struct err_text e = { "" };
 	struct fake f;
@@ -441,7 +441,7 @@ END_TEST
 START_TEST(endless_reply_is_capped)
 {
 	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	struct hs_opts o = { 2000, 60000, out, -1, NULL, NULL };
+	struct hs_opts o = { 2000, 60000, out, -1, NULL, NULL, -1 };
 	struct attach_reply r;
 	struct err_text e = { "" };
 	struct fake f;
@@ -464,7 +464,7 @@ START_TEST(refusal_text_escaped)
 {
 	static const char reply[] = "1\n\033]0;pwn\007\033[2J\302\233X\nline 2\n";
 	int efd = memfd_create("err", 0);
-	struct hs_opts o = { 2000, 2000, -1, efd, NULL, NULL };
+	struct hs_opts o = { 2000, 2000, -1, efd, NULL, NULL, -1 };
 	struct attach_reply r;
 	struct err_text e = { "" };
 	struct fake f;

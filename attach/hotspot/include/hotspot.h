@@ -45,6 +45,9 @@ struct hs_opts {
 	const char *dir;        /* the socket's directory as the JVM names it,
 	                           for messages (NULL: /tmp); hotspot_exec sets
 	                           it, the caller leaves it NULL */
+	int dir_fd;             /* that directory, an O_PATH fd found by the
+	                           confined open: hotspot_exec sets it (the
+	                           caller's value is not used) */
 };
 
 struct hs_request {
