@@ -9,6 +9,8 @@
 #                        the unit runner and tools that write journals
 #   FORMAT_NAME_SRCS     Java's external names (javaname.c): the agent's and
 #                        `jsym map`'s one formatter
+#   FORMAT_HASH_SRCS     the one hash table (hashtab.c): the agent's code
+#                        table and compiles, the lookup library's index
 #
 # The agent links these objects, so agent/jvm/agent.mk gives them the
 # agent's per-object flags (hidden visibility; for glibc the forced
@@ -19,3 +21,4 @@
 INC_agent/format := -Iagent/format $(INC_common)
 FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c
 FORMAT_NAME_SRCS := agent/format/javaname.c
+FORMAT_HASH_SRCS := agent/format/hashtab.c

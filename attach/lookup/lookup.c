@@ -79,25 +79,25 @@ static void ent_clear(struct lk_ent *e)
 
 int lk_compact(struct lookup *lk)
 {
-	struct lk_hash id, st;
-	size_t w = 0;
+	struct lk_map id = { 0 }, st = { 0 };
+	size_t w = 0, live = lk->n_ents - lk->n_dead;
 
-	if (lk_hash_init(&id, lk->n_ents - lk->n_dead) < 0)
-		return -ENOMEM;
-	if (lk_hash_init(&st, lk->n_ents - lk->n_dead) < 0) {
-		lk_hash_free(&id);
+	/* Room for every live entry first: the loop below moves entries, so
+	 * nothing in it may fail. */
+	if (lk_map_reserve(&id, live) < 0 || lk_map_reserve(&st, live) < 0) {
+		lk_map_free(&id);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < lk->n_ents; i++) {
 		if (!lk->ents[i].strs)
 			continue;
 		lk->ents[w] = lk->ents[i];
-		lk_hash_fill(&id, lk->ents[w].id, (uint32_t)w);
-		lk_hash_fill(&st, lk->ents[w].start, (uint32_t)w);
+		(void)lk_map_put(&id, lk->ents[w].id, (uint32_t)w);
+		(void)lk_map_put(&st, lk->ents[w].start, (uint32_t)w);
 		w++;
 	}
-	lk_hash_free(&lk->by_id);
-	lk_hash_free(&lk->by_start);
+	lk_map_free(&lk->by_id);
+	lk_map_free(&lk->by_start);
 	lk->by_id = id;
 	lk->by_start = st;
 	lk->n_ents = w;
@@ -114,8 +114,8 @@ void lookup_clear(struct lookup *lk)
 
 	for (size_t i = 0; i < lk->n_ents; i++)
 		ent_clear(&lk->ents[i]);
-	lk_hash_free(&lk->by_id);
-	lk_hash_free(&lk->by_start);
+	lk_map_free(&lk->by_id);
+	lk_map_free(&lk->by_start);
 	lk->n_ents = lk->n_dead = lk->n_seg = lk->n_inl = lk->r_n = 0;
 	lk->n_order = lk->n_sorted = 0;
 	lk->order_valid = 0;
@@ -134,13 +134,9 @@ static int valid_range(uint64_t start, uint64_t size)
 static void kill_entry(struct lookup *lk, uint32_t idx)
 {
 	struct lk_ent *e = &lk->ents[idx];
-	size_t slot = lk_hash_find(&lk->by_id, e->id);
 
-	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_id, slot) == idx)
-		lk_hash_del(&lk->by_id, slot);
-	slot = lk_hash_find(&lk->by_start, e->start);
-	if (slot != LK_HASH_NONE && lk_hash_idx(&lk->by_start, slot) == idx)
-		lk_hash_del(&lk->by_start, slot);
+	lk_map_del(&lk->by_id, e->id, idx);
+	lk_map_del(&lk->by_start, e->start, idx);
 	lk->n_inl -= e->n_inl;
 	if (e->fx)
 		lk->st.chains -= e->fx->n_ch;
@@ -157,11 +153,11 @@ static void maybe_compact(struct lookup *lk)
 
 int lookup_remove(struct lookup *lk, uint64_t id)
 {
-	size_t slot = lk_hash_find(&lk->by_id, id);
+	uint32_t idx;
 
-	if (slot == LK_HASH_NONE)
+	if (!lk_map_get(&lk->by_id, id, &idx))
 		return -ENOENT;
-	kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
+	kill_entry(lk, idx);
 	maybe_compact(lk);
 	return 0;
 }
@@ -170,7 +166,6 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 {
 	struct lk_ent e = { 0 };
 	uint32_t idx;
-	size_t slot;
 
 	if (sym->kind != LOOKUP_LOAD && sym->kind != LOOKUP_STUB && sym->kind != LOOKUP_MAP)
 		return -EINVAL;
@@ -193,20 +188,20 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 	 * a start, so its memory was reused even if its UNLOAD is still to come
 	 * (the agent drops it from the map the same way).
 	 */
-	if ((slot = lk_hash_find(&lk->by_id, e.id)) != LK_HASH_NONE)
-		kill_entry(lk, lk_hash_idx(&lk->by_id, slot));
-	if ((slot = lk_hash_find(&lk->by_start, e.start)) != LK_HASH_NONE) {
-		kill_entry(lk, lk_hash_idx(&lk->by_start, slot));
+	if (lk_map_get(&lk->by_id, e.id, &idx))
+		kill_entry(lk, idx);
+	if (lk_map_get(&lk->by_start, e.start, &idx)) {
+		kill_entry(lk, idx);
 		lk->st.superseded++;
 	}
 	maybe_compact(lk);
 	idx = (uint32_t)lk->n_ents;
-	if (lk_hash_put(&lk->by_id, e.id, idx) < 0) {
+	if (lk_map_put(&lk->by_id, e.id, idx) < 0) {
 		free(e.strs);
 		return -ENOMEM;
 	}
-	if (lk_hash_put(&lk->by_start, e.start, idx) < 0) {
-		lk_hash_del(&lk->by_id, lk_hash_find(&lk->by_id, e.id));
+	if (lk_map_put(&lk->by_start, e.start, idx) < 0) {
+		lk_map_del(&lk->by_id, e.id, idx);
 		free(e.strs);
 		return -ENOMEM;
 	}
@@ -217,14 +212,14 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 {
-	size_t slot = lk_hash_find(&lk->by_id, sym->id);
 	struct lk_ent *e;
 	struct lk_inl in = { 0 };
+	uint32_t idx;
 	size_t cap;
 
-	if (slot == LK_HASH_NONE)
+	if (!lk_map_get(&lk->by_id, sym->id, &idx))
 		return -ENOENT;
-	e = &lk->ents[lk_hash_idx(&lk->by_id, slot)];
+	e = &lk->ents[idx];
 	if (e->kind != LOOKUP_LOAD)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)

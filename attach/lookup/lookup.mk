@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # attach/lookup/lookup.mk - the host-side lookup library: journal reader,
-# perf-map parser, address index.  Uses agent/format only.
+# perf-map parser, address index.  Uses agent/format only (its headers, and
+# its hash table, hashtab.c, linked in as one of the library's sources).
 #
 #   LOOKUP_LIB_SRCS   what `jsym resolve` (attach/cli) and the fuzzers link
 #   LOOKUP_PUB_SRCS   the public API (attach/lookup/include/jsym/lookup.h)
@@ -18,7 +19,7 @@
 
 LOOKUP_LIB_SRCS := attach/lookup/journal_read.c attach/lookup/frames_read.c attach/lookup/perfmap_read.c attach/lookup/lookup.c \
 	attach/lookup/lookup_hash.c attach/lookup/lookup_index.c attach/lookup/lookup_radix.c attach/lookup/lookup_frames.c \
-	attach/lookup/lookup_follow.c
+	attach/lookup/lookup_follow.c $(FORMAT_HASH_SRCS)
 LOOKUP_PUB_SRCS := attach/lookup/jsym_lookup.c attach/lookup/jsym_lookup_open.c
 # EXP_attach/lookup: what jsym resolve sees, the entry lookup_lib.h (and the
 # public jsym/lookup.h beside it in include/) and agent/format's journal

@@ -107,15 +107,15 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 	struct lk_frames *fx;
 	struct lk_ent *e;
 	struct jr_str s[5];
-	size_t slot, base, pos = 0, n_ch;
+	size_t base, pos = 0, n_ch;
+	uint32_t idx;
 	int rc;
 
 	if (jr_frames_parse(rec->body, rec->body_len, &f) < 0) {
 		lk->st.bad_records++;
 		return 0;
 	}
-	slot = lk_hash_find(&lk->by_id, f.id);
-	e = slot == LK_HASH_NONE ? NULL : &lk->ents[lk_hash_idx(&lk->by_id, slot)];
+	e = lk_map_get(&lk->by_id, f.id, &idx) ? &lk->ents[idx] : NULL;
 	if (!e || e->kind != LOOKUP_LOAD || e->start != f.code_start) {
 		lk->st.orphan_inlines++;
 		return 0;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lookup_hash.c - the storage under the index: its open-addressing hash
- * tables (u64 key -> entry index), linear probing, tombstones for
- * deletions, power-of-two capacity, used twice: id -> entry (UNLOAD by id)
+ * lookup_hash.c - the storage under the index: its maps (u64 key -> entry
+ * index) on agent/format's hashtab, used twice: id -> entry (UNLOAD by id)
  * and start -> entry (a new LOAD at the start of a live one supersedes it);
  * and lk_grow, its growable arrays.  Calls nothing else of attach/lookup.
  */
@@ -11,102 +10,66 @@
 
 #include "lookup_int.h"
 
-#define LK_HASH_TOMB UINT32_MAX
+/* A slot of the maps' hashtabs: 12 bytes, packed (hashtab reads keys with
+ * memcpy), so 100k entries take 3 MiB a map, not 4. */
+struct __attribute__((packed)) lk_map_slot {
+	uint64_t key;  /* nonzero: key 0 is m->zero_idx */
+	uint32_t idx;
+};
+_Static_assert(sizeof(struct lk_map_slot) == 12, "a map slot is 12 bytes");
 
-static size_t slot_of(uint64_t key, size_t cap)
+int lk_map_get(const struct lk_map *m, uint64_t key, uint32_t *idx)
 {
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & (cap - 1);
+	const struct lk_map_slot *s;
+
+	if (!key) {
+		*idx = m->zero_idx;
+		return m->has_zero;
+	}
+	if (!(s = hashtab_find(&m->t, sizeof(*s), key)))
+		return 0;
+	*idx = s->idx;
+	return 1;
 }
 
-int lk_hash_init(struct lk_hash *h, size_t want)
+int lk_map_put(struct lk_map *m, uint64_t key, uint32_t idx)
 {
-	h->cap = 64;
-	while (h->cap < want * 2)
-		h->cap *= 2;
-	h->keys = malloc(h->cap * sizeof(*h->keys));
-	h->val = calloc(h->cap, sizeof(*h->val));
-	h->used = h->live = 0;
-	if (!h->keys || !h->val) {
-		free(h->keys);
-		free(h->val);
-		h->keys = NULL;
-		h->val = NULL;
-		h->cap = 0;
+	struct lk_map_slot *s;
+
+	if (!key) {
+		m->zero_idx = idx;
+		m->has_zero = 1;
+		return 0;
+	}
+	if (!(s = hashtab_insert(&m->t, sizeof(*s), key)))
 		return -ENOMEM;
-	}
+	s->idx = idx;
 	return 0;
 }
 
-void lk_hash_free(struct lk_hash *h)
+int lk_map_reserve(struct lk_map *m, size_t n)
 {
-	free(h->keys);
-	free(h->val);
-	h->keys = NULL;
-	h->val = NULL;
-	h->cap = h->used = h->live = 0;
+	return hashtab_reserve(&m->t, sizeof(struct lk_map_slot), n);
 }
 
-size_t lk_hash_find(const struct lk_hash *h, uint64_t key)
+void lk_map_del(struct lk_map *m, uint64_t key, uint32_t idx)
 {
-	if (!h->cap)
-		return LK_HASH_NONE;
-	for (size_t i = slot_of(key, h->cap);; i = (i + 1) & (h->cap - 1)) {
-		if (h->val[i] == 0)
-			return LK_HASH_NONE;
-		if (h->val[i] != LK_HASH_TOMB && h->keys[i] == key)
-			return i;
+	struct lk_map_slot *s;
+
+	if (!key) {
+		if (m->has_zero && m->zero_idx == idx)
+			m->has_zero = 0;
+		return;
 	}
+	s = hashtab_find(&m->t, sizeof(*s), key);
+	if (s && s->idx == idx)
+		hashtab_remove(&m->t, sizeof(*s), s);
 }
 
-/* Insert into a table known to have a free slot. */
-static void put_nogrow(struct lk_hash *h, uint64_t key, uint32_t idx)
+void lk_map_free(struct lk_map *m)
 {
-	size_t i = slot_of(key, h->cap);
-
-	while (h->val[i] != 0 && h->val[i] != LK_HASH_TOMB)
-		i = (i + 1) & (h->cap - 1);
-	if (h->val[i] == 0)
-		h->used++;
-	h->live++;
-	h->keys[i] = key;
-	h->val[i] = idx + 1;
-}
-
-int lk_hash_put(struct lk_hash *h, uint64_t key, uint32_t idx)
-{
-	if ((h->used + 1) * 4 > h->cap * 3) {
-		/* full of entries or tombstones: rehash the live ones into a new table */
-		struct lk_hash n;
-
-		if (lk_hash_init(&n, h->live + 1) < 0)
-			return -ENOMEM;
-		for (size_t i = 0; i < h->cap; i++)
-			if (h->val[i] != 0 && h->val[i] != LK_HASH_TOMB)
-				put_nogrow(&n, h->keys[i], h->val[i] - 1);
-		lk_hash_free(h);
-		*h = n;
-	}
-	put_nogrow(h, key, idx);
-	return 0;
-}
-
-void lk_hash_del(struct lk_hash *h, size_t slot)
-{
-	h->val[slot] = LK_HASH_TOMB;
-	h->live--;
-}
-
-uint32_t lk_hash_idx(const struct lk_hash *h, size_t slot)
-{
-	return h->val[slot] - 1;
-}
-
-void lk_hash_fill(struct lk_hash *h, uint64_t key, uint32_t idx)
-{
-	put_nogrow(h, key, idx);
+	hashtab_free(&m->t);
+	m->has_zero = 0;
 }
 
 static size_t grown(size_t cap, size_t need)

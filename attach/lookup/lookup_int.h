@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
 #include "journal_read.h"
 #include "lookup_lib.h"
 #include "perfmap_read.h"
@@ -65,13 +66,18 @@ _Static_assert(sizeof(struct lk_ent) == LK_LINE, "an entry is one cache line");
 
 struct heap_item;
 
-/* u64 key -> entry index (lookup_hash.c) */
-struct lk_hash {
-	uint64_t *keys;
-	uint32_t *val;    /* index + 1; 0 empty, UINT32_MAX deleted */
-	size_t cap;       /* 0 or a power of two */
-	size_t used;      /* slots not empty, tombstones included */
-	size_t live;      /* keys present */
+/*
+ * u64 key -> entry index (lookup_hash.c), on agent/format's hashtab.  The
+ * hashtab keeps 0 for an empty slot, and here 0 is a key like any other:
+ * an id is whatever a journal says (the agent's writer starts at 1, but a
+ * journal is the target's to write) and a code start may be 0 (only
+ * start + size must not wrap).  So key 0 lives beside the table.  {0} is
+ * an empty map.
+ */
+struct lk_map {
+	struct hashtab t;        /* slots: struct lk_map_slot */
+	uint32_t zero_idx;       /* key 0's entry, when has_zero */
+	uint8_t has_zero;
 };
 
 /*
@@ -105,8 +111,8 @@ struct start_idx {
 struct lookup {
 	struct lk_ent *ents;
 	size_t n_ents, cap_ents, n_dead;
-	struct lk_hash by_id;    /* live entries by id */
-	struct lk_hash by_start; /* live entries by start address */
+	struct lk_map by_id;     /* live entries by id */
+	struct lk_map by_start;  /* live entries by start address */
 	/* entries [0, n_sorted) in start order as of the last rebuild (dead
 	 * ones are dropped at the next); invalid after a compaction */
 	struct start_idx *order, *order_tmp;
@@ -137,8 +143,6 @@ struct lookup {
 	struct pm_reader pm;
 };
 
-#define LK_HASH_NONE ((size_t)-1)
-
 /* Call before entry e gains an inline range or a chain: when it had none,
  * the segments' copy of it says so (whole), and must be made again. */
 static inline void lk_ent_grows(struct lookup *lk, const struct lk_ent *e)
@@ -147,18 +151,17 @@ static inline void lk_ent_grows(struct lookup *lk, const struct lk_ent *e)
 		lk->dirty = 1;
 }
 
-/* An empty table with room for `want` keys.  0 or -ENOMEM (then h is empty). */
-int lk_hash_init(struct lk_hash *h, size_t want);
-void lk_hash_free(struct lk_hash *h);
-/* Slot of key, or LK_HASH_NONE. */
-size_t lk_hash_find(const struct lk_hash *h, uint64_t key);
-/* Entry index stored in an occupied slot. */
-uint32_t lk_hash_idx(const struct lk_hash *h, size_t slot);
-/* Add key -> idx (the key must not be present); grows as needed.  0 or -ENOMEM. */
-int lk_hash_put(struct lk_hash *h, uint64_t key, uint32_t idx);
-/* Add to a table made by lk_hash_init for at least that many keys: never fails. */
-void lk_hash_fill(struct lk_hash *h, uint64_t key, uint32_t idx);
-void lk_hash_del(struct lk_hash *h, size_t slot);
+/* The entry index of key into *idx: 1, or 0 when key is absent. */
+int lk_map_get(const struct lk_map *m, uint64_t key, uint32_t *idx);
+/* Add key -> idx (the key must not be present).  0 or -ENOMEM (m unchanged). */
+int lk_map_put(struct lk_map *m, uint64_t key, uint32_t idx);
+/* Room for n keys in all: then lk_map_put of up to n keys never fails.
+ * 0 or -ENOMEM (m unchanged). */
+int lk_map_reserve(struct lk_map *m, size_t n);
+/* Drop key when it maps to idx (else nothing).  Takes a key, not a slot:
+ * the removal moves other keys' slots. */
+void lk_map_del(struct lk_map *m, uint64_t key, uint32_t idx);
+void lk_map_free(struct lk_map *m);
 
 /* Grow *p (of elem-byte items, capacity *cap) to hold need items.  0 or -ENOMEM. */
 int lk_grow(void **p, size_t *cap, size_t need, size_t elem);

@@ -294,6 +294,29 @@ START_TEST(test_hashtab_wrapping_runs)
 }
 END_TEST
 
+/* After hashtab_reserve(n), n inserts in all never move the slots (so
+ * never allocate), keys already there included; a smaller reserve is a
+ * no-op. */
+START_TEST(test_hashtab_reserve)
+{
+	struct hashtab t = { 0 };
+	void *slots;
+
+	ck_assert_ptr_nonnull(hashtab_insert(&t, sizeof(struct kv), 7));
+	ck_assert_int_eq(hashtab_reserve(&t, sizeof(struct kv), 1000), 0);
+	ck_assert_uint_eq(t.cap, 2048);
+	ck_assert(hashtab_find(&t, sizeof(struct kv), 7) != NULL);
+	slots = t.slots;
+	ck_assert_int_eq(hashtab_reserve(&t, sizeof(struct kv), 10), 0);
+	ck_assert_ptr_eq(t.slots, slots);
+	for (uint64_t k = 100; k < 100 + 999; k++)
+		ck_assert_ptr_nonnull(hashtab_insert(&t, sizeof(struct kv), k));
+	ck_assert_ptr_eq(t.slots, slots);
+	ck_assert_uint_eq(t.count, 1000);
+	hashtab_free(&t);
+}
+END_TEST
+
 /* More distinct methods than the first 256 slots hold at load 1/2, and a
  * NULL jmethodID (no key for it): each keeps one index, on reuse too. */
 START_TEST(test_unfold_many_methods)
@@ -499,6 +522,7 @@ Suite *agent_codetable_suite(void)
 	tcase_add_test(tc, test_procinfo_starttime);
 	tcase_add_test(tc, test_unfold_chains);
 	tcase_add_test(tc, test_hashtab_wrapping_runs);
+	tcase_add_test(tc, test_hashtab_reserve);
 	tcase_add_test(tc, test_unfold_many_methods);
 	tcase_add_test(tc, test_frames_encode);
 	tcase_add_test(tc, test_jitlines_encode);

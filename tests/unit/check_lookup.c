@@ -362,6 +362,40 @@ START_TEST(churn_compacts)
 }
 END_TEST
 
+/* Id 0 and start 0 are keys like any other (the index's maps keep key 0
+ * beside agent/format's hashtab, which reserves 0 for an empty slot),
+ * before and after a compaction. */
+START_TEST(key_zero)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_stats st;
+
+	add(lk, LOOKUP_LOAD, 0, 0, 0x10, "Z");
+	add(lk, LOOKUP_LOAD, 1, 0x100, 0x10, "A");
+	ck_assert_str_eq(at(lk, 0), "Z");
+	add(lk, LOOKUP_LOAD, 2, 0, 0x20, "Y"); /* supersedes Z by its start */
+	ck_assert_str_eq(at(lk, 0x18), "Y");
+	ck_assert_int_eq(lookup_remove(lk, 0), -ENOENT);
+	add(lk, LOOKUP_LOAD, 0, 0x200, 0x10, "W");
+	ck_assert_str_eq(at(lk, 0x200), "W");
+	ck_assert_int_eq(lookup_remove(lk, 0), 0);
+	ck_assert_str_eq(at(lk, 0x200), "??");
+	add(lk, LOOKUP_LOAD, 0, 0x300, 0x10, "V");
+	ck_assert_int_eq(lookup_remove(lk, 1), 0);
+	ck_assert_int_eq(lk_compact(lk), 0);
+	ck_assert_str_eq(at(lk, 0x300), "V");
+	add(lk, LOOKUP_LOAD, 3, 0, 0x8, "X"); /* start 0 still found: Y ends */
+	ck_assert_int_eq(lookup_remove(lk, 2), -ENOENT);
+	ck_assert_str_eq(at(lk, 0x18), "??");
+	ck_assert_int_eq(lookup_remove(lk, 0), 0);
+	ck_assert_int_eq(lookup_remove(lk, 0), -ENOENT);
+	lookup_get_stats(lk, &st);
+	ck_assert_uint_eq(st.superseded, 2);
+	ck_assert_uint_eq(st.live, 1);
+	lookup_free(lk);
+}
+END_TEST
+
 /* lookup_refresh follows a journal the writer keeps appending to. */
 START_TEST(follow_journal)
 {
@@ -531,6 +565,7 @@ Suite *lookup_suite(void)
 	tcase_add_test(tc, highest_id_wins);
 	tcase_add_test(tc, inline_chain);
 	tcase_add_test(tc, churn_compacts);
+	tcase_add_test(tc, key_zero);
 	tcase_add_test(tc, follow_journal);
 	tcase_add_test(tc, follow_journal_started_over);
 	tcase_add_test(tc, until_time);

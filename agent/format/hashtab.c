@@ -5,13 +5,15 @@
  */
 #include "hashtab.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FIRST_CAP 256
 
 /* Multiplicative (Fibonacci) hashing: code addresses and jmethodIDs are
- * aligned, so the low bits alone would pile up. */
+ * aligned and journal ids consecutive, so the low bits alone would pile up. */
 static size_t home(uint64_t key, size_t cap)
 {
 	uint64_t h = key * 0x9e3779b97f4a7c15ull;
@@ -56,9 +58,10 @@ static size_t free_slot(const struct hashtab *t, size_t size, uint64_t key)
 	return i;
 }
 
-static int grow(struct hashtab *t, size_t size)
+/* Move the keys into a table of cap slots (a power of two that holds them). */
+static int grow_to(struct hashtab *t, size_t size, size_t cap)
 {
-	struct hashtab n = { NULL, t->cap ? t->cap * 2 : FIRST_CAP, t->count };
+	struct hashtab n = { NULL, cap, t->count };
 
 	n.slots = calloc(n.cap, size);
 	if (!n.slots)
@@ -78,13 +81,24 @@ void *hashtab_insert(struct hashtab *t, size_t size, uint64_t key)
 {
 	unsigned char *s;
 
-	if (!key || ((t->count + 1) * 2 > t->cap && grow(t, size) < 0))
+	if (!key || ((t->count + 1) * 2 > t->cap && grow_to(t, size, t->cap ? t->cap * 2 : FIRST_CAP) < 0))
 		return NULL;
 	s = slot(t, size, free_slot(t, size, key));
 	memset(s, 0, size);
 	memcpy(s, &key, sizeof(key));
 	t->count++;
 	return s;
+}
+
+int hashtab_reserve(struct hashtab *t, size_t size, size_t n)
+{
+	size_t cap = t->cap ? t->cap : FIRST_CAP;
+
+	if (n > SIZE_MAX / 4)
+		return -ENOMEM;
+	while (n * 2 > cap)
+		cap *= 2;
+	return cap == t->cap ? 0 : grow_to(t, size, cap) < 0 ? -ENOMEM : 0;
 }
 
 void hashtab_remove(struct hashtab *t, size_t size, void *at)
