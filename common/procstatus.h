@@ -14,6 +14,18 @@
 #include <sys/types.h>
 
 /*
+ * How much of /proc/<pid>/status a reader takes: the kernel writes the
+ * whole text, but its Groups: line grows with the supplementary groups,
+ * which any process with CAP_SETGID (a container's root) chooses: 65,536
+ * groups (NGROUPS_MAX) make 722,310 bytes, with NStgid: past 721,000.  A
+ * reader reads at most PROCSTATUS_MAX + 1 bytes and refuses more than
+ * PROCSTATUS_MAX (-EFBIG), so a cut text never passes for a whole one
+ * (without NStgid: it would read as a kernel before 4.1, the host's pid
+ * taken for the process's own).
+ */
+#define PROCSTATUS_MAX (1024 * 1024)
+
+/*
  * The value of an NStgid: line, after "NStgid:", up to len bytes or a
  * newline: one or more decimal pids, each in 1..INT32_MAX, separated by
  * blanks (spaces, tabs).  *last gets the last (the pid in the process's

@@ -18,6 +18,7 @@
 #include "base.h"
 #include "jdk_version.h"
 #include "proc.h"
+#include "procstatus.h"
 #include "target.h"
 
 #define SMALL_FILE (64 * 1024)
@@ -431,7 +432,11 @@ static int open_pid(pid_t pid, unsigned flags, struct target *t,
 			       "from a container, share the pid namespace)" :
 			       "cannot open /proc/%d: %s", (int)pid, strerror(-rc));
 	}
-	n = read_file_at(t->proc_fd, "status", SMALL_FILE, &buf);
+	n = read_file_at(t->proc_fd, "status", PROCSTATUS_MAX + 1, &buf);
+	if (n > PROCSTATUS_MAX) {
+		free(buf);
+		n = -EFBIG;     /* cut: never parsed as a whole status */
+	}
 	if (n < 0) {
 		rc = (int)n == -ENOENT ? -ESRCH : (int)n;
 		return err_set(e, rc, "cannot read /proc/%d/status: %s",

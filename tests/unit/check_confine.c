@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -534,6 +535,67 @@ START_TEST(mapped_lib_replaced_refused)
 }
 END_TEST
 
+/*
+ * A process with 65,536 supplementary groups (any container root can set
+ * them) has a status text of about 722 KB, NStgid: near its end.  A reader
+ * that cut it at 64 KiB found no NStgid: and took the host's pid for the
+ * process's own, as on a kernel before 4.1.  Here the process is pid 1 of
+ * a new pid namespace, so the two differ.
+ */
+START_TEST(huge_status_keeps_nspid)
+{
+	static gid_t groups[65536];
+	struct err_text e = { "" };
+	struct target t;
+	int ready[2], go[2];
+	pid_t mid, inner = 0;
+	char c;
+
+	if (geteuid() != 0) {
+		printf("huge_status_keeps_nspid: skipped (needs root: setgroups, CLONE_NEWPID)\n");
+		return;
+	}
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	mid = fork();
+	ck_assert_int_ge(mid, 0);
+	if (mid == 0) {
+		pid_t p;
+
+		if (unshare(CLONE_NEWPID) != 0)
+			_exit(3);
+		p = fork();         /* pid 1 of the new namespace */
+		if (p == 0) {
+			for (int i = 0; i < 65536; i++)
+				groups[i] = (gid_t)(100000 + i);
+			if (setgroups(65536, groups) != 0)
+				_exit(4);
+			if (write(ready[1], "r", 1) != 1)
+				_exit(5);
+			if (read(go[0], &c, 1) < 0)
+				_exit(6);
+			_exit(0);
+		}
+		if (p < 0 || write(ready[1], &p, sizeof(p)) < 0)
+			_exit(7);
+		waitpid(p, NULL, 0);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(ready[0], &inner, sizeof(inner)), (ssize_t)sizeof(inner));
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);     /* its groups are set */
+	ck_assert_int_eq(target_open(inner, 0, &t, &e), 0);
+	ck_assert_msg(t.st.nspid == 1, "nspid %d of pid %d, want 1 (%s)", (int)t.st.nspid,
+		      (int)inner, e.msg);
+	target_close(&t);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	waitpid(mid, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+END_TEST
+
 Suite *confine_suite(void)
 {
 	Suite *s = suite_create("confine");
@@ -553,6 +615,7 @@ Suite *confine_suite(void)
 	tcase_add_test(tc, chrooted_target_files_open);
 	tcase_add_test(tc, mapped_lib_replaced_refused);
 	tcase_add_test(tc, stat_walks_confined);
+	tcase_add_test(tc, huge_status_keeps_nspid);
 	suite_add_tcase(s, tc);
 	return s;
 }
