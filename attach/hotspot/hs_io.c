@@ -76,8 +76,8 @@ static int connect_sock(const struct target *t, int dir_fd, const char *dir,
 			       pfd == -ENOENT ? strerror(-pfd) : ce.msg);
 	if (!S_ISSOCK(st.st_mode)) {
 		close(pfd);
-		return err_set(e, -ENOTSOCK, "%s/%s is not a socket: refusing to "
-			       "connect (remove it and retry)", dir, sock);
+		return err_set(e, -ENOTSOCK, "%s/%s is not a socket: jsym will not "
+			       "connect to it; remove it and retry", dir, sock);
 	}
 	self = confine_self_dir();
 	if (self < 0) {

@@ -8,7 +8,8 @@
 # entry target.h does.  And every open of attach/ goes
 # through the one confined open, common/confine.h (issue 24): the source
 # check fails on any other but jsym's own paths (tests/lib/confine_check.sh),
-# and on a bypass planted for the test.
+# and on a bypass planted for the test (a plain openat, a connect by
+# name).
 # And no product function is longer than 80 lines
 # (tests/lib/funclen.sh --check 80).
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
@@ -81,5 +82,12 @@ printf 'int confine_bypass(void);\nint confine_bypass(void) { return openat(3, "
 	>>"$copy/attach/proc/uts.c"
 (cd "$copy" && git init -q . && git add -A >/dev/null 2>&1)
 t_check "a plain openat added to attach/proc/uts.c fails the check" \
+	eval "! bash '$copy/tests/lib/confine_check.sh' 2>/dev/null"
+# and, the openat taken away, a connect to a socket by its name
+sed -i '/^int confine_bypass/d' "$copy/attach/proc/uts.c"
+t_check "the copy without it passes" bash "$copy/tests/lib/confine_check.sh"
+printf 'int confine_bypass(int s, const void *a);\nint confine_bypass(int s, const void *a) { return connect(s, a, 110); }\n' \
+	>>"$copy/attach/hotspot/hs_io.c"
+t_check "a connect by name added to attach/hotspot/hs_io.c fails the check" \
 	eval "! bash '$copy/tests/lib/confine_check.sh' 2>/dev/null"
 t_finish

@@ -9,7 +9,9 @@
 # open64, openat64, fopen, opendir and creat, and of the calls that resolve
 # a name to describe it (stat, lstat, fstatat, newfstatat, statx, access,
 # faccessat, faccessat2, euidaccess, readlink, readlinkat, statfs, statvfs,
-# realpath; their 64 forms and SYS_ numbers), in those folders' C sources
+# realpath; their 64 forms and SYS_ numbers), and connect and bind (a
+# unix socket's name is resolved by the kernel like any path), in those
+# folders' C sources
 # and fails on any that is not on tests/lib/confine_allow.txt, the short
 # list of paths jsym itself owns, each with its reason (a name in a
 # target's root is looked at with confine_stat; fstat and fstatfs of a
@@ -22,7 +24,7 @@ allow=tests/lib/confine_allow.txt
 bad=0
 
 calls=$(git ls-files -co --exclude-standard 'attach/*.c' |
-	xargs grep -nE '(^|[^A-Za-z0-9_.>])(open|openat|openat2|open64|openat64|fopen|fopen64|opendir|creat|creat64|stat|stat64|lstat|lstat64|fstatat|fstatat64|newfstatat|statx|access|faccessat|faccessat2|euidaccess|eaccess|readlink|readlinkat|statfs|statfs64|statvfs|statvfs64|realpath|canonicalize_file_name)[[:space:]]*\(|SYS_(open|statx|newfstatat|fstatat|faccessat|readlink|stat|lstat|access)' |
+	xargs grep -nE '(^|[^A-Za-z0-9_.>])(open|openat|openat2|open64|openat64|fopen|fopen64|opendir|creat|creat64|stat|stat64|lstat|lstat64|fstatat|fstatat64|newfstatat|statx|access|faccessat|faccessat2|euidaccess|eaccess|readlink|readlinkat|statfs|statfs64|statvfs|statvfs64|realpath|canonicalize_file_name|connect|bind)[[:space:]]*\(|SYS_(open|statx|newfstatat|fstatat|faccessat|readlink|stat|lstat|access)' |
 	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*|//)')
 
 declare -A used
@@ -39,8 +41,8 @@ while IFS= read -r c; do
 		fi
 	done <"$allow"
 	if [ "$ok" = 0 ]; then
-		echo "confine_check: an open or stat outside common/confine.h: $c" >&2
-		echo "  (open a target's path with confine_open/confine_read, look at one with confine_stat, a /proc/<pid> file with confine_proc; a path of jsym's own goes on $allow with its reason)" >&2
+		echo "confine_check: an open, stat or socket name outside common/confine.h: $c" >&2
+		echo "  (open a target's path with confine_open/confine_read, look at one with confine_stat, connect to a socket by the fd confine_lookup gave, as fd/N below confine_self_dir(), a /proc/<pid> file with confine_proc; a path of jsym's own goes on $allow with its reason)" >&2
 		bad=1
 	fi
 done <<<"$calls"
@@ -59,6 +61,6 @@ done <"$allow"
 
 n=$(grep -c . <<<"$calls")
 if [ "$bad" = 0 ]; then
-	echo "confine_check: $n opens and stats in attach/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
+	echo "confine_check: $n opens, stats and socket names in attach/, all on the allowlist of jsym's own paths; every other path goes through common/confine.h"
 fi
 exit "$bad"
