@@ -384,6 +384,28 @@ int confine_self_dir(void)
 	return fd < 0 ? -errno : fd;
 }
 
+int confine_check_fd(int mnt_fd, int fd, const char *path, struct err_text *e)
+{
+	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e };
+	struct stat st;
+	bool own;
+	int rc;
+
+	if (fstat(fd, &st) != 0)
+		return err_set(e, -errno, "cannot stat %s: %s", w.path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return err_set(e, -EINVAL, "refusing %s: not a regular file", w.path);
+	w.self = cf_self_dir(&own);
+	if (w.self < 0)
+		return err_set(e, w.self, "cannot check %s: this process's /proc/self: %s",
+			       w.path, strerror(-w.self));
+	rc = cf_check_mount(&w, fd, "it");
+	free(w.mi);
+	if (own)
+		close(w.self);
+	return rc;
+}
+
 /* ---- whole reads ------------------------------------------------------------ */
 
 ssize_t confine_read_fd(int fd, size_t max, int timeout_ms, char **out)

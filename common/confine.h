@@ -123,6 +123,15 @@ int confine_lookup(int mnt_fd, int dir_fd, const char *path, int flags,
 int confine_self_dir(void);
 
 /*
+ * For an O_PATH fd jsym got without a walk (a /proc/PID/map_files/ link,
+ * the mapping itself): the checks confine_open makes of a walk's last
+ * component, its file system from the target's mountinfo (mnt_fd as
+ * confine_open's) and its type, a regular file.  path names it in e.  0
+ * or -errno in confine_open's vocabulary.
+ */
+int confine_check_fd(int mnt_fd, int fd, const char *path, struct err_text *e);
+
+/*
  * Open for real (O_RDONLY, O_WRONLY or O_RDWR; with O_DIRECTORY a
  * directory) the O_PATH fd that confine_open(O_PATH) gave, after the
  * caller has looked at it (fstat: is it the file it expects?): that

@@ -261,10 +261,32 @@ static void maps_dev_ino(struct span line, dev_t *dev, uint64_t *ino)
 	*ino = i;
 }
 
+/* The line's first field, "start-end" in hex, or "" when it is not that. */
+static void maps_range(struct span line, char *out, size_t cap)
+{
+	size_t n = 0, dash = 0;
+
+	out[0] = '\0';
+	while (line.p + n < line.end && !is_blank(line.p[n])) {
+		char c = line.p[n];
+
+		if (c == '-' && !dash && n > 0)
+			dash = n;
+		else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return;
+		n++;
+	}
+	if (!dash || dash + 1 == n || n >= cap)
+		return;
+	memcpy(out, line.p, n);
+	out[n] = '\0';
+}
+
 static void keep_path(struct proc_maps_facts *mf, struct span line, struct span path)
 {
 	keep_span(mf->jvm_lib, sizeof(mf->jvm_lib), path);
 	maps_dev_ino(line, &mf->jvm_lib_dev, &mf->jvm_lib_ino);
+	maps_range(line, mf->jvm_lib_range, sizeof(mf->jvm_lib_range));
 }
 
 /* musl's libc is its loader: ld-musl-*, libc.musl-*, or Debian's

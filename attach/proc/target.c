@@ -163,6 +163,23 @@ int target_open_mapped(const struct target *t, const char *path, dev_t dev,
 	if (!path[0] || ino == 0)
 		return err_set(e, -ENOENT, "cannot open the mapped %s: its maps line "
 			       "names no file", path[0] ? path : "library");
+	/* the mapping itself, where jsym may follow map_files/ links: no
+	 * name in the root is looked up, so nothing can be put in its way */
+	if (t->maps.jvm_lib_range[0] && strcmp(path, t->maps.jvm_lib) == 0) {
+		char name[64];
+		int rc;
+
+		snprintf(name, sizeof(name), "map_files/%s", t->maps.jvm_lib_range);
+		pfd = confine_proc(t->proc_fd, name, O_PATH);
+		if (pfd >= 0) {
+			rc = confine_check_fd(t->proc_fd, pfd, path, e);
+			if (rc == 0)
+				rc = confine_reopen(pfd, O_RDONLY, e);
+			close(pfd);
+			return rc;
+		}
+		/* -EPERM without CAP_SYS_ADMIN (a DaemonSet, a sidecar): by path */
+	}
 	/* a plain file on a local file system, or nothing: a device or FIFO
 	 * planted at the path since it was mapped is refused unopened */
 	pfd = confine_open(t->proc_fd, t->root_fd, path, O_PATH | O_NOFOLLOW, 0, e);

@@ -475,8 +475,9 @@ START_TEST(bad_calls_refused)
 }
 END_TEST
 
-/* Issue 24 deliverable 1: a library a target maps is opened only when the
- * file at its path is the one of the maps line.  This process maps a
+/* Issue 24 deliverable 1: a library a target maps is opened as the
+ * mapping itself (map_files/, for root), or by path only when the file at
+ * its path is the one of the maps line.  This process maps a
  * libjvm.so, then another regular file is renamed over the path (what a
  * package upgrade does, or a target that wants jsym to read another
  * file): target_open_mapped refuses it with -ESTALE and never opens it
@@ -522,6 +523,20 @@ START_TEST(mapped_lib_replaced_refused)
 	close(fd);
 	ifd = planted_watch(at("other"));
 	ck_assert_int_eq(rename(at("other"), lib), 0);
+	/* where map_files/ may be followed (root): the mapping itself, the
+	 * old inode, and the new file at the path is never looked at */
+	fd = target_open_mapped(&t, t.maps.jvm_lib, t.maps.jvm_lib_dev, t.maps.jvm_lib_ino, &e);
+	if (geteuid() == 0) {
+		ck_assert_msg(fd >= 0, "the mapping through map_files: %s", e.msg);
+		ck_assert_int_eq(fstat(fd, &st2), 0);
+		ck_assert_uint_eq((uint64_t)st2.st_ino, (uint64_t)st.st_ino);
+		close(fd);
+		ck_assert_msg(!planted_opened(ifd), "the file renamed over libjvm.so was opened");
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	/* by path (no CAP_SYS_ADMIN: a DaemonSet, a sidecar): refused */
+	t.maps.jvm_lib_range[0] = '\0';
 	fd = target_open_mapped(&t, t.maps.jvm_lib, t.maps.jvm_lib_dev, t.maps.jvm_lib_ino, &e);
 	snprintf(e_msg, sizeof(e_msg), "%s", e.msg);
 	ck_assert_msg(fd == -ESTALE, "the replaced file: %d %s", fd, e_msg);

@@ -74,6 +74,9 @@ struct proc_maps_facts {
 	dev_t jvm_lib_dev;        /* its maps line's device (makedev of the
 	                             hex major:minor) and inode: the file */
 	uint64_t jvm_lib_ino;     /* mapped (target_open_mapped checks them) */
+	char jvm_lib_range[40];   /* that line's "start-end" (hex, as maps
+	                             writes it): its map_files/ name; "" if
+	                             malformed */
 	char loader[256];         /* the dynamic loader the process runs
 	                             under: ld-linux-*.so.* or glibc < 2.34's
 	                             ld-2.NN.so (glibc), or musl's
@@ -221,8 +224,11 @@ int target_visit_bounded(pid_t pid, int budget_ms,
 int target_hostname(const struct target *t, char *out, size_t cap);
 
 /*
- * Open read-only the file t maps at path (t's view, as t->maps gives it),
- * found inside t's root by confine_open (a plain file on a local file
+ * Open read-only the file t maps at path (t's view, as t->maps gives it).
+ * For t->maps.jvm_lib, first through /proc/PID/map_files/<range>, the
+ * mapping itself (no lookup of a name in t's root; needs CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE), its file system checked as confine_open's.
+ * Else found inside t's root by confine_open (a plain file on a local file
  * system, symlinks followed inside the root), and only when it is the
  * file of the maps line: its inode is ino, its device dev where stat and
  * maps agree on devices (not overlayfs, btrfs, bcachefs).  A file renamed
