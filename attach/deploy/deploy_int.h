@@ -84,10 +84,12 @@ int deploy_end_child(pid_t pid, int grace_ms);
  * The real and saved uid of that process in between: a random uid from
  * the upper half of jsym's user namespace's widest uid_map range that no
  * process visible in jsym's /proc has as its real, effective or saved uid
- * (never 0, 65534, the JVM's or jsym's), so that nothing but a process
- * with CAP_KILL or CAP_SETUID may signal it (kill(2)).  When no /proc or
- * uid_map can be read or 16 picks were all taken: 65534 (65533 for a JVM
- * of 65534), as before.
+ * and that no other user namespace among them maps (its root could take
+ * it), never 0, 65534, the JVM's or jsym's; so that nothing but a process
+ * with CAP_KILL, or CAP_SETUID over jsym's own namespace, may signal it
+ * (kill(2)).  One scan of /proc, then up to 16 random picks.  When no
+ * /proc or uid_map can be read or all picks were taken: 65534 (65533 for
+ * a JVM of 65534), as before.
  */
 uid_t deploy_reaper_uid(uid_t jvm_uid);
 

@@ -103,15 +103,74 @@ static void kill_children(int fd)
 	}
 }
 
-/* Does any process this one can see have u as its real, effective or
- * saved uid (the ids kill(2) compares)?  /proc is jsym's own here. */
-static bool uid_in_use(DIR *d, uid_t u)
+/* What a reaper's uid must not be: the real, effective and saved uids of
+ * every process this one sees (the ids kill(2) compares), and the outside
+ * ranges of every other user namespace's uid_map among them (a process
+ * with CAP_SETUID there could take any of those).  /proc is jsym's own. */
+struct taken {
+	uid_t *uids;
+	size_t n, cap;
+	struct { unsigned long long lo, hi; } ranges[64];
+	int nranges;
+	bool crowded;           /* more than we can hold: take no uid at all */
+};
+
+static void take_uid(struct taken *tk, uid_t u)
+{
+	if (tk->n == tk->cap) {
+		size_t nc = tk->cap ? tk->cap * 2 : 256;
+		uid_t *nu = realloc(tk->uids, nc * sizeof(*nu));
+
+		if (!nu) {
+			tk->crowded = true;
+			return;
+		}
+		tk->uids = nu;
+		tk->cap = nc;
+	}
+	tk->uids[tk->n++] = u;
+}
+
+/* Each "inside outside count" line of a uid_map other than ours: its
+ * outside range. */
+static void take_ranges(struct taken *tk, const char *map, const char *ours)
+{
+	const char *p = map;
+	const int max = (int)(sizeof(tk->ranges) / sizeof(tk->ranges[0]));
+
+	if (!strcmp(map, ours))
+		return;
+	while (*p) {
+		unsigned long long out, cnt;
+		char *end;
+		int i;
+
+		(void)strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		out = strtoull(end, &end, 10);
+		cnt = strtoull(end, &end, 10);
+		for (i = 0; i < tk->nranges; i++)
+			if (tk->ranges[i].lo == out && tk->ranges[i].hi == out + cnt)
+				break;
+		if (i == tk->nranges && i < max) {
+			tk->ranges[i].lo = out;
+			tk->ranges[i].hi = out + cnt;
+			tk->nranges++;
+		} else if (i == tk->nranges) {
+			tk->crowded = true;
+		}
+		p = end;
+		while (*p == '\n' || *p == ' ')
+			p++;
+	}
+}
+
+static void scan_taken(DIR *d, const char *ours, struct taken *tk)
 {
 	struct dirent *de;
-	bool used = false;
 
-	rewinddir(d);
-	while (!used && (de = readdir(d)) != NULL) {
+	while ((de = readdir(d)) != NULL) {
 		struct proc_status st;
 		char name[32], *text = NULL;
 		ssize_t n;
@@ -121,17 +180,36 @@ static bool uid_in_use(DIR *d, uid_t u)
 			continue;
 		snprintf(name, sizeof(name), "%s/status", de->d_name);
 		n = confine_proc_read(dirfd(d), name, 16384, &text);
-		if (n > 0 && proc_parse_status(text, (size_t)n, &st) == 0)
-			used = st.uid[0] == u || st.uid[1] == u || st.uid[2] == u;
+		if (n > 0 && proc_parse_status(text, (size_t)n, &st) == 0) {
+			take_uid(tk, st.uid[0]);
+			take_uid(tk, st.uid[1]);
+			take_uid(tk, st.uid[2]);
+		}
+		free(text);
+		text = NULL;
+		snprintf(name, sizeof(name), "%s/uid_map", de->d_name);
+		if (confine_proc_read(dirfd(d), name, 4096, &text) > 0)
+			take_ranges(tk, text, ours);
 		free(text);
 	}
-	return used;
+}
+
+static bool is_taken(const struct taken *tk, uid_t u)
+{
+	for (size_t i = 0; i < tk->n; i++)
+		if (tk->uids[i] == u)
+			return true;
+	for (int i = 0; i < tk->nranges; i++)
+		if (u >= tk->ranges[i].lo && u < tk->ranges[i].hi)
+			return true;
+	return tk->crowded;
 }
 
 uid_t deploy_reaper_uid(uid_t jvm_uid)
 {
 	uid_t fallback = jvm_uid == 65534 ? 65533 : 65534;
 	unsigned long long lo = 0, count = 0;
+	struct taken tk = { 0 };
 	char *map = NULL, *p;
 	ssize_t n;
 	DIR *d = opendir("/proc");
@@ -164,10 +242,13 @@ uid_t deploy_reaper_uid(uid_t jvm_uid)
 		while (*p == '\n' || *p == ' ')
 			p++;
 	}
-	free(map);
 	/* a random one from its upper half (above the ids of people and
-	 * services, and of most containers' user namespaces), held by no
-	 * process we see */
+	 * services), held by no process we see and mapped by no other user
+	 * namespace among them: one scan, then up to 16 picks */
+	if (count >= 4)
+		scan_taken(d, map, &tk);
+	free(map);
+	closedir(d);
 	for (int tries = 0; count >= 4 && tries < 16; tries++) {
 		unsigned long long r = 0;
 		uid_t u;
@@ -176,12 +257,12 @@ uid_t deploy_reaper_uid(uid_t jvm_uid)
 			r = (unsigned long long)clock_ms() * 2654435761u ^ (unsigned)getpid();
 		u = (uid_t)(lo + count / 2 + r % (count / 2));
 		if (u == (uid_t)-1 || u == 0 || u == 65534 || u == jvm_uid ||
-		    u == getuid() || uid_in_use(d, u))
+		    u == getuid() || is_taken(&tk, u))
 			continue;
-		closedir(d);
+		free(tk.uids);
 		return u;
 	}
-	closedir(d);
+	free(tk.uids);
 	return fallback;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,46 @@ START_TEST(lock_ignores_a_flock_of_the_containers_root)
 }
 END_TEST
 
+/* Review of row 10: a process of another user namespace whose uid_map
+ * covers the upper half of ours could, with CAP_SETUID there, take any uid
+ * of it and signal the reaper.  With such a namespace visible (0 inside
+ * is 2^31-1 outside, 2^31-1 of them: podman's --userns=auto range) no
+ * random pick is free, and the old 65534 is used. */
+START_TEST(reaper_uid_not_in_another_namespace_map)
+{
+	int ready[2], go[2];
+	char map[64], path[64], c;
+	pid_t child;
+	FILE *f;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		if (unshare(CLONE_NEWUSER) != 0 || write(ready[1], "u", 1) != 1)
+			_exit(1);
+		(void)!read(go[0], &c, 1);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
+	snprintf(map, sizeof(map), "0 2147483647 2147483647\n");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(map, f) >= 0 && fflush(f) == 0, 1);
+	fclose(f);
+	ck_assert_uint_eq(deploy_reaper_uid(0), 65534);
+	ck_assert_uint_eq(deploy_reaper_uid(65534), 65533);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	waitpid(child, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+END_TEST
+
 /* Issue 24 row 10: the reaper's uid is no visible process's, so a process
  * of the pod's nobody (65534, present here) gets EPERM when it signals a
  * process of that uid; a second pick differs (random). */
@@ -459,6 +500,7 @@ Suite *deploy_suite(void)
 		tcase_add_unchecked_fixture(root_tc, tmp_setup, tmp_teardown);
 		tcase_add_test(root_tc, lock_ignores_a_flock_of_the_containers_root);
 		tcase_add_test(root_tc, reaper_uid_is_nobodys_and_no_ones);
+		tcase_add_test(root_tc, reaper_uid_not_in_another_namespace_map);
 		suite_add_tcase(s, root_tc);
 	} else {
 		fprintf(stderr, "skip: deploy: lock_ignores_a_flock_of_the_containers_root: "
