@@ -131,25 +131,35 @@ static void take_uid(struct taken *tk, uid_t u)
 	tk->uids[tk->n++] = u;
 }
 
-/* Each "inside outside count" line of a uid_map other than ours: its
- * outside range. */
+/* One "inside outside count" line of a uid_map at p: the next line, or
+ * NULL at the end (or at a line that is not three numbers). */
+static const char *uid_map_line(const char *p, unsigned long long *in,
+				unsigned long long *out, unsigned long long *cnt)
+{
+	char *end;
+
+	*in = strtoull(p, &end, 10);
+	if (end == p)
+		return NULL;
+	*out = strtoull(end, &end, 10);
+	*cnt = strtoull(end, &end, 10);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	return end;
+}
+
+/* Each line of a uid_map other than ours: its outside range. */
 static void take_ranges(struct taken *tk, const char *map, const char *ours)
 {
-	const char *p = map;
 	const int max = (int)(sizeof(tk->ranges) / sizeof(tk->ranges[0]));
+	unsigned long long in, out, cnt;
+	const char *p = map;
 
 	if (!strcmp(map, ours))
 		return;
-	while (*p) {
-		unsigned long long out, cnt;
-		char *end;
+	while ((p = uid_map_line(p, &in, &out, &cnt)) != NULL) {
 		int i;
 
-		(void)strtoull(p, &end, 10);
-		if (end == p)
-			break;
-		out = strtoull(end, &end, 10);
-		cnt = strtoull(end, &end, 10);
 		for (i = 0; i < tk->nranges; i++)
 			if (tk->ranges[i].lo == out && tk->ranges[i].hi == out + cnt)
 				break;
@@ -160,9 +170,6 @@ static void take_ranges(struct taken *tk, const char *map, const char *ours)
 		} else if (i == tk->nranges) {
 			tk->crowded = true;
 		}
-		p = end;
-		while (*p == '\n' || *p == ' ')
-			p++;
 	}
 }
 
@@ -208,9 +215,10 @@ static bool is_taken(const struct taken *tk, uid_t u)
 uid_t deploy_reaper_uid(uid_t jvm_uid)
 {
 	uid_t fallback = jvm_uid == 65534 ? 65533 : 65534;
-	unsigned long long lo = 0, count = 0;
+	unsigned long long lo = 0, count = 0, in, out, cnt;
 	struct taken tk = { 0 };
-	char *map = NULL, *p;
+	const char *p;
+	char *map = NULL;
 	ssize_t n;
 	DIR *d = opendir("/proc");
 
@@ -224,24 +232,11 @@ uid_t deploy_reaper_uid(uid_t jvm_uid)
 		closedir(d);
 		return fallback;
 	}
-	for (p = map; *p; ) {
-		unsigned long long in, out, cnt;
-		char *end;
-
-		in = strtoull(p, &end, 10);
-		out = strtoull(end, &end, 10);
-		cnt = strtoull(end, &end, 10);
-		(void)out;
-		if (end == p)
-			break;
+	for (p = map; (p = uid_map_line(p, &in, &out, &cnt)) != NULL; )
 		if (cnt > count) {
 			lo = in;
 			count = cnt;
 		}
-		p = end;
-		while (*p == '\n' || *p == ' ')
-			p++;
-	}
 	/* a random one from its upper half (above the ids of people and
 	 * services), held by no process we see and mapped by no other user
 	 * namespace among them: one scan, then up to 16 picks */
