@@ -387,14 +387,9 @@ int confine_self_dir(void)
 int confine_check_fd(int mnt_fd, int fd, const char *path, struct err_text *e)
 {
 	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e };
-	struct stat st;
 	bool own;
 	int rc;
 
-	if (fstat(fd, &st) != 0)
-		return err_set(e, -errno, "cannot stat %s: %s", w.path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return err_set(e, -EINVAL, "refusing %s: not a regular file", w.path);
 	w.self = cf_self_dir(&own);
 	if (w.self < 0)
 		return err_set(e, w.self, "cannot check %s: this process's /proc/self: %s",
@@ -458,4 +453,16 @@ ssize_t confine_proc_read(int proc_fd, const char *name, size_t max, char **out)
 	if (!cf_on_procfs(proc_fd))
 		return -EPERM;
 	return cf_read_proc(proc_fd, name, max, out);
+}
+
+ssize_t confine_proc_read_whole(int proc_fd, const char *name, size_t max, char **out)
+{
+	ssize_t n = confine_proc_read(proc_fd, name, max + 1, out);
+
+	if (n > (ssize_t)max) {
+		free(*out);
+		*out = NULL;
+		return -EFBIG;
+	}
+	return n;
 }

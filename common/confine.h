@@ -124,10 +124,10 @@ int confine_self_dir(void);
 
 /*
  * For an O_PATH fd jsym got without a walk (a /proc/PID/map_files/ link,
- * the mapping itself): the checks confine_open makes of a walk's last
- * component, its file system from the target's mountinfo (mnt_fd as
- * confine_open's) and its type, a regular file.  path names it in e.  0
- * or -errno in confine_open's vocabulary.
+ * the mapping itself): the check confine_open makes of each component's
+ * file system, from the target's mountinfo (mnt_fd as confine_open's).
+ * Its type is confine_reopen's to check, which opens it next.  path names
+ * it in e.  0 or -errno in confine_open's vocabulary.
  */
 int confine_check_fd(int mnt_fd, int fd, const char *path, struct err_text *e);
 
@@ -167,6 +167,10 @@ int confine_proc(int proc_fd, const char *name, int flags);
 
 /* confine_proc(O_RDONLY | O_NOFOLLOW) read whole (max bytes at most). */
 ssize_t confine_proc_read(int proc_fd, const char *name, size_t max, char **out);
+
+/* The same, for a text that is only good whole: one longer than max bytes
+ * is -EFBIG (nothing in *out), never a cut text that might pass for it. */
+ssize_t confine_proc_read_whole(int proc_fd, const char *name, size_t max, char **out);
 
 enum confine_fs {
 	CONFINE_FS_STORED,      /* stores files: ext4, xfs, btrfs, tmpfs, overlay ... */

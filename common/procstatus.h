@@ -18,8 +18,9 @@
  * whole text, but its Groups: line grows with the supplementary groups,
  * which any process with CAP_SETGID (a container's root) chooses: 65,536
  * groups (NGROUPS_MAX) make 722,310 bytes, with NStgid: past 721,000.  A
- * reader reads at most PROCSTATUS_MAX + 1 bytes and refuses more than
- * PROCSTATUS_MAX (-EFBIG), so a cut text never passes for a whole one
+ * reader takes it with confine_proc_read_whole (common/confine.h), which
+ * refuses more than PROCSTATUS_MAX (-EFBIG), so a cut text never passes
+ * for a whole one
  * (without NStgid: it would read as a kernel before 4.1, the host's pid
  * taken for the process's own).
  */

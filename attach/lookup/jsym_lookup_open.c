@@ -55,11 +55,7 @@ int lk_open_pid_files(int pid, const char *dir, int *is_journal, struct err_text
 
 		return err_set(why, -err, "cannot open %s: %s", path, strerror(err));
 	}
-	n = confine_proc_read(procfd, "status", PROCSTATUS_MAX + 1, &status);
-	if (n > PROCSTATUS_MAX) {
-		free(status);
-		n = -EFBIG;     /* cut: never parsed as a whole status */
-	}
+	n = confine_proc_read_whole(procfd, "status", PROCSTATUS_MAX, &status);
 	if (n < 0) {
 		err_set(why, 0, "cannot read /proc/%d/status: %s", pid, strerror((int)-n));
 		close(procfd);

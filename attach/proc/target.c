@@ -449,11 +449,7 @@ static int open_pid(pid_t pid, unsigned flags, struct target *t,
 			       "from a container, share the pid namespace)" :
 			       "cannot open /proc/%d: %s", (int)pid, strerror(-rc));
 	}
-	n = read_file_at(t->proc_fd, "status", PROCSTATUS_MAX + 1, &buf);
-	if (n > PROCSTATUS_MAX) {
-		free(buf);
-		n = -EFBIG;     /* cut: never parsed as a whole status */
-	}
+	n = confine_proc_read_whole(t->proc_fd, "status", PROCSTATUS_MAX, &buf);
 	if (n < 0) {
 		rc = (int)n == -ENOENT ? -ESRCH : (int)n;
 		return err_set(e, rc, "cannot read /proc/%d/status: %s",
