@@ -37,18 +37,6 @@ ssize_t fdio_read_buf(int fd, void *buf, size_t cap, long deadline)
 	return rc < 0 ? rc : (ssize_t)len;
 }
 
-ssize_t fdio_read_regular(int fd, size_t max, char **out)
-{
-	struct stat st;
-
-	*out = NULL;
-	if (fstat(fd, &st) != 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	return fdio_read_all(fd, max, out);
-}
-
 /* One non-blocking attempt: 0, or -errno (EAGAIN-like while someone holds it). */
 static int try_lock(int fd, enum fdio_lock kind)
 {

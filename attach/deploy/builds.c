@@ -90,7 +90,7 @@ static int read_build_file(struct deploy_file *f)
 		close(fd);
 		return -ESTALE;
 	}
-	rc = fdio_read_regular(fd, BUILD_MAX_BYTES, (char **)&f->data);
+	rc = confine_read_fd(fd, BUILD_MAX_BYTES, 0, (char **)&f->data);
 	close(fd);
 	if (rc < 0)
 		return (int)rc;

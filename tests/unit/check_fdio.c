@@ -214,7 +214,7 @@ START_TEST(read_refuses_what_is_not_a_file)
 	ck_assert_int_eq(confine_read(-1, AT_FDCWD, link, 100, 1000, &buf, NULL), -ELOOP);
 	ck_assert_int_eq(confine_read(-1, AT_FDCWD, "/nonexistent/x", 100, 1000, &buf, NULL),
 			 -ENOENT);
-	ck_assert_int_eq(fdio_read_regular(-1, 100, &buf), -EBADF);
+	ck_assert_int_eq(confine_read_fd(-1, 100, 0, &buf), -EBADF);
 }
 END_TEST
 

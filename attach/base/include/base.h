@@ -124,12 +124,6 @@ ssize_t fdio_read_all(int fd, size_t max, char **out);
  */
 ssize_t fdio_read_buf(int fd, void *buf, size_t cap, long deadline);
 
-/*
- * fdio_read_all() for a file planted by someone else: -EINVAL unless fd is
- * a regular file (a FIFO or device would block or never end).
- */
-ssize_t fdio_read_regular(int fd, size_t max, char **out);
-
 enum fdio_lock {
 	FDIO_FLOCK,             /* flock(LOCK_EX): shared by jsym processes */
 	FDIO_RECORD,            /* fcntl(F_SETLK, F_WRLCK) on the whole file:
