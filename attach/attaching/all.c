@@ -38,14 +38,10 @@ int attaching_setup(struct attach_env *env, struct err_text *e)
 	return deploy_find_builds(env->agent_dir, &env->builds, e);
 }
 
-/* The longest one JVM may take: the socket wait, the probe and the helper
- * each within --timeout, the reply within --read-timeout, and slack; no
- * limit when the reply has none (--read-timeout 0). */
+/* The longest one JVM may take: watch_attach_limit_ms (base.h). */
 int attaching_worker_limit_ms(const struct attach_env *env)
 {
-	if (!env->read_timeout_ms)
-		return 0;
-	return 4 * env->timeout_ms + env->read_timeout_ms + 10000;
+	return watch_attach_limit_ms(env->timeout_ms, env->read_timeout_ms);
 }
 
 /* Two JVMs' worth of the worker limit: a real JVM's attach takes well

@@ -95,12 +95,32 @@ int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
 			     size_t ctx_len, int budget_ms,
 			     void (*stalled)(pid_t pid, void *ctx));
 
+/*
+ * Run c->main(argc, argv) in a child that this process watches (base.h,
+ * watch_run), and return its exit status.  A step that overran its limit
+ * is killed and said on stderr (JSYM_EXIT_FAIL); a signal that ended the
+ * child ends this process the same way.
+ */
+struct cli_command;
+int cli_run_watched(const struct cli_command *c, int argc, char **argv);
+
+/* How long a command may take to look at its target (target_open and the
+ * checks before any exchange) or to read the files it names. */
+#define CLI_LOOK_MS 10000
+/* How long `jsym map` may take for one map, from the look at the JVM to
+ * the file written (with --follow: for each scan and its writes, after the
+ * interval); a real JVM's takes well under a second (docs/map.md). */
+#define CLI_MAP_MS 60000
+
 /* One command: a row of the command table (cli_commands.c). */
 struct cli_command {
 	const char *name;
 	int (*main)(int argc, char **argv);     /* argv[0] is the name */
 	const char *help;       /* `jsym NAME --help`: options and examples */
 	const char *usage;      /* its lines under `jsym --help`'s Commands: */
+	/* run in a watched child (cli_run_watched): it reads a target's files
+	 * in its own process, with no child of its own to bound them */
+	bool watched;
 };
 
 /* Every command, in the order of `jsym --help`; ends with a NULL name. */

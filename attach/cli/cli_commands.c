@@ -185,27 +185,37 @@ static int attach_main(int argc, char **argv)
 	return cli_attach_main(argc, argv, false);
 }
 
-/* In the order of `jsym --help`. */
+/*
+ * In the order of `jsym --help`.  The last column: run in a watched child.
+ * attach, detach and list need no watch: each target is looked at in a
+ * child of its own with a limit (the pool's workers, target_visit_bounded).
+ */
 const struct cli_command cli_commands[] = {
 	{ "attach", attach_main, attach_help,
 	  "  attach [OPTIONS] PID... | --all\n"
 	  "                    load the jsym agent into running JVMs\n"
 	  "  attach --stop [--clean] PID...\n"
-	  "                    stop the agent's output (and remove its copies)\n" },
+	  "                    stop the agent's output (and remove its copies)\n",
+	  false },
 	{ "detach", detach_main, detach_help,
-	  "  detach PID...     the same as attach --stop --clean\n" },
+	  "  detach PID...     the same as attach --stop --clean\n",
+	  false },
 	{ "exec", cli_exec_main, exec_help,
 	  "  exec [OPTIONS] PID COMMAND [ARGS...]\n"
-	  "                    run one attach command in the JVM and print its output\n" },
+	  "                    run one attach command in the JVM and print its output\n",
+	  true },
 	{ "map", cli_map_main, map_help,
-	  "  map [OPTIONS] PID write the JVM's perf map without attaching (HotSpot)\n" },
+	  "  map [OPTIONS] PID write the JVM's perf map without attaching (HotSpot)\n",
+	  true },
 	{ "list", cli_list_main, list_help,
 	  "  list [--json] [-v]\n"
-	  "                    JVMs visible from here\n" },
+	  "                    JVMs visible from here\n",
+	  false },
 	{ "resolve", cli_resolve_main, resolve_help,
 	  "  resolve [OPTIONS] [ADDR...]\n"
-	  "                    resolve addresses with the jsym agent's symbols\n" },
-	{ NULL, NULL, NULL, NULL },
+	  "                    resolve addresses with the jsym agent's symbols\n",
+	  true },
+	{ NULL, NULL, NULL, NULL, false },
 };
 
 const struct cli_command *cli_command(const char *name)

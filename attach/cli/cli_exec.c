@@ -273,6 +273,7 @@ int cli_exec_main(int argc, char **argv)
 	struct cli_log cl;
 	struct attach_log log = { cli_step, &cl };
 	struct target t;
+	char what[WATCH_WHAT_MAX];
 	int rc, out_fd;
 
 	rc = parse(&env, argc, argv);
@@ -282,6 +283,8 @@ int cli_exec_main(int argc, char **argv)
 	 * none (stdout may be a file with earlier contents: never read it) */
 	out_fd = env.json ? -1 : STDOUT_FILENO;
 	cli_log_init(&cl, env.verbose);
+	snprintf(what, sizeof(what), "%d: the look at the process", (int)env.pid);
+	watch_step(CLI_LOOK_MS, what);
 	rc = target_open(env.pid, TARGET_FDS, &t, &res.err);
 	if (rc == 0) {
 		attaching_log_facts(&t, &log);
@@ -300,8 +303,12 @@ int cli_exec_main(int argc, char **argv)
 			.read_timeout_ms = env.read_timeout_ms,
 		};
 
+		snprintf(what, sizeof(what), "%d: exec %s", (int)env.pid, env.cmd);
+		watch_step(watch_attach_limit_ms(env.timeout_ms, env.read_timeout_ms),
+			   what);
 		rc = run_attach(&t, &rq, out_fd, &log, &res);
 	}
+	watch_step(0, NULL);    /* what is left only prints */
 	if (env.json)
 		print_json(&env, &t, rc, &res, out_fd);
 	else if (rc == 0)

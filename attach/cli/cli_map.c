@@ -131,9 +131,33 @@ static int dump_tables(const struct vm_session *s, struct err_text *e)
 
 	if (len < 0)
 		return err_set(e, (int)len, "out of memory");
+	watch_step(0, NULL);    /* what is left only prints */
 	fwrite(text, 1, (size_t)len, stdout);
 	free(text);
 	return 0;
+}
+
+/* The map on stdout: made in memory within the step's limit, then printed
+ * with none (the reader may take its time: `| less`). */
+static int map_to_stdout(struct vm_session *s, struct vm_map_stats *r,
+			 struct err_text *e)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (!mem)
+		return err_set(e, -errno, "cannot make the map in memory: %s",
+			       strerror(errno));
+	rc = vmstructs_map(s, mem, r, e);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = err_set(e, -ENOMEM, "out of memory for the map's text");
+	watch_step(0, NULL);
+	if (rc == 0)
+		fwrite(text, 1, len, stdout);
+	free(text);
+	return rc;
 }
 
 int cli_map_main(int argc, char **argv)
@@ -143,12 +167,14 @@ int cli_map_main(int argc, char **argv)
 	static struct vm_map_stats r;
 	struct vm_session *s = NULL;
 	struct target t;
-	char buf[800];
+	char buf[800], what[WATCH_WHAT_MAX];
 	int rc;
 
 	rc = parse(&env, argc, argv);
 	if (rc)
 		return rc > 0 ? JSYM_EXIT_OK : JSYM_EXIT_USAGE;
+	snprintf(what, sizeof(what), "%d: map", (int)env.pid);
+	watch_step(CLI_MAP_MS, what);
 	rc = target_open(env.pid, TARGET_FDS, &t, &e);
 	if (rc) {
 		cli_err("%d: %s", (int)env.pid, e.msg[0] ? term_str(buf, sizeof(buf), e.msg) :
@@ -161,7 +187,8 @@ int cli_map_main(int argc, char **argv)
 	} else if (rc == 0 && env.follow) {
 		rc = cli_map_follow(&t, s, env.interval_ms, env.verbose, env.json, &e);
 	} else if (rc == 0) {
-		rc = vmstructs_map(s, env.to_stdout ? stdout : NULL, &r, &e);
+		rc = env.to_stdout ? map_to_stdout(s, &r, &e) : vmstructs_map(s, NULL, &r, &e);
+		watch_step(0, NULL);
 		if (rc == 0)
 			print_result(&env, &t, &r, (t.ns[TNS_MNT].known && t.ns[TNS_MNT].differs) ||
 				     (t.ns[TNS_PID].known && t.ns[TNS_PID].differs));

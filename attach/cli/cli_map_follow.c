@@ -112,6 +112,7 @@ int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms
 	sigset_t set, old;
 	enum end why = END_NONE;
 	int sfd, rc, rc2, failed = 0, signo = 0;
+	char what[WATCH_WHAT_MAX];
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -127,7 +128,10 @@ int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms
 	rc = vmstructs_follow_start(s, "jsym-map " JSYM_VERSION, &f, e);
 	if (rc == 0 && !json)
 		print_start(t, &f, interval_ms);
+	snprintf(what, sizeof(what), "%d: map --follow's scan", (int)t->pid);
 	while (rc == 0 && why == END_NONE) {
+		/* the wait, the scan and its writes to the JVM's files */
+		watch_step(interval_ms + CLI_MAP_MS, what);
 		why = wait_interval(sfd, t, interval_ms, &signo);
 		if (why == END_EXITED)
 			break;

@@ -216,6 +216,7 @@ struct resolver {
 	struct lookup *lk;
 	int warned;
 	long last_reopen_ms;
+	char what[WATCH_WHAT_MAX];      /* the watch's name of its reads */
 };
 
 #define REOPEN_CHECK_MS 200 /* a followed map is looked up by path 5 times/s */
@@ -251,9 +252,11 @@ static int refresh(struct resolver *r)
 	struct err_text err = { "" };
 	long n;
 
+	watch_step(CLI_LOOK_MS, r->what);
 	if (r->env->follow)
 		follow_renamed(r);
 	n = lookup_refresh(r->lk, &err);
+	watch_step(0, NULL);    /* the next address may take its time */
 
 	if (n >= 0 || n == -EAGAIN)
 		return 0;
@@ -362,6 +365,13 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 	size_t cap = 0;
 	int rc = 0;
 
+	if (env->pid)
+		snprintf(r.what, sizeof(r.what), "%ld: resolve's read of the JVM's "
+			 "files", env->pid);
+	else
+		snprintf(r.what, sizeof(r.what), "resolve's read of its %s",
+			 env->journal ? "journal" : "perf map");
+	watch_step(CLI_LOOK_MS, r.what);
 	if ((file ? resolve_open_file(file, env->journal != NULL, &src)
 		  : resolve_open_pid(env->pid, env->dir, env->verbose, &src)) < 0) {
 		resolve_close(&src);

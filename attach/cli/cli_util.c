@@ -113,3 +113,55 @@ int cli_each_process_bounded(int (*fn)(struct target *t, void *ctx), void *ctx,
 	closedir(d);
 	return r < 0 ? r : 0;
 }
+
+struct watched {
+	const struct cli_command *c;
+	int argc;
+	char **argv;
+};
+
+static int watched_body(void *ctx)
+{
+	const struct watched *w = ctx;
+
+	return w->c->main(w->argc, w->argv);
+}
+
+int cli_run_watched(const struct cli_command *c, int argc, char **argv)
+{
+	struct watched w = { c, argc, argv };
+	struct watch_end end;
+	int rc = watch_run(watched_body, &w, &end);
+
+	if (rc) {
+		cli_err("cannot start %s in a child process: %s (the system is out of "
+			"processes or memory)", c->name, strerror(-rc));
+		return JSYM_EXIT_FAIL;
+	}
+	if (end.overran && end.signo) {
+		cli_err("%s did not end within %d ms of %s: killed", end.what,
+			end.limit_ms, strsignal(end.signo));
+	} else if (end.overran) {
+		cli_err("%s did not end within %d ms: a file or /proc entry of the "
+			"target's never answered (a FUSE or network file system under "
+			"its root, perhaps below an overlay?); jsym gave up on it",
+			end.what, end.limit_ms);
+		rc = JSYM_EXIT_FAIL;
+	}
+	if (end.left)
+		cli_err("process %d, which ran it, is stuck in the kernel and could not "
+			"be killed: it is left behind, and ends when that file system "
+			"answers or is unmounted (umount -l, or write 1 to its abort in "
+			"/sys/fs/fuse/connections/)", (int)end.child);
+	if (end.overran)
+		return rc ? rc : end.status;
+	if (end.died_of == SIGINT || end.died_of == SIGTERM || end.died_of == SIGHUP) {
+		/* ended as jsym's own process would have: a shell sees it */
+		signal(end.died_of, SIG_DFL);
+		raise(end.died_of);
+	} else if (end.died_of) {
+		cli_err("%s died of signal %d (a jsym bug: please report it with -v "
+			"output)", c->name, end.died_of);
+	}
+	return end.status;
+}

@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 		printf("jsym %s\n", JSYM_VERSION);
 		return JSYM_EXIT_OK;
 	}
+	if (cli_command(cmd) && cli_command(cmd)->watched)
+		return cli_run_watched(cli_command(cmd), argc - 1, argv + 1);
 	if (cli_command(cmd))
 		return cli_command(cmd)->main(argc - 1, argv + 1);
 	cli_err("unknown command '%s' (try jsym --help)", cmd);

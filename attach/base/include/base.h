@@ -234,4 +234,56 @@ int text_reserve(char **buf, size_t *cap, size_t need, size_t first);
 #define ATTACH_STR_(x) #x
 #define ATTACH_STR(x) ATTACH_STR_(x)
 
+/* ---- the watch (watch.c) -------------------------------------------- */
+
+/*
+ * A command that touches a target's files runs in a child that this
+ * process watches (watch_run): a read under a target's root can block in
+ * the kernel for ever, where the confined open cannot see it coming (a
+ * FUSE directory as an overlay's lower layer), and only another process
+ * can stop waiting.  The child names each step and that step's limit
+ * (watch_step); when a step overruns, the watcher kills the child and the
+ * command ends, saying which step did not end.
+ */
+#define WATCH_WHAT_MAX 96
+#define WATCH_FIRST_MS 10000    /* the limit until the first watch_step */
+#define WATCH_GRACE_MS 5000     /* to end after a signal passed on */
+
+struct watch_end {
+	pid_t child;
+	int status;             /* the command's exit status: body's return,
+	                           128 + N after signal N; -1 when overran
+	                           without a signal */
+	int died_of;            /* the signal that ended it, 0: none (or
+	                           overran) */
+	int signo;              /* the first signal passed on to it, 0: none */
+	bool overran;           /* killed: `what` did not end in limit_ms */
+	bool left;              /* killed, but not dead WATCH_REAP_MS later:
+	                           stuck in the kernel, left behind */
+	int limit_ms;           /* the last step's limit, 0: none */
+	char what[WATCH_WHAT_MAX];      /* the last step's name */
+};
+
+/*
+ * Run body(ctx) in a forked child, its return value its exit status, and
+ * watch it: its first step has WATCH_FIRST_MS, each watch_step starts the
+ * next.  SIGINT, SIGTERM and SIGHUP sent to this process are passed on,
+ * and the child then has WATCH_GRACE_MS.  0 with *end filled when the
+ * child ended or was given up on; -errno when no child could be made.
+ */
+int watch_run(int (*body)(void *ctx), void *ctx, struct watch_end *end);
+
+/*
+ * In a watched child: from now on, a step called what (jsym's own text,
+ * at most WATCH_WHAT_MAX - 1 bytes kept) that must end within limit_ms
+ * (<= 0: no limit, e.g. while waiting on stdin).  Nothing when this
+ * process is not the watched child itself.
+ */
+void watch_step(int limit_ms, const char *what);
+
+/* The longest one attach exchange may take: the socket wait, the probe
+ * and the helper each within timeout_ms, the reply within
+ * read_timeout_ms, and slack; 0 (no limit) when the reply has none. */
+int watch_attach_limit_ms(int timeout_ms, int read_timeout_ms);
+
 #endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * check_watch.c - attach/base/watch.c: a watched command's exit status
+ * comes back; a step that overruns its limit gets the child killed and
+ * named, however the child waits; a step of no limit is waited for; a
+ * signal sent to the watcher reaches the child, and one that ends the
+ * child is said.
+ */
+#include <check.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base.h"
+
+extern Suite *watch_suite(void); /* listed in the runner by tests/tests.mk */
+
+static int returns_7(void *ctx)
+{
+	(void)ctx;
+	return 7;
+}
+
+/* a step of 200 ms, then a wait no code of the child's ends */
+static int overruns(void *ctx)
+{
+	(void)ctx;
+	watch_step(200, "12: the step that hangs");
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* the first step overruns too: no watch_step at all */
+static int no_step_given(void *ctx)
+{
+	int *ms = ctx;
+
+	(void)poll(NULL, 0, *ms);
+	return 0;
+}
+
+/* no limit for 600 ms, then a short step that ends in time */
+static int unbounded_then_done(void *ctx)
+{
+	(void)ctx;
+	watch_step(0, NULL);
+	(void)poll(NULL, 0, 600);
+	watch_step(5000, "the end");
+	return 3;
+}
+
+/* the watcher is sent SIGTERM; the child takes the default action (not
+ * the handler of Check's runner, which this process inherits) */
+static int term_to_watcher(void *ctx)
+{
+	(void)ctx;
+	signal(SIGTERM, SIG_DFL);
+	watch_step(0, NULL);
+	kill(getppid(), SIGTERM);
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* the child ignores what the watcher passes on: the grace ends it */
+static int ignores_term(void *ctx)
+{
+	(void)ctx;
+	signal(SIGTERM, SIG_IGN);
+	watch_step(0, NULL);
+	kill(getppid(), SIGTERM);
+	for (;;)
+		pause();
+	return 0;
+}
+
+START_TEST(status_comes_back)
+{
+	struct watch_end end;
+
+	ck_assert_int_eq(watch_run(returns_7, NULL, &end), 0);
+	ck_assert_int_eq(end.status, 7);
+	ck_assert(!end.overran && !end.left);
+	ck_assert_int_eq(end.died_of, 0);
+}
+END_TEST
+
+START_TEST(step_overrun_kills_and_names_it)
+{
+	struct watch_end end;
+	long t0 = clock_ms();
+
+	ck_assert_int_eq(watch_run(overruns, NULL, &end), 0);
+	ck_assert(end.overran);
+	ck_assert(!end.left);
+	ck_assert_int_eq(end.status, -1);
+	ck_assert_int_eq(end.limit_ms, 200);
+	ck_assert_str_eq(end.what, "12: the step that hangs");
+	/* killed at its step's limit, not at WATCH_FIRST_MS */
+	ck_assert_int_lt(clock_ms() - t0, WATCH_FIRST_MS);
+	ck_assert_int_eq(kill(end.child, 0), -1);       /* reaped */
+}
+END_TEST
+
+START_TEST(first_step_is_bounded)
+{
+	struct watch_end end;
+	int ms = WATCH_FIRST_MS + 2000;
+
+	ck_assert_int_eq(watch_run(no_step_given, &ms, &end), 0);
+	ck_assert(end.overran);
+	ck_assert_int_eq(end.limit_ms, WATCH_FIRST_MS);
+	ck_assert_str_eq(end.what, "the command");
+}
+END_TEST
+
+START_TEST(no_limit_is_waited_for)
+{
+	struct watch_end end;
+
+	ck_assert_int_eq(watch_run(unbounded_then_done, NULL, &end), 0);
+	ck_assert(!end.overran);
+	ck_assert_int_eq(end.status, 3);
+	ck_assert_str_eq(end.what, "the end");
+}
+END_TEST
+
+START_TEST(signal_passed_on)
+{
+	struct watch_end end;
+
+	ck_assert_int_eq(watch_run(term_to_watcher, NULL, &end), 0);
+	ck_assert_int_eq(end.signo, SIGTERM);
+	ck_assert_int_eq(end.died_of, SIGTERM);
+	ck_assert_int_eq(end.status, 128 + SIGTERM);
+	ck_assert(!end.overran);
+}
+END_TEST
+
+START_TEST(signal_ignored_ends_at_grace)
+{
+	struct watch_end end;
+
+	ck_assert_int_eq(watch_run(ignores_term, NULL, &end), 0);
+	ck_assert_int_eq(end.signo, SIGTERM);
+	ck_assert(end.overran);
+	ck_assert_int_eq(end.limit_ms, WATCH_GRACE_MS);
+	ck_assert_int_eq(end.status, 128 + SIGTERM);
+}
+END_TEST
+
+Suite *watch_suite(void)
+{
+	Suite *s = suite_create("watch");
+	TCase *tc = tcase_create("watch");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, status_comes_back);
+	tcase_add_test(tc, step_overrun_kills_and_names_it);
+	tcase_add_test(tc, first_step_is_bounded);
+	tcase_add_test(tc, no_limit_is_waited_for);
+	tcase_add_test(tc, signal_passed_on);
+	tcase_add_test(tc, signal_ignored_ends_at_grace);
+	suite_add_tcase(s, tc);
+	return s;
+}
