@@ -19,4 +19,6 @@ CONFINE_SRCS := common/confine.c common/confine_mnt.c common/wholeread.c
 #                 (procstatus.h): not the agent's either; linked with
 #                 CONFINE_SRCS into attach/base's users and the lookup library
 PROCSTATUS_SRCS := common/procstatus.c
+#   (no sources) hexdigit.h, the one hex digit decoder, is inline: the
+#                 maps, perf map and OpenJ9 properties parsers include it
 INC_common := -Icommon

@@ -5,20 +5,47 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N, journal_max=SIZE, " \
-	"jitdump, jitdump_max=SIZE"
+/* The options that are no output's; the outputs' follow, from the table. */
+#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N"
+
+const struct options_output options_journal = {
+	.max_key = "journal_max",
+	.max_at = offsetof(struct agent_opts, journal_max),
+	.max_default = AGENT_JOURNAL_MAX_DEFAULT,
+};
+const struct options_output options_jitdump = {
+	.on_key = "jitdump",
+	.on_at = offsetof(struct agent_opts, jitdump),
+	.max_key = "jitdump_max",
+	.max_at = offsetof(struct agent_opts, jitdump_max),
+	.max_default = AGENT_JITDUMP_MAX_DEFAULT,
+};
+const struct options_output *const options_outputs[] = { &options_journal, &options_jitdump };
+const size_t options_n_outputs = sizeof(options_outputs) / sizeof(options_outputs[0]);
+
+static bool *on_of(struct agent_opts *o, const struct options_output *r)
+{
+	return (bool *)((char *)o + r->on_at);
+}
+
+static unsigned long long *max_of(struct agent_opts *o, const struct options_output *r)
+{
+	return (unsigned long long *)((char *)o + r->max_at);
+}
 
 void options_defaults(struct agent_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	strcpy(o->dir, "/tmp");
 	o->flush_ms = 100;
-	o->journal_max = AGENT_JOURNAL_MAX_DEFAULT;
-	o->jitdump_max = AGENT_JITDUMP_MAX_DEFAULT;
+	for (size_t i = 0; i < options_n_outputs; i++)
+		if (options_outputs[i]->max_key)
+			*max_of(o, options_outputs[i]) = options_outputs[i]->max_default;
 }
 
 /* SIZE: digits with an optional k, m or g (powers of 1024), 0 or
@@ -56,8 +83,49 @@ static int parse_size(const char *val, size_t vlen, unsigned long long *out)
 
 static int fail(struct err_text *why, const char *what, const char *tok, size_t toklen)
 {
+	char known[256];
+	size_t n = strlen(KNOWN);
+
+	memcpy(known, KNOWN, n + 1);
+	for (size_t i = 0; i < options_n_outputs; i++) {
+		const struct options_output *r = options_outputs[i];
+
+		if (r->on_key && n < sizeof(known))
+			n += (size_t)snprintf(known + n, sizeof(known) - n, ", %s", r->on_key);
+		if (r->max_key && n < sizeof(known))
+			n += (size_t)snprintf(known + n, sizeof(known) - n, ", %s=SIZE", r->max_key);
+	}
 	return err_set(why, -EINVAL, "%s '%.*s' (%s)", what,
-		       (int)(toklen > 200 ? 200 : toklen), tok, KNOWN);
+		       (int)(toklen > 200 ? 200 : toklen), tok, known);
+}
+
+/* tok[0..len) when its key (tok[0..klen)) is an output's flag or size cap
+ * (options_outputs[]): 0 or -EINVAL; 1 when it is none of the table's. */
+static int parse_output_key(const char *tok, size_t len, size_t klen, struct agent_opts *o,
+			    struct err_text *why)
+{
+	const char *val = klen < len ? tok + klen + 1 : NULL;
+
+	for (size_t i = 0; i < options_n_outputs; i++) {
+		const struct options_output *r = options_outputs[i];
+
+		if (r->on_key && strlen(r->on_key) == klen && !memcmp(tok, r->on_key, klen)) {
+			if (val)
+				return fail(why, "option takes no value:", tok, len);
+			*on_of(o, r) = true;
+			return 0;
+		}
+		if (r->max_key && strlen(r->max_key) == klen && !memcmp(tok, r->max_key, klen)) {
+			char what[96];
+
+			if (val && parse_size(val, len - klen - 1, max_of(o, r)) == 0)
+				return 0;
+			snprintf(what, sizeof(what), "%s needs 0 or a size 64k..1g (bytes, "
+				 "k/m/g suffix):", r->max_key);
+			return fail(why, what, tok, len);
+		}
+	}
+	return 1;
 }
 
 static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct err_text *why)
@@ -66,15 +134,16 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct e
 	size_t klen = eq ? (size_t)(eq - tok) : len;
 	const char *val = eq ? eq + 1 : NULL;
 	size_t vlen = eq ? len - klen - 1 : 0;
+	int rc = parse_output_key(tok, len, klen, o, why);
 
+	if (rc <= 0)
+		return rc;
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
-	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop") || KEY("jitdump")) {
+	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop")) {
 		if (eq)
 			return fail(why, "option takes no value:", tok, len);
 		if (KEY("unfold"))
 			o->unfold = true;
-		else if (KEY("jitdump"))
-			o->jitdump = true;
 		else if (KEY("lines"))
 			o->lines = o->unfold = true;
 		else if (KEY("verbose"))
@@ -106,18 +175,6 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct e
 		if (errno || *end || num[0] < '0' || num[0] > '9' || v < 1 || v > 60000)
 			return fail(why, "flush_ms needs a number 1..60000:", tok, len);
 		o->flush_ms = (unsigned)v;
-		return 0;
-	}
-	if (KEY("journal_max")) {
-		if (!eq || parse_size(val, vlen, &o->journal_max) < 0)
-			return fail(why, "journal_max needs 0 or a size 64k..1g (bytes, "
-				    "k/m/g suffix):", tok, len);
-		return 0;
-	}
-	if (KEY("jitdump_max")) {
-		if (!eq || parse_size(val, vlen, &o->jitdump_max) < 0)
-			return fail(why, "jitdump_max needs 0 or a size 64k..1g (bytes, "
-				    "k/m/g suffix):", tok, len);
 		return 0;
 	}
 #undef KEY

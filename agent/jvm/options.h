@@ -46,6 +46,31 @@ struct agent_opts {
 #define AGENT_JOURNAL_MAX_MAX (1ull << 30)
 #define AGENT_JITDUMP_MAX_DEFAULT (64ull << 20)
 
+/*
+ * The options of one output of the sink, one row per output that has any:
+ * its row in the sink's table (sink_outputs[], agent/jvm/sink_output.h)
+ * points here, and options.c parses and lists ("known: ...") the keys of
+ * these rows only from options_outputs[], so a new output's options are a
+ * row, not code.  The table lives here, not in the sink, because the sink
+ * is built on this file (sink_output.h includes options.h) and the option
+ * parser links without it (tests/fuzz's agent_names harness).
+ */
+struct options_output {
+	const char *on_key;   /* flag that turns the output on ("jitdump"), or
+	                         NULL: always on */
+	size_t on_at;         /* offsetof its bool in struct agent_opts */
+	const char *max_key;  /* its size cap, KEY=SIZE ("journal_max"), or NULL;
+	                         every cap takes 0 or 64k..1g
+	                         (AGENT_JOURNAL_MAX_MIN..AGENT_JOURNAL_MAX_MAX) */
+	size_t max_at;        /* offsetof its unsigned long long */
+	unsigned long long max_default;
+};
+
+extern const struct options_output options_journal, options_jitdump;
+/* The rows, in the order of sink_outputs[] (a unit case checks it). */
+extern const struct options_output *const options_outputs[];
+extern const size_t options_n_outputs;
+
 /* Defaults: dir=/tmp, flush_ms=100, journal_max=16m, jitdump_max=64m, flags
  * off. */
 void options_defaults(struct agent_opts *o);
@@ -53,8 +78,8 @@ void options_defaults(struct agent_opts *o);
 /*
  * Parse `s` over the defaults into *o.  Returns 0, or -EINVAL with a
  * one-line reason in why ("unknown option 'foo' (known: dir=PATH, unfold,
- * ...)", the list options.c's KNOWN gives).  *o is unspecified after an
- * error.
+ * ...)", the list options.c's KNOWN and options_outputs[] give).  *o is
+ * unspecified after an error.
  */
 int options_parse(const char *s, struct agent_opts *o, struct err_text *why);
 

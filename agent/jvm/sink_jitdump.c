@@ -207,6 +207,7 @@ static void out_close(void)
 
 const struct sink_output sink_jitdump_output = {
 	.name = "jitdump",
+	.opts = &options_jitdump,
 	.open = out_open,
 	.describe = out_describe,
 	.started = out_started,

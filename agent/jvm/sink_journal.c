@@ -298,6 +298,7 @@ static void out_close(void)
 
 const struct sink_output sink_journal_output = {
 	.name = "journal",
+	.opts = &options_journal,
 	.open = out_open,
 	.describe = out_describe,
 	.update = out_update,

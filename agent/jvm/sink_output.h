@@ -72,6 +72,9 @@ struct sink_event {
 
 struct sink_output {
 	const char *name;
+	/* Its options (its flag, its size cap), parsed from that row by
+	 * options.c, or NULL: it has none (the perf map). */
+	const struct options_output *opts;
 	/* Open the output in S.dirfd as `o` asks: 1 = on, 0 = off (not asked
 	 * for, or disabled with a line in the log), -errno = the sink cannot
 	 * start (the reason in why).  Before the outputs after it in the table. */
@@ -106,7 +109,8 @@ extern const struct sink_output sink_journal_output, sink_jitdump_output, sink_m
 
 /* The outputs, in the order the core walks them (sink.c): the journal
  * first (its open decides S.next_id, which the jitdump's reads), the
- * perf map last.  A new output is one file and one row here. */
+ * perf map last.  A new output is one file and one row here (and, when
+ * it takes options, a row of options_outputs[], options.h). */
 #define SINK_MAX_OUTPUTS 8
 extern const struct sink_output *const sink_outputs[];
 extern const size_t sink_n_outputs;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hexdigit.h"
 #include "perfmap_read.h"
 
 #define PM_MIN_BUF (64 * 1024)
@@ -17,17 +18,6 @@
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
-}
-
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 int pm_parse_hex(const char *s, size_t len, size_t *used, uint64_t *out)
@@ -38,7 +28,7 @@ int pm_parse_hex(const char *s, size_t len, size_t *used, uint64_t *out)
 
 	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		i = 2;
-	for (; i < len && (d = hex_val(s[i])) >= 0; i++) {
+	for (; i < len && (d = hex_digit((unsigned char)s[i])) >= 0; i++) {
 		if (++digits > 16)
 			return -EINVAL;
 		v = (v << 4) | (uint64_t)d;

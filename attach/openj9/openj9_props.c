@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexdigit.h"
 #include "openj9.h"
 #include "openj9_int.h"
 
@@ -73,17 +74,6 @@ static bool is_eol(unsigned char c)
 	return c == '\n' || c == '\r';
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode escapes of s[0..n) into a fresh string (*out). */
 static int unescape(const unsigned char *s, size_t n, char **out)
 {
@@ -109,8 +99,8 @@ static int unescape(const unsigned char *s, size_t n, char **out)
 			else if (c == 'u') {
 				int k, v = 0;
 
-				for (k = 0; k < 4 && i + k < n && hexval(s[i + k]) >= 0; k++)
-					v = v * 16 + hexval(s[i + k]);
+				for (k = 0; k < 4 && i + k < n && hex_digit(s[i + k]) >= 0; k++)
+					v = v * 16 + hex_digit(s[i + k]);
 				if (k == 4) {
 					cp = (unsigned)v;
 					i += 4;

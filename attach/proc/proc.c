@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "hexdigit.h"
 #include "proc.h"
 #include "proc_span.h"
 #include "procstatus.h"
@@ -16,20 +17,13 @@ static int eat_hex64(struct span *s, uint64_t *out)
 	int n = 0;
 
 	for (; s->p < s->end; s->p++, n++) {
-		char c = *s->p;
-		unsigned d;
+		int d = hex_digit((unsigned char)*s->p);
 
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
+		if (d < 0)
 			break;
 		if (n >= 16)
 			return -ERANGE;
-		v = (v << 4) | d;
+		v = (v << 4) | (uint64_t)d;
 	}
 	if (n == 0)
 		return -EPROTO;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hexdigit.h"
 #include "vm_jvm.h"
 
 /* A hex number ending at a blank or `stop`; advances *p.  false if none. */
@@ -15,10 +16,11 @@ static bool hex_field(const char **p, const char *end, char stop, uint64_t *v)
 	int n = 0;
 
 	while (s < end && n < 17) {
-		char c = *s;
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		int d = hex_digit((unsigned char)*s);
 
-		if (d < 0)
+		/* lower case only, as this parser always took it: the kernel
+		   writes maps with %lx, so 'A'..'F' is not its text */
+		if (d < 0 || (*s >= 'A' && *s <= 'F'))
 			break;
 		x = x << 4 | (uint64_t)d;
 		s++;

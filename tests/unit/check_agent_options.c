@@ -4,9 +4,12 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "options.h"
+#include "sink_output.h"
 
 extern Suite *agent_options_suite(void); /* listed in the runner by tests/tests.mk */
 
@@ -123,6 +126,68 @@ START_TEST(test_journal_max_and_jitdump)
 }
 END_TEST
 
+/* Each output's keys are parsed through its row of options_outputs[]: the
+ * row's key sets the field the row names, and only that one; the "known:"
+ * list is the one docs/agent.md shows, the rows' keys in the rows' order. */
+START_TEST(test_output_rows_parse_their_keys)
+{
+	struct agent_opts def, o;
+	struct err_text err = { "" };
+	char tok[64];
+
+	options_defaults(&def);
+	for (size_t i = 0; i < options_n_outputs; i++) {
+		const struct options_output *r = options_outputs[i];
+
+		if (r->on_key) {
+			ck_assert(!*(bool *)((char *)&def + r->on_at));
+			ck_assert_int_eq(options_parse(r->on_key, &o, &err), 0);
+			ck_assert(*(bool *)((char *)&o + r->on_at));
+			*(bool *)((char *)&o + r->on_at) = false;
+			ck_assert_msg(memcmp(&o, &def, sizeof(o)) == 0, "%s set more", r->on_key);
+		}
+		if (r->max_key) {
+			ck_assert_uint_eq(*(unsigned long long *)((char *)&def + r->max_at),
+					  r->max_default);
+			snprintf(tok, sizeof(tok), "%s=128k", r->max_key);
+			ck_assert_int_eq(options_parse(tok, &o, &err), 0);
+			ck_assert_uint_eq(*(unsigned long long *)((char *)&o + r->max_at), 128u << 10);
+			*(unsigned long long *)((char *)&o + r->max_at) = r->max_default;
+			ck_assert_msg(memcmp(&o, &def, sizeof(o)) == 0, "%s set more", tok);
+			snprintf(tok, sizeof(tok), "%s=1k", r->max_key);
+			ck_assert_int_eq(options_parse(tok, &o, &err), -EINVAL);
+			ck_assert_ptr_eq(strstr(err.msg, r->max_key), err.msg);
+		}
+	}
+	ck_assert_int_eq(options_parse("bogus", &o, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "unknown option 'bogus' (known: dir=PATH, unfold, lines, "
+			 "verbose, stop, flush_ms=N, journal_max=SIZE, jitdump, jitdump_max=SIZE)");
+	ck_assert_int_eq(options_parse("jitdump_max=64", &o, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "jitdump_max needs 0 or a size 64k..1g (bytes, k/m/g suffix): "
+			 "'jitdump_max=64' (known: dir=PATH, unfold, lines, verbose, stop, "
+			 "flush_ms=N, journal_max=SIZE, jitdump, jitdump_max=SIZE)");
+}
+END_TEST
+
+/* The option rows are the sink's: each output that has options points at
+ * its row, every row has its output, in the sink's order. */
+START_TEST(test_output_rows_are_the_sinks)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sink_n_outputs; i++) {
+		if (!sink_outputs[i]->opts)
+			continue;
+		ck_assert_msg(n < options_n_outputs, "%s: no row in options_outputs[]",
+			      sink_outputs[i]->name);
+		ck_assert_msg(sink_outputs[i]->opts == options_outputs[n], "%s: not row %zu",
+			      sink_outputs[i]->name, n);
+		n++;
+	}
+	ck_assert_uint_eq(n, options_n_outputs);
+}
+END_TEST
+
 Suite *agent_options_suite(void)
 {
 	Suite *s = suite_create("agent_options");
@@ -133,6 +198,8 @@ Suite *agent_options_suite(void)
 	tcase_add_test(tc, test_errors_name_the_option);
 	tcase_add_test(tc, test_long_dir);
 	tcase_add_test(tc, test_journal_max_and_jitdump);
+	tcase_add_test(tc, test_output_rows_parse_their_keys);
+	tcase_add_test(tc, test_output_rows_are_the_sinks);
 	suite_add_tcase(s, tc);
 	return s;
 }

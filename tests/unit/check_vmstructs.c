@@ -720,6 +720,8 @@ START_TEST(maps_find_the_library)
 		"7f0000200000-7f0000400000 r-xp 00200000 fe:00 77 /opt/jdk/lib/server/libjvm.so\n"
 		"garbage line\n"
 		"7f0000000000-7f0000200000 r--p 00000000 fe:00 77 /opt/jdk/lib/server/libjvm.so\n"
+		/* upper-case hex is not the kernel's %lx: the line is skipped */
+		"7F0000500000-7F0000600000 r--p 00500000 fe:00 77 /opt/jdk/lib/server/libjvm.so\n"
 		"7f0000400000-7f0000500000 rw-p 00400000 fe:00 77 /opt/jdk/lib/server/libjvm.so";
 	struct vm_lib_span sp;
 
