@@ -4,12 +4,14 @@
  * comes back; a step that overruns its limit gets the child killed and
  * named, however the child waits; a step of no limit is waited for; a
  * signal sent to the watcher reaches the child, and one that ends the
- * child is said.
+ * child is said; a pipe on jsym's stdout ends with the watcher.
  */
 #include <check.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -74,6 +76,39 @@ static int ignores_term(void *ctx)
 	for (;;)
 		pause();
 	return 0;
+}
+
+/* writes to stdout and stderr, leaves a grandchild holding both (as a
+ * child stuck in the kernel would hold them), then overruns */
+static int writes_and_leaves_a_holder(void *ctx)
+{
+	volatile pid_t *holder = ctx;   /* shared: the case ends it */
+	pid_t p;
+
+	printf("out-line\n");
+	fflush(stdout);
+	dprintf(STDERR_FILENO, "err-line\n");
+	p = fork();
+	if (p == 0)
+		for (;;)
+			pause();
+	*holder = p;
+	watch_step(200, "holder");
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* Everything a pipe holds until its end, into buf. */
+static size_t read_to_end(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t k;
+
+	while (n < cap - 1 && (k = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)k;
+	buf[n] = '\0';
+	return n;
 }
 
 START_TEST(status_comes_back)
@@ -151,6 +186,40 @@ START_TEST(signal_ignored_ends_at_grace)
 }
 END_TEST
 
+/* jsym's stdout a pipe: what the child wrote reaches it, and its end
+ * comes when the watcher ends, whatever the child left holding its
+ * own pipes; stdout and stderr one pipe (2>&1) stay one, in order. */
+START_TEST(pipe_ends_with_the_watcher)
+{
+	volatile pid_t *holder = mmap(NULL, sizeof(pid_t), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct watch_end end;
+	int out[2], saved1 = dup(1), saved2 = dup(2);
+	char buf[256];
+
+	ck_assert(holder != MAP_FAILED);
+	*holder = 0;
+	ck_assert_int_eq(pipe(out), 0);
+	dup2(out[1], 1);
+	dup2(out[1], 2);
+	close(out[1]);
+	ck_assert_int_eq(watch_run(writes_and_leaves_a_holder, (void *)holder, &end), 0);
+	dup2(saved1, 1);
+	dup2(saved2, 2);
+	close(saved1);
+	close(saved2);
+	ck_assert(end.overran);
+	/* the grandchild still holds what it inherited; the end comes anyway
+	 * (without the relay, this read never returns: the case times out) */
+	read_to_end(out[0], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "out-line\nerr-line\n");
+	close(out[0]);
+	ck_assert_int_gt(*holder, 0);
+	kill(*holder, SIGKILL);
+	munmap((void *)holder, sizeof(pid_t));
+}
+END_TEST
+
 Suite *watch_suite(void)
 {
 	Suite *s = suite_create("watch");
@@ -163,6 +232,7 @@ Suite *watch_suite(void)
 	tcase_add_test(tc, no_limit_is_waited_for);
 	tcase_add_test(tc, signal_passed_on);
 	tcase_add_test(tc, signal_ignored_ends_at_grace);
+	tcase_add_test(tc, pipe_ends_with_the_watcher);
 	suite_add_tcase(s, tc);
 	return s;
 }
