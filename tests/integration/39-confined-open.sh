@@ -15,7 +15,10 @@
 #   row 3  a FUSE file system that never answers open or read, mounted
 #          over the fake JVM's release file: `jsym list`, `exec` and
 #          `attach` end within their limit, the fake is still listed, and
-#          no jsym is left in D state
+#          no jsym is left in D state; the same FUSE file system, a
+#          directory, as the lower layer of an overlay over the fake's JDK
+#          (mountinfo says "overlay"): list, attach, exec, map (--stdout,
+#          --follow) and resolve --pid each end by themselves
 #   budget `jsym list` gives each process a time budget: one whose /proc
 #          read never returns (an LD_PRELOAD shim) is listed as stalled
 #
@@ -321,6 +324,106 @@ else
 	nsenter -t "$fake" -m umount -l "$sock" 2>/dev/null
 	la_jvm_stop "$fake"
 	rm -f "$sock"
+fi
+
+# A FUSE directory that never answers under an overlay: mountinfo says
+# "overlay", which the confined open allows, and every name the overlay's
+# other layer lacks is looked up in the FUSE layer, which never answers.
+# Mounted, in the fake's own mount namespace, over its JDK directory after
+# it mapped libjvm.so (its maps still name the file below); every command
+# then looks up the JDK's release there first (target_open) and waits in
+# the kernel, unkillable (D state) once the request reached the server.
+# So no command may do a target's file work in its own process: list
+# gives each process a budget, attach a limited worker, and exec, map (and
+# --stdout, --follow) and resolve --pid a watched child ("did not end
+# within").  The seven run at once, each under `timeout -s KILL`, outside
+# this shell's jobs (one stuck in D state would hold la_cleanup's wait);
+# the FUSE server's end frees what is still stuck.  Main before this case
+# (7b82d44): exec, map, map --stdout, map --follow and resolve were killed
+# by the KILL bound, still in D state.
+t_case overlay-over-fuse-that-never-answers
+if ! /usr/bin/python3 -c 'import fusepy' 2>/dev/null || [ ! -e /dev/fuse ] ||
+	! grep -qw overlay /proc/filesystems; then
+	t_skip_case "no FUSE or overlayfs here (/dev/fuse, python3-fusepy: bash mk/deps.sh test; modprobe overlay)"
+else
+	STALL_KILL=150
+	jdk=$LA_TMP/jdk-ovl
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	mkdir "$LA_TMP/ovl-silent" "$LA_TMP/ovl-empty"
+	fuse3_pid=$( (nsenter -t "$fake" -m /usr/bin/python3 "$JSYM_ROOT/tests/lib/fuse_silent.py" \
+		"$LA_TMP/ovl-silent" dir </dev/null >"$KIT_DIR/fuse3.log" 2>&1 & echo $!) )
+	# the mounts live in the fake's namespace, which the server keeps
+	# after the fake is gone: unmount there, then end the server (which
+	# fails every request still waiting on it)
+	kit_on_exit "nsenter -t $fuse3_pid -m umount -l '$jdk' 2>/dev/null
+		nsenter -t $fuse3_pid -m umount -l '$LA_TMP/ovl-silent' 2>/dev/null
+		kill -KILL $fuse3_pid 2>/dev/null"
+	for _ in $(seq 100); do
+		grep -qF " $LA_TMP/ovl-silent " "/proc/$fake/mountinfo" && break
+		sleep 0.1
+	done
+	nsenter -t "$fake" -m mount -t overlay jsym-silent-overlay \
+		-o "ro,lowerdir=$LA_TMP/ovl-empty:$LA_TMP/ovl-silent" "$jdk"
+	t_check "an overlay with the silent FUSE directory below is the fake's JDK" \
+		grep -qE " $jdk [^ ]+ .*- overlay jsym-silent-overlay " "/proc/$fake/mountinfo"
+	t_check "its maps still name libjvm.so there" grep -qF "$jdk/lib/server/libjvm.so" "/proc/$fake/maps"
+	# bg_jsym NAME ARGS...: jsym ARGS in the background; its stdout,
+	# stderr, seconds and status in $KIT_DIR/bg.NAME.{out,err,secs,rc}
+	bg_jsym() {
+		local f=$KIT_DIR/bg.$1
+		shift
+		( (t0=$(date +%s)
+		   timeout -s KILL "$STALL_KILL" "$JSYM" "$@" </dev/null >"$f.out" 2>"$f.err"
+		   rc=$?
+		   echo $(($(date +%s) - t0)) >"$f.secs"
+		   echo "$rc" >"$f.rc.tmp" && mv "$f.rc.tmp" "$f.rc") 2>/dev/null & )
+	}
+	names=(list attach exec map map-stdout map-follow resolve)
+	bg_jsym list list
+	bg_jsym attach attach --agent-dir "$JSYM_ROOT" --timeout 2000 "$fake"
+	bg_jsym exec exec --timeout 1000 --read-timeout 1000 "$fake" properties
+	bg_jsym map map "$fake"
+	bg_jsym map-stdout map --stdout "$fake"
+	bg_jsym map-follow map --follow "$fake"
+	bg_jsym resolve resolve --pid "$fake" 0x1234
+	for _ in $(seq $((STALL_KILL + 20))); do
+		left=0
+		for n in "${names[@]}"; do [ -f "$KIT_DIR/bg.$n.rc" ] || left=1; done
+		[ $left = 0 ] && break
+		sleep 1
+	done
+	stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$JSYM" '$2 ~ /^D/ && index($0, j)')
+	[ -z "$stuck" ] || t_log "jsym in D state until the FUSE server ends:
+$stuck"
+	# bg_collect NAME: T_RC, T_OUT, T_ERR from one background jsym
+	bg_collect() {
+		local f=$KIT_DIR/bg.$1
+		t_collect "$(cat "$f.rc" 2>/dev/null || echo none)" "$f.out" "$f.err" \
+			"jsym $1 ($(cat "$f.secs" 2>/dev/null || echo '?') s)"
+		t_check "jsym $1 ended by itself (not killed after ${STALL_KILL}s)" \
+			test "$T_RC" != 137 -a "$T_RC" != none
+	}
+	bg_collect list
+	t_expect_rc 0
+	t_check "list shows the fake (stalled: its release lookup never returns)" \
+		grep -qE "^$fake +- +- +stalled " "$KIT_DIR/bg.list.out"
+	bg_collect attach
+	t_check "attach failed" test "$T_RC" != 0
+	t_expect_err "^jsym: $fake: .*(stopped after|stalled|did not end within)"
+	for n in exec map map-stdout map-follow resolve; do
+		bg_collect "$n"
+		t_expect_rc 2
+		t_contains "$T_ERR" "did not end within" "$n says what did not end in time"
+	done
+	# the end of the server fails every request still waiting: nothing of
+	# this case's jsym is left
+	nsenter -t "$fuse3_pid" -m umount -l "$jdk" 2>/dev/null
+	nsenter -t "$fuse3_pid" -m umount -l "$LA_TMP/ovl-silent" 2>/dev/null
+	kill -KILL "$fuse3_pid" 2>/dev/null
+	for _ in $(seq 50); do pgrep -f "^$JSYM " >/dev/null || break; sleep 0.1; done
+	t_eq "$(pgrep -af "^$JSYM ")" "" "no jsym left once the FUSE server is gone"
+	la_jvm_stop "$fake"
 fi
 
 t_finish
