@@ -338,11 +338,13 @@ fi
 # has it.  So no command may do a target's file work in its own process:
 # list gives each process a budget, attach a limited worker, and exec,
 # map (--stdout, --follow) and resolve --pid a watched child that is
-# killed when it overruns ("did not end within").  Two traps, seven
-# commands on each, all fourteen at once, each under `timeout -s KILL`,
-# outside this shell's jobs (la_cleanup's wait would hang on one in D
-# state), so the cases cost the longest limit once (strace showed where
-# each command first reaches the trap):
+# killed when it overruns ("did not end within"); what it leaves in D
+# state must not hold jsym's stdout (`jsym map --stdout PID | ...` would
+# not end).  Two traps, seven commands on each (and map --stdout into a
+# pipe), all at once, each under `timeout -s KILL`, outside this shell's
+# jobs (la_cleanup's wait would hang on one in D state), so the cases
+# cost the longest limit once (strace showed where each command first
+# reaches the trap):
 #   overlay-over-fuse-...      over a fake JVM's JDK: every command looks
 #                              up the JDK's release first (target_open)
 #   tmp-overlay-over-fuse-...  over a real JVM's /tmp: list and map
@@ -400,13 +402,31 @@ silent_end() {
 
 # bg_jsym TAG NAME ARGS...: $LA_TMP/jsym-TAG ARGS in the background, under
 # `timeout -s KILL $STALL_KILL`, not a job of this shell; its stdout,
-# stderr, seconds and status in $KIT_DIR/TAG.NAME.{out,err,secs,rc}
+# stderr, seconds and status in $KIT_DIR/TAG.NAME.{out,err,secs,rc};
+# TAG.NAME added to bg_started
+bg_started=()
 bg_jsym() {
 	local f=$KIT_DIR/$1.$2 bin=$LA_TMP/jsym-$1
+	bg_started+=("$1.$2")
 	shift 2
 	( (t0=$(date +%s)
 	   timeout -s KILL "$STALL_KILL" "$bin" "$@" </dev/null >"$f.out" 2>"$f.err"
 	   rc=$?
+	   echo $(($(date +%s) - t0)) >"$f.secs"
+	   echo "$rc" >"$f.rc.tmp" && mv "$f.rc.tmp" "$f.rc") 2>/dev/null & )
+}
+
+# bg_jsym_pipe TAG NAME ARGS...: the same with jsym's stdout a pipe, as
+# in `jsym map --stdout PID | ...`: the status is written once the reader
+# has seen the pipe's end, so never while a process jsym left (in D state,
+# say) still holds it
+bg_jsym_pipe() {
+	local f=$KIT_DIR/$1.$2 bin=$LA_TMP/jsym-$1
+	bg_started+=("$1.$2")
+	shift 2
+	( (t0=$(date +%s)
+	   timeout -s KILL "$STALL_KILL" "$bin" "$@" </dev/null 2>"$f.err" | cat >"$f.out"
+	   rc=${PIPESTATUS[0]}
 	   echo $(($(date +%s) - t0)) >"$f.secs"
 	   echo "$rc" >"$f.rc.tmp" && mv "$f.rc.tmp" "$f.rc") 2>/dev/null & )
 }
@@ -424,12 +444,13 @@ bg_seven() {
 }
 
 # bg_collect TAG NAME: T_RC, T_OUT, T_ERR from one background jsym, which
-# must have ended by itself
+# must have ended by itself (TAG.NAME.unended: not before the servers did)
 bg_collect() {
-	local f=$KIT_DIR/$1.$2
-	t_collect "$(cat "$f.rc" 2>/dev/null || echo none)" "$f.out" "$f.err" \
-		"jsym $2 ($(cat "$f.secs" 2>/dev/null || echo '?') s)"
-	t_check "jsym $2 ended by itself (not killed after ${STALL_KILL}s)" \
+	local f=$KIT_DIR/$1.$2 rc
+	rc=$(cat "$f.rc" 2>/dev/null) || rc=none
+	[ ! -f "$f.unended" ] || rc=none
+	t_collect "$rc" "$f.out" "$f.err" "jsym $2 ($(cat "$f.secs" 2>/dev/null || echo '?') s)"
+	t_check "jsym $2 ended by itself (not killed at ${STALL_KILL}s; nothing left holding its output)" \
 		test "$T_RC" != 137 -a "$T_RC" != none
 }
 
@@ -454,7 +475,6 @@ bg_gone() {
 t_case overlay-over-fuse-that-never-answers
 # over the fake's JDK, after it mapped libjvm.so (its maps still name the
 # file below)
-ovl_tags=()
 ovl_jdk=
 if ! have_ovl_fuse; then
 	t_skip_case "$no_ovl_fuse"
@@ -466,7 +486,7 @@ else
 	ovl_jdk=$silent_args
 	t_check "the fake's maps still name libjvm.so there" grep -qF "$jdk/lib/server/libjvm.so" "/proc/$fake/maps"
 	bg_seven jdk "$fake"
-	ovl_tags+=(jdk)
+	bg_jsym_pipe jdk map-pipe map --stdout "$fake"
 fi
 
 t_case tmp-overlay-over-fuse-that-never-answers
@@ -491,7 +511,6 @@ else
 		silent_overlay tmp "$jvm" /tmp
 		ovl_tmp=$silent_args
 		bg_seven tmp "$jvm"
-		ovl_tags+=(tmp)
 	fi
 fi
 
@@ -499,14 +518,11 @@ fi
 # map limit once every command has one), then end both servers.
 for _ in $(seq $((STALL_KILL + 20))); do
 	left=0
-	for s in "${ovl_tags[@]}"; do
-		for f in list attach exec map map-stdout map-follow resolve; do
-			[ -f "$KIT_DIR/$s.$f.rc" ] || left=1
-		done
-	done
+	for f in "${bg_started[@]}"; do [ -f "$KIT_DIR/$f.rc" ] || left=1; done
 	[ $left = 0 ] && break
 	sleep 1
 done
+for f in "${bg_started[@]}"; do [ -f "$KIT_DIR/$f.rc" ] || : >"$KIT_DIR/$f.unended"; done
 stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$LA_TMP/jsym-" '$2 ~ /^D/ && index($0, j)')
 [ -z "$stuck" ] || t_log "jsym in D state until the FUSE servers end:
 $stuck"
@@ -523,6 +539,10 @@ if [ -n "$ovl_jdk" ]; then
 	t_check "attach failed" test "$T_RC" != 0
 	t_expect_err "^jsym: $fake: .*(stopped after|stalled|did not end within)"
 	bg_watched jdk map-stdout
+	# what the watch leaves behind in D state must not hold jsym's stdout
+	bg_collect jdk map-pipe
+	t_expect_rc 2
+	t_contains "$T_ERR" "did not end within" "map --stdout into a pipe says what did not end in time"
 	bg_gone jdk
 	la_jvm_stop "$fake"
 fi
