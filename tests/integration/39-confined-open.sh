@@ -15,19 +15,26 @@
 #   row 3  a FUSE file system that never answers open or read, mounted
 #          over the fake JVM's release file: `jsym list`, `exec` and
 #          `attach` end within their limit, the fake is still listed, and
-#          no jsym is left in D state
+#          no jsym is left in D state; the same FUSE file system, a
+#          directory, as the lower layer of an overlay (mountinfo says
+#          "overlay") over a fake JVM's JDK and over a real JVM's /tmp:
+#          list, attach, exec, map (--stdout, --follow) and resolve --pid
+#          each end by themselves
 #   budget `jsym list` gives each process a time budget: one whose /proc
 #          read never returns (an LD_PRELOAD shim) is listed as stalled
 #
 # Every case fails with the jsym of main before issue 24 (d4c7e2f): the
 # planted files opened, attach blocked on the FIFO, list hung on the FUSE
 # file and on the stalled /proc read, a killed jsym left in D state until
-# the cleanup killed the FUSE server.
+# the cleanup killed the FUSE server.  The two overlay cases fail with
+# 7b82d44 (exec, map, resolve --pid killed after 150 s, in D state).
 #
-# Fast: no JDK, no container (fakes: sleep with a copy of libm preloaded
-# as libjvm.so, as 37-cli-no-jvm does).  Each command runs under a hang
-# guard of LA_LIMIT seconds.  The FUSE server is unmounted and killed in
-# the cleanup, which also ends any request a hung jsym still waits on.
+# Fast: no container, and no JDK but for the /tmp overlay case (fakes:
+# sleep with a copy of libm preloaded as libjvm.so, as 37-cli-no-jvm
+# does).  Each command runs under a hang guard of LA_LIMIT seconds (the
+# overlay cases: STALL_KILL, their fourteen commands at once).  The FUSE
+# servers are unmounted and killed in the cleanup, which also ends any
+# request a hung jsym still waits on.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 t_need_root "mknod, mount namespaces, FUSE"
@@ -321,6 +328,240 @@ else
 	nsenter -t "$fake" -m umount -l "$sock" 2>/dev/null
 	la_jvm_stop "$fake"
 	rm -f "$sock"
+fi
+
+# ------------------------------------------- row 3: FUSE below an overlay
+# A FUSE directory that never answers, as the lower layer of an overlay:
+# mountinfo says "overlay", which the confined open allows, and every name
+# the overlay's other layer lacks is looked up in the FUSE layer, where
+# the request waits in the kernel, past SIGKILL (D state) once the server
+# has it.  So no command may do a target's file work in its own process:
+# list gives each process a budget, attach a limited worker, and exec,
+# map (--stdout, --follow) and resolve --pid a watched child that is
+# killed when it overruns ("did not end within"); what it leaves in D
+# state must not hold jsym's stdout (`jsym map --stdout PID | ...` would
+# not end).  Two traps, seven commands on each (and map --stdout into a
+# pipe), all at once, each under `timeout -s KILL`, outside this shell's
+# jobs (la_cleanup's wait would hang on one in D state), so the cases
+# cost the longest limit once (strace showed where each command first
+# reaches the trap):
+#   overlay-over-fuse-...      over a fake JVM's JDK: every command looks
+#                              up the JDK's release first (target_open)
+#   tmp-overlay-over-fuse-...  over a real JVM's /tmp: list and map
+#                              --stdout never look there; exec and attach
+#                              stop at .java_pid<pid>, map at perf-<pid>.map
+#                              after reading the JVM, map --follow at
+#                              jsym-<pid>.journal after its first scan,
+#                              resolve at jsym-<pid>.journal
+# Ending the FUSE servers frees what is still stuck; no jsym is left.
+# Main before these cases (7b82d44): exec, map, map --stdout (on the JDK),
+# map --follow and resolve --pid killed by the KILL bound, in D state.
+STALL_KILL=150
+have_ovl_fuse() {
+	/usr/bin/python3 -c 'import fusepy' 2>/dev/null && [ -e /dev/fuse ] &&
+		grep -qw overlay /proc/filesystems
+}
+no_ovl_fuse="no FUSE or overlayfs here (/dev/fuse, python3-fusepy: bash mk/deps.sh test; modprobe overlay)"
+
+# silent_overlay TAG PID DIR: in PID's own mount namespace, fuse_silent.py
+# dir on $LA_TMP/TAG-silent, and over DIR a read-only overlay of
+# $LA_TMP/TAG-empty above it; silent_end's arguments, for the case's own
+# end and for the exit cleanup, in $silent_args.
+silent_overlay() {
+	local tag=$1 pid=$2 dir=$3 ns server
+	ns=$(readlink "/proc/$pid/ns/mnt")
+	[ "$ns" != "$(readlink /proc/self/ns/mnt)" ] ||
+		t_abort "$pid shares this shell's mount namespace: not mounting over $dir"
+	mkdir "$LA_TMP/$tag-silent" "$LA_TMP/$tag-empty"
+	server=$( (nsenter -t "$pid" -m /usr/bin/python3 "$JSYM_ROOT/tests/lib/fuse_silent.py" \
+		"$LA_TMP/$tag-silent" dir </dev/null >"$KIT_DIR/$tag-fuse.log" 2>&1 & echo $!) )
+	silent_args="$server '$ns' '$dir' '$LA_TMP/$tag-silent'"
+	kit_on_exit "silent_end $silent_args"
+	for _ in $(seq 100); do
+		grep -qF " $LA_TMP/$tag-silent " "/proc/$pid/mountinfo" && break
+		sleep 0.1
+	done
+	nsenter -t "$pid" -m mount -t overlay jsym-silent-overlay \
+		-o "ro,lowerdir=$LA_TMP/$tag-empty:$LA_TMP/$tag-silent" "$dir"
+	t_check "over $dir, in $pid's namespace, an overlay with the silent FUSE directory below" \
+		grep -qE " $dir [^ ]+ .*- overlay jsym-silent-overlay " "/proc/$pid/mountinfo"
+}
+
+# silent_end PID NS DIR SILENT: if the server PID is still in the mount
+# namespace NS (never the host's DIR), unmount the overlay DIR and the FUSE
+# SILENT there and end the server, which fails every request still waiting
+# on it.  The mounts would also go with the namespace, once the server and
+# the JVM are gone.
+silent_end() {
+	[ "$(readlink "/proc/$1/ns/mnt" 2>/dev/null)" = "$2" ] || return 0
+	nsenter -t "$1" -m umount -l "$3" 2>/dev/null
+	nsenter -t "$1" -m umount -l "$4" 2>/dev/null
+	kill -KILL "$1" 2>/dev/null
+	return 0
+}
+
+# bg_jsym TAG NAME ARGS...: $LA_TMP/jsym-TAG ARGS in the background, under
+# `timeout -s KILL $STALL_KILL`, not a job of this shell; its stdout,
+# stderr, seconds and status in $KIT_DIR/TAG.NAME.{out,err,secs,rc};
+# TAG.NAME added to bg_started
+bg_started=()
+bg_jsym() {
+	local f=$KIT_DIR/$1.$2 bin=$LA_TMP/jsym-$1
+	bg_started+=("$1.$2")
+	shift 2
+	( (t0=$(date +%s)
+	   timeout -s KILL "$STALL_KILL" "$bin" "$@" </dev/null >"$f.out" 2>"$f.err"
+	   rc=$?
+	   echo $(($(date +%s) - t0)) >"$f.secs"
+	   echo "$rc" >"$f.rc.tmp" && mv "$f.rc.tmp" "$f.rc") 2>/dev/null & )
+}
+
+# bg_jsym_pipe TAG NAME ARGS...: the same with jsym's stdout a pipe, as
+# in `jsym map --stdout PID | ...`: the status is written once the reader
+# has seen the pipe's end, so never while a process jsym left (in D state,
+# say) still holds it
+bg_jsym_pipe() {
+	local f=$KIT_DIR/$1.$2 bin=$LA_TMP/jsym-$1
+	bg_started+=("$1.$2")
+	shift 2
+	( (t0=$(date +%s)
+	   timeout -s KILL "$STALL_KILL" "$bin" "$@" </dev/null 2>"$f.err" | cat >"$f.out"
+	   rc=${PIPESTATUS[0]}
+	   echo $(($(date +%s) - t0)) >"$f.secs"
+	   echo "$rc" >"$f.rc.tmp" && mv "$f.rc.tmp" "$f.rc") 2>/dev/null & )
+}
+
+# bg_seven TAG PID: the seven commands on PID
+bg_seven() {
+	cp "$JSYM" "$LA_TMP/jsym-$1"
+	bg_jsym "$1" list list
+	bg_jsym "$1" attach attach --agent-dir "$JSYM_ROOT" --timeout 2000 "$2"
+	bg_jsym "$1" exec exec --timeout 1000 --read-timeout 1000 "$2" properties
+	bg_jsym "$1" map map "$2"
+	bg_jsym "$1" map-stdout map --stdout "$2"
+	bg_jsym "$1" map-follow map --follow "$2"
+	bg_jsym "$1" resolve resolve --pid "$2" 0x1234
+}
+
+# bg_collect TAG NAME: T_RC, T_OUT, T_ERR from one background jsym, which
+# must have ended by itself (TAG.NAME.unended: not before the servers did)
+bg_collect() {
+	local f=$KIT_DIR/$1.$2 rc
+	rc=$(cat "$f.rc" 2>/dev/null) || rc=none
+	[ ! -f "$f.unended" ] || rc=none
+	t_collect "$rc" "$f.out" "$f.err" "jsym $2 ($(cat "$f.secs" 2>/dev/null || echo '?') s)"
+	t_check "jsym $2 ended by itself (not killed at ${STALL_KILL}s; nothing left holding its output)" \
+		test "$T_RC" != 137 -a "$T_RC" != none
+}
+
+# bg_watched TAG [map-stdout]: exec, map, map --follow, resolve --pid (and
+# map --stdout) exit 2 saying what did not end in time
+bg_watched() {
+	local tag=$1 n
+	shift
+	for n in exec map "$@" map-follow resolve; do
+		bg_collect "$tag" "$n"
+		t_expect_rc 2
+		t_contains "$T_ERR" "did not end within" "$n says what did not end in time"
+	done
+}
+
+# bg_gone TAG: no process of $LA_TMP/jsym-TAG is left
+bg_gone() {
+	for _ in $(seq 50); do pgrep -f "^$LA_TMP/jsym-$1 " >/dev/null || break; sleep 0.1; done
+	t_eq "$(pgrep -af "^$LA_TMP/jsym-$1 ")" "" "no jsym left once the FUSE server is gone"
+}
+
+t_case overlay-over-fuse-that-never-answers
+# over the fake's JDK, after it mapped libjvm.so (its maps still name the
+# file below)
+ovl_jdk=
+if ! have_ovl_fuse; then
+	t_skip_case "$no_ovl_fuse"
+else
+	jdk=$LA_TMP/jdk-ovl
+	make_jdk "$jdk"
+	fake_root "$jdk"
+	silent_overlay jdk "$fake" "$jdk"
+	ovl_jdk=$silent_args
+	t_check "the fake's maps still name libjvm.so there" grep -qF "$jdk/lib/server/libjvm.so" "/proc/$fake/maps"
+	bg_seven jdk "$fake"
+	bg_jsym_pipe jdk map-pipe map --stdout "$fake"
+fi
+
+t_case tmp-overlay-over-fuse-that-never-answers
+# over the /tmp of a JVM (no hsperfdata, which it would remove there at
+# its exit) in a mount namespace of its own, after it started
+ovl_tmp=
+home=$(t_jdks | awk 'NR == 1 {print $1}')
+if ! have_ovl_fuse; then
+	t_skip_case "$no_ovl_fuse"
+elif [ -z "$home" ] || ! classes=$(kit_java_build 2>/dev/null); then
+	t_skip_case "no HotSpot JDK with javac under /usr/lib/jvm"
+else
+	jvm=$( (cd "$LA_TMP" && exec env --default-signal=INT,QUIT unshare -m "$home/bin/java" \
+		-XX:-UsePerfData -Xmx64m -XX:TieredStopAtLevel=1 -Xss512k -XX:+UseSerialGC \
+		-cp "$classes" AttachTarget 300 ovl-tmp) </dev/null >"$LA_TMP/ovl-tmp.out" \
+		2>"$LA_TMP/ovl-tmp.err" & echo $!)
+	kit_on_exit "kill -KILL $jvm 2>/dev/null"
+	for _ in $(seq 300); do grep -q '^attach-target: started' "$LA_TMP/ovl-tmp.out" && break; sleep 0.1; done
+	if ! grep -q '^attach-target: started' "$LA_TMP/ovl-tmp.out"; then
+		t_fail "the JVM did not start: $(tail -n 5 "$LA_TMP/ovl-tmp.err")"
+	else
+		silent_overlay tmp "$jvm" /tmp
+		ovl_tmp=$silent_args
+		bg_seven tmp "$jvm"
+	fi
+fi
+
+# Wait for both sets (150 s with the jsym of 7b82d44, about the 60 s
+# map limit once every command has one), then end both servers.
+for _ in $(seq $((STALL_KILL + 20))); do
+	left=0
+	for f in "${bg_started[@]}"; do [ -f "$KIT_DIR/$f.rc" ] || left=1; done
+	[ $left = 0 ] && break
+	sleep 1
+done
+for f in "${bg_started[@]}"; do [ -f "$KIT_DIR/$f.rc" ] || : >"$KIT_DIR/$f.unended"; done
+stuck=$(ps -eo pid,stat,wchan:32,args | awk -v j="$LA_TMP/jsym-" '$2 ~ /^D/ && index($0, j)')
+[ -z "$stuck" ] || t_log "jsym in D state until the FUSE servers end:
+$stuck"
+[ -z "$ovl_jdk" ] || eval "silent_end $ovl_jdk"
+[ -z "$ovl_tmp" ] || eval "silent_end $ovl_tmp"
+
+if [ -n "$ovl_jdk" ]; then
+	t_case overlay-over-fuse-that-never-answers
+	bg_collect jdk list
+	t_expect_rc 0
+	t_check "list shows the fake as stalled (its release lookup never returns)" \
+		grep -qE "^$fake +- +- +stalled " "$KIT_DIR/jdk.list.out"
+	bg_collect jdk attach
+	t_check "attach failed" test "$T_RC" != 0
+	t_expect_err "^jsym: $fake: .*(stopped after|stalled|did not end within)"
+	bg_watched jdk map-stdout
+	# what the watch leaves behind in D state must not hold jsym's stdout
+	bg_collect jdk map-pipe
+	t_expect_rc 2
+	t_contains "$T_ERR" "did not end within" "map --stdout into a pipe says what did not end in time"
+	bg_gone jdk
+	la_jvm_stop "$fake"
+fi
+
+if [ -n "$ovl_tmp" ]; then
+	t_case tmp-overlay-over-fuse-that-never-answers
+	bg_collect tmp list
+	t_expect_rc 0
+	t_check "list shows the JVM in full (it does not look in /tmp)" \
+		grep -qE "^$jvm +[0-9]+ +0 +HotSpot +[0-9]" "$KIT_DIR/tmp.list.out"
+	bg_collect tmp map-stdout
+	t_expect_rc 0
+	t_check "map --stdout printed the map (it does not write in /tmp)" test -s "$KIT_DIR/tmp.map-stdout.out"
+	bg_collect tmp attach
+	t_check "attach failed" test "$T_RC" != 0
+	t_expect_err "^jsym: $jvm: .*(stopped after|stalled|did not end within)"
+	bg_watched tmp
+	bg_gone tmp
+	kill -KILL "$jvm" 2>/dev/null
 fi
 
 t_finish
