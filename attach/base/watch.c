@@ -24,8 +24,9 @@
  *
  * The child tells the watcher each step's limit through a packet pipe
  * (O_DIRECT: one write is one message).  Signals meant for jsym reach the
- * watcher (a kill by pid, the DaemonSet's SIGTERM): it passes them on, and
- * gives the child WATCH_GRACE_MS to end its own way.
+ * watcher (a kill by pid, the DaemonSet's SIGTERM): it passes them on
+ * (not a terminal's, which the child has too), and gives the child
+ * WATCH_GRACE_MS to end its own way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -238,7 +239,10 @@ static void watch_loop(pid_t child, int ctl, int sfd, struct relay *rl, int nrl,
 			struct signalfd_siginfo si;
 
 			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				kill(child, (int)si.ssi_signo);
+				/* a terminal's signal (SI_KERNEL) went to the whole
+				 * foreground group, the child with it */
+				if (si.ssi_code != SI_KERNEL)
+					kill(child, (int)si.ssi_signo);
 				if (!end->signo) {
 					end->signo = (int)si.ssi_signo;
 					deadline = clock_ms() + WATCH_GRACE_MS;
@@ -260,6 +264,11 @@ static void watch_loop(pid_t child, int ctl, int sfd, struct relay *rl, int nrl,
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	/* a signal the child took its own way (a terminal's SIGINT reaches
+	 * both: map --follow ends with 0) is the child's, not the watcher's */
+	while (read(sfd, &(struct signalfd_siginfo){ 0 },
+		    sizeof(struct signalfd_siginfo)) > 0)
+		;
 	relay_drain(rl, nrl, sfd);
 	if (end->overran)
 		end->status = end->signo ? 128 + end->signo : -1;
@@ -339,7 +348,7 @@ int watch_run(int (*body)(void *ctx), void *ctx, struct watch_end *end)
 		return nrl;
 	}
 	sigprocmask(SIG_BLOCK, &set, &old);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		rc = -errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -164,6 +164,10 @@ int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms
 	if (rc == 0)
 		print_end(t, &f, why, signo, json);
 	close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* SIGINT and SIGTERM stay blocked: the command ends here, and a second
+	 * copy of the signal that ended it (`pkill -INT jsym` reaches the
+	 * watcher, which passes its copy on, and this child) asks for nothing
+	 * new; given back, it would end jsym by that signal after its clean
+	 * stop.  Only a failure to start gives the mask back. */
 	return rc;
 }

@@ -78,6 +78,26 @@ static int ignores_term(void *ctx)
 	return 0;
 }
 
+static void exit_0(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+/* a terminal's SIGINT reaches the whole group: the child ends its own way
+ * (exit 0, as map --follow does), before the watcher has read its copy */
+static int sigint_to_both(void *ctx)
+{
+	(void)ctx;
+	signal(SIGINT, exit_0);
+	watch_step(0, NULL);
+	kill(getppid(), SIGINT);
+	kill(getpid(), SIGINT);
+	for (;;)
+		pause();
+	return 1;
+}
+
 /* writes to stdout and stderr, leaves a grandchild holding both (as a
  * child stuck in the kernel would hold them), then overruns */
 static int writes_and_leaves_a_holder(void *ctx)
@@ -186,6 +206,19 @@ START_TEST(signal_ignored_ends_at_grace)
 }
 END_TEST
 
+START_TEST(signal_the_child_handles_gives_its_status)
+{
+	struct watch_end end;
+
+	/* SIGINT to both (`pkill -INT jsym`): the child's own stop is the
+	 * command's end, 0, not 128 + SIGINT, and the watcher lives on */
+	ck_assert_int_eq(watch_run(sigint_to_both, NULL, &end), 0);
+	ck_assert_int_eq(end.status, 0);
+	ck_assert_int_eq(end.died_of, 0);
+	ck_assert(!end.overran);
+}
+END_TEST
+
 /* jsym's stdout a pipe: what the child wrote reaches it, and its end
  * comes when the watcher ends, whatever the child left holding its
  * own pipes; stdout and stderr one pipe (2>&1) stay one, in order. */
@@ -232,6 +265,7 @@ Suite *watch_suite(void)
 	tcase_add_test(tc, no_limit_is_waited_for);
 	tcase_add_test(tc, signal_passed_on);
 	tcase_add_test(tc, signal_ignored_ends_at_grace);
+	tcase_add_test(tc, signal_the_child_handles_gives_its_status);
 	tcase_add_test(tc, pipe_ends_with_the_watcher);
 	suite_add_tcase(s, tc);
 	return s;
