@@ -23,8 +23,21 @@ it).  With --dirs the traps go at the directories instead: the deepest
 ones (no other directory among PATHs below them), a FUSE directory whose
 lookups and opendir never answer bound over each (fuse), or the
 directory renamed aside and a symlink to CANARY.d, a FIFO or a device
-put in its place (an overlay's lower directory cannot be renamed:
-skipped, EXDEV); planted ones print "planted dir".
+put in its place; planted ones print "planted dir".  Where the rename
+fails (an overlay's lower directory: EXDEV), and for devnull (a device
+cannot be bound over a directory), the PARENT is shadowed instead: every
+entry of the parent but the trapped ones is first cloned with open_tree
+(OPEN_TREE_CLONE|AT_RECURSIVE, the path's own inode and the mounts
+below it), a tmpfs with the parent's mode and owner is mounted over the
+parent, each clone is moved back onto an empty file or directory of its
+name (a symlink is made again with the same target), and the trap goes
+under the trapped name: a FIFO, c 1 3, a symlink to CANARY.d, or an
+empty file with /dev/null bound over it (devnull).  Trapped directories
+of one parent share one shadow; the root is never shadowed (skipped,
+parent-is-the-root).  These print "planted dir parent-shadowed", and
+unplant detaches the tmpfs (umount -l), which takes the clones and the
+traps with it.  Nothing moves on the disk: a JVM's mapped libjvm.so and
+open files keep their inodes, and its JDK is whole again after unplant.
 A file in place keeps its inode: it is hard-linked aside first and linked
 back by unplant, so a JVM's socket or a mapped library is the same file
 again afterwards (a mapped file shows "(deleted)" in maps meanwhile,
@@ -60,6 +73,8 @@ MS_BIND = 4096
 MNT_DETACH = 2
 OPEN_TREE_CLONE = 1
 OPEN_TREE_CLOEXEC = 0o2000000
+AT_SYMLINK_NOFOLLOW = 0x100
+AT_RECURSIVE = 0x8000
 MOVE_MOUNT_F_EMPTY_PATH = 0x4
 SYS_OPEN_TREE = 428
 SYS_MOVE_MOUNT = 429
@@ -107,6 +122,66 @@ def make_parents(path, uid, rec):
         rec.setdefault("made", []).append(d)
 
 
+def shadow_parent(parent, traps, kind, canary):
+    """Shadow directory parent with a tmpfs holding its entries (clones of
+    the originals) and a trap of kind at each name in traps.  Returns the
+    record for unplant; raises OSError, the parent untouched, when the
+    tmpfs could not be mounted."""
+    st = os.lstat(parent)
+    clones = {}
+    links = {}
+    mounted = False
+    try:
+        # the handles first, while the originals are still in sight
+        for name in os.listdir(parent):
+            if name in traps:
+                continue
+            p = os.path.join(parent, name)
+            if stat.S_ISLNK(os.lstat(p).st_mode):
+                links[name] = os.readlink(p)
+                continue
+            clones[name] = (check(libc.syscall(
+                SYS_OPEN_TREE, -100, p.encode(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+                AT_RECURSIVE | AT_SYMLINK_NOFOLLOW), "open_tree " + p),
+                stat.S_ISDIR(os.lstat(p).st_mode))
+        opts = "mode=%o,uid=%d,gid=%d,size=1m" % (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid)
+        check(libc.mount(b"jsym-audit-shadow", parent.encode(), b"tmpfs", 0, opts.encode()),
+              "mount a tmpfs over " + parent)
+        mounted = True
+        for name, (fd, isdir) in clones.items():
+            p = os.path.join(parent, name)
+            if isdir:
+                os.mkdir(p, 0o700)
+            else:
+                open(p, "x").close()
+            check(libc.syscall(SYS_MOVE_MOUNT, fd, b"", -100, p.encode(),
+                               MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + p)
+        for name, target in links.items():
+            os.symlink(target, os.path.join(parent, name))
+        for name in traps:
+            p = os.path.join(parent, name)
+            if kind == "fifo":
+                os.mkfifo(p, 0o666)
+            elif kind == "chardev":
+                os.mknod(p, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+            elif kind == "symlink":
+                os.symlink(canary + ".d", p)
+            elif kind == "devnull":
+                open(p, "x").close()
+                check(libc.mount(b"/dev/null", p.encode(), None, MS_BIND, None),
+                      "bind /dev/null over " + p)
+            else:
+                raise ValueError("no parent shadow for trap kind " + kind)
+    except (OSError, ValueError):
+        if mounted:              # the binds go with the tmpfs
+            libc.umount2(parent.encode(), MNT_DETACH)
+        raise
+    finally:
+        for fd, _ in clones.values():
+            os.close(fd)
+    return {"path": parent, "mounted": True, "shadow": sorted(traps)}
+
+
 def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
     tree = -1
     uid = os.stat("/proc/%d" % pid).st_uid
@@ -141,11 +216,9 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
         isdir.discard("/")
         paths = sorted(p for p in isdir
                        if not any(q != p and q.startswith(p.rstrip("/") + "/") for q in isdir))
+    shadow = {}          # parent -> {name: rec} of directory traps to shadow
     for path in paths:
         rec = {"pid": pid, "kind": kind, "path": path}
-        if dirs and kind == "devnull":
-            print("%s %s skipped a-device-cannot-be-bound-over-a-directory" % (path, kind))
-            continue
         try:
             st = os.lstat(path)
         except FileNotFoundError:
@@ -160,6 +233,10 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
             make_parents(path, uid, rec)
         except OSError as e:
             print("%s %s skipped no-parent-directory:%s" % (path, kind, str(e).replace(" ", "_")))
+            continue
+        if dirs and kind == "devnull":
+            # a device cannot be bound over a directory: shadow the parent
+            shadow.setdefault(os.path.dirname(path), {})[os.path.basename(path)] = rec
             continue
         try:
             if kind in ("devnull", "fuse"):
@@ -181,7 +258,13 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
                     if os.path.lexists(keep):
                         os.unlink(keep)
                     if dirs:
-                        os.rename(path, keep)
+                        try:
+                            os.rename(path, keep)
+                        except OSError:
+                            # EXDEV: an overlay's lower directory
+                            shadow.setdefault(os.path.dirname(path), {})[
+                                os.path.basename(path)] = rec
+                            continue
                         rec["renamed"] = True
                     else:
                         os.link(path, keep, follow_symlinks=False)
@@ -211,6 +294,24 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
         log.write(json.dumps(rec) + "\n")
         log.flush()
         print("%s %s planted%s" % (path, kind, " dir" if dirs else ""))
+    for parent, recs in sorted(shadow.items()):
+        made = [d for r in recs.values() for d in r.get("made", [])]
+        try:
+            if parent in ("", "/"):
+                raise OSError(errno.EPERM, "parent-is-the-root")
+            rec = shadow_parent(parent, set(recs), kind, canary)
+        except OSError as e:
+            for name in sorted(recs):
+                print("%s %s skipped %s" % (os.path.join(parent, name), kind,
+                                            str(e).replace(" ", "_")))
+            for d in reversed(made):
+                subprocess.run(["rm", "-rf", "--one-file-system", d])
+            continue
+        rec.update(pid=pid, kind=kind, made=made)
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        for name in sorted(recs):
+            print("%s %s planted dir parent-shadowed" % (os.path.join(parent, name), kind))
     return 0
 
 
