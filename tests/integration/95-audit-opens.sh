@@ -257,7 +257,9 @@ t_check "the trace found paths to audit in both roots ($n)" \
 # jsym walks (the JDKs' lib/server, jsym's glibc/ and musl/): a FUSE
 # directory that never answers a lookup bound over each, or the directory
 # renamed aside for a symlink out, a FIFO, a device (an overlay's lower
-# directory cannot be renamed: skipped).  Trapping them at once would
+# directory cannot be renamed, nor a device bound over a directory: there
+# the parent is shadowed by a tmpfs holding its other entries and the
+# trap, audit_trap.py).  Trapping them at once would
 # hide the later: a trapped libjvm.so ends map before it writes its perf
 # map.
 # The judge's lines: ok and FAIL are checks, note a remark.
@@ -295,6 +297,13 @@ for kind in "${KINDS[@]}"; do
 			"$PY" "$LIB/audit_trap.py" plant "$AUD/state" "$kind" "${PID[$t]}" "$CANARY" "$AUD/fuse/f" \
 				"${dirs[@]}" "${paths[@]}" | sed "s/^/$t /; s/-1-$now\(\/\| \)/-1-$mjvm_start0\1/" >>"$AUD/planted.$id"
 		done
+		# how many traps this pass planted, and why any was not (a
+		# directory in a file pass is the dir pass's: counted apart)
+		t_log "$id: $(grep -c ' planted' "$AUD/planted.$id") planted" \
+			"($(grep -c ' parent-shadowed' "$AUD/planted.$id") by shadowing the parent)," \
+			"$(grep -c ' skipped directory$' "$AUD/planted.$id") directories left to the dir pass," \
+			"$(grep -v ' skipped directory$' "$AUD/planted.$id" | grep -c ' skipped') skipped"
+		grep ' skipped' "$AUD/planted.$id" | grep -v ' skipped directory$' | sed 's/^/    /' >&2
 		round "$id"
 		# one name per path in the table: the map JVM's as in the clean round
 		sed -i "s/-1-$now\([/\"]\)/-1-$mjvm_start0\1/g" "$AUD/events.$id"
