@@ -255,11 +255,11 @@ t_check "the trace found paths to audit in both roots ($n)" \
 # in jsym's directory, which the plant makes first as the JVM's user when
 # it is missing, as a container's user can), then the deepest directories
 # jsym walks (the JDKs' lib/server, jsym's glibc/ and musl/): a FUSE
-# directory that never answers a lookup bound over each, or the directory
-# renamed aside for a symlink out, a FIFO, a device (an overlay's lower
-# directory cannot be renamed, nor a device bound over a directory: there
-# the parent is shadowed by a tmpfs holding its other entries and the
-# trap, audit_trap.py).  Trapping them at once would
+# directory that never answers a lookup bound over each, or a symlink
+# out, a FIFO, a device, /dev/null in its place: its parent shadowed by a
+# tmpfs holding the parent's other entries and the trap (audit_trap.py:
+# not a rename, which an overlay's lower directory refuses and which
+# /proc/PID/maps would follow).  Trapping them at once would
 # hide the later: a trapped libjvm.so ends map before it writes its perf
 # map.
 # The judge's lines: ok and FAIL are checks, note a remark.

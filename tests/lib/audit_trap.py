@@ -21,11 +21,12 @@ a missing parent of a PATH is made first (as the target's uid, 0700, as
 a container's user can pre-create jsym's own directory; unplant removes
 it).  With --dirs the traps go at the directories instead: the deepest
 ones (no other directory among PATHs below them), a FUSE directory whose
-lookups and opendir never answer bound over each (fuse), or the
-directory renamed aside and a symlink to CANARY.d, a FIFO or a device
-put in its place; planted ones print "planted dir".  Where the rename
-fails (an overlay's lower directory: EXDEV), and for devnull (a device
-cannot be bound over a directory), the PARENT is shadowed instead: every
+lookups and opendir never answer bound over each (fuse, "planted dir"),
+or, for the other kinds, the PARENT shadowed.  The directory is not
+renamed aside: an overlay's lower directory (a JDK in an image) cannot
+be (EXDEV), a device cannot be bound over a directory, and a renamed
+directory shows its new name in /proc/PID/maps, so jsym, following a
+mapped libjvm.so or agent there, would never meet the trap.  Every
 entry of the parent but the trapped ones is first cloned with open_tree
 (OPEN_TREE_CLONE|AT_RECURSIVE, the path's own inode and the mounts
 below it), a tmpfs with the parent's mode and owner is mounted over the
@@ -234,8 +235,8 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
         except OSError as e:
             print("%s %s skipped no-parent-directory:%s" % (path, kind, str(e).replace(" ", "_")))
             continue
-        if dirs and kind == "devnull":
-            # a device cannot be bound over a directory: shadow the parent
+        if dirs and kind != "fuse":
+            # shadow the parent (why not a rename: the docstring)
             shadow.setdefault(os.path.dirname(path), {})[os.path.basename(path)] = rec
             continue
         try:
@@ -257,25 +258,15 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
                     keep = keep_name(path)
                     if os.path.lexists(keep):
                         os.unlink(keep)
-                    if dirs:
-                        try:
-                            os.rename(path, keep)
-                        except OSError:
-                            # EXDEV: an overlay's lower directory
-                            shadow.setdefault(os.path.dirname(path), {})[
-                                os.path.basename(path)] = rec
-                            continue
-                        rec["renamed"] = True
-                    else:
-                        os.link(path, keep, follow_symlinks=False)
-                        os.unlink(path)
+                    os.link(path, keep, follow_symlinks=False)
+                    os.unlink(path)
                     rec["kept"] = keep
                 if kind == "fifo":
                     os.mkfifo(path, 0o666)
                 elif kind == "chardev":
                     os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
                 elif kind == "symlink":
-                    os.symlink(canary + ".d" if dirs else canary, path)
+                    os.symlink(canary, path)
                 else:
                     raise ValueError("unknown trap kind " + kind)
                 rec["node"] = True
@@ -286,8 +277,6 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
                     os.rmdir(path)
                 else:
                     os.unlink(path)
-            if rec.get("renamed") and not rec.get("node"):
-                os.rename(rec["kept"], path)
             for d in reversed(rec.get("made", [])):
                 os.rmdir(d)
             continue
@@ -344,9 +333,7 @@ def unplant(state):
                                 os.unlink(p)
                     if rec.get("node"):
                         os.unlink(p)
-                        if rec.get("renamed"):
-                            os.rename(rec["kept"], p)
-                        elif rec.get("kept"):
+                        if rec.get("kept"):
                             os.link(rec["kept"], p, follow_symlinks=False)
                             os.unlink(rec["kept"])
                     for d in reversed(rec.get("made", [])):
