@@ -434,6 +434,14 @@ def descendants(root):
     return out
 
 
+def comm_of(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def run(out, limit, stop, release, cmd):
     t0 = time.time()
     p = subprocess.Popen(cmd, start_new_session=True, stdin=subprocess.DEVNULL)
@@ -448,8 +456,11 @@ def run(out, limit, stop, release, cmd):
     while p.poll() is None:
         now = time.time() - t0
         if main_pid is None:
-            kids = [pid for pid, _ in descendants(p.pid)[:1]]
-            main_pid = kids[0] if kids else None
+            # the command once it has exec'd: strace forks short-lived
+            # children of its own at start (its ptrace feature probes),
+            # which must not be taken for the command
+            main_pid = next((pid for pid, _ in descendants(p.pid)
+                             if comm_of(pid) not in ("strace", None)), None)
         elif main_end is None and not os.path.exists("/proc/%d/stat" % main_pid):
             main_end = now
         if main_end is not None and now - main_end >= 1.0:
