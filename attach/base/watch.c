@@ -14,6 +14,13 @@
  * when the step overruns, and ends the command saying so.  A child that
  * cannot die is left behind: it holds nothing the caller needs.
  *
+ * The child writes its current step (its limit, when it began, its name)
+ * into a page it shares with the watcher, under a sequence count: a step
+ * costs two stores, so `resolve --follow` may start one per address.  The
+ * watcher looks at the page at the step's deadline, and at least every
+ * WATCH_TICK_MS, so a step begun while it waited with no limit is seen.
+ * A stop (Ctrl-Z) does not count: the step's time starts again at SIGCONT.
+ *
  * A child stuck in the kernel keeps its files open.  Where jsym's stdout
  * or stderr is a pipe or a socket, a reader waits for its end (`jsym map
  * --stdout PID | cat`): so the child writes those into pipes of the
@@ -22,11 +29,12 @@
  * pipe ends with the watcher.  A terminal or a file is the child's
  * directly: nobody waits for its end, and isatty() sees what it is.
  *
- * The child tells the watcher each step's limit through a packet pipe
- * (O_DIRECT: one write is one message).  Signals meant for jsym reach the
- * watcher (a kill by pid, the DaemonSet's SIGTERM): it passes them on
- * (not a terminal's, which the child has too), and gives the child
- * WATCH_GRACE_MS to end its own way.
+ * SIGINT, SIGTERM and SIGHUP meant for jsym reach the watcher (a kill by
+ * pid, the DaemonSet's SIGTERM, a hang-up): it passes each on and gives
+ * the child WATCH_GRACE_MS to end its own way.  One the caller ignores is
+ * passed on (the child ignores it too, unless it takes it its own way, as
+ * map --follow takes SIGINT in a script's background job), with no grace
+ * to end; an ignored SIGHUP (nohup) is not even taken.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +44,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -47,7 +56,7 @@
 #include "base.h"
 
 #define WATCH_REAP_MS 500       /* how long a killed child may take to die */
-#define WATCH_TICK_MS 200       /* without a pidfd: how often to look */
+#define WATCH_TICK_MS 1000      /* the longest the watcher waits unlooking */
 
 /* One of jsym's stdout and stderr (or both, when they are one pipe),
  * passed on from the child's pipe. */
@@ -61,39 +70,87 @@ struct relay {
 	char buf[PIPE_BUF];
 };
 
-struct watch_msg {
-	int32_t limit_ms;
+/* The child's current step, in a page shared with the watcher. */
+struct watch_page {
+	uint32_t seq;           /* odd while the child writes */
+	int limit_ms;           /* 0: no limit */
+	long begun_ms;          /* clock_ms() when it began */
 	char what[WATCH_WHAT_MAX];
 };
 
-static int watch_fd = -1;       /* the child's end; -1 when not watched */
-static pid_t watch_pid;         /* the process watch_fd belongs to */
+static struct watch_page *watch_shared; /* NULL when not watched */
+static pid_t watch_pid;                 /* the child the page is for */
 
 void watch_step(int limit_ms, const char *what)
 {
-	struct watch_msg m = { .limit_ms = limit_ms > 0 ? limit_ms : 0 };
+	struct watch_page *w = watch_shared;
 
-	/* a grandchild inherits the fd, not the watch: its steps are its
+	/* a grandchild inherits the page, not the watch: its steps are its
 	 * parent's to bound (the pool's limit, run_attach's) */
-	if (watch_fd < 0 || watch_pid != getpid())
+	if (!w || watch_pid != getpid())
 		return;
-	snprintf(m.what, sizeof(m.what), "%s", what ? what : "");
-	while (write(watch_fd, &m, sizeof(m)) < 0 && errno == EINTR)
-		;
+	__atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
+	w->limit_ms = limit_ms > 0 ? limit_ms : 0;
+	w->begun_ms = clock_ms();
+	if (what && strncmp(w->what, what, sizeof(w->what) - 1))
+		snprintf(w->what, sizeof(w->what), "%s", what);
+	__atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A consistent copy of the page; a child killed while writing leaves the
+ * count odd, so after a few tries the copy is taken as it is. */
+static void page_read(const struct watch_page *w, struct watch_page *out)
+{
+	for (int i = 0; i < 100; i++) {
+		uint32_t a = __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST);
+
+		memcpy(out, w, sizeof(*out));
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (!(a & 1) && a == __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST))
+			break;
+	}
+	out->what[sizeof(out->what) - 1] = '\0';
+}
+
+/* Move fd above 0, 1 and 2, which may be closed: a pipe of the watch's
+ * must never take the place of jsym's own stdout.  The new fd, or -1. */
+static int above_stdio(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
 }
 
 static int open_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
+	return above_stdio((int)syscall(SYS_pidfd_open, pid, 0));
 #else
 	(void)pid;
 	return -1;
 #endif
 }
 
-/* The child's end: reaped (its status in *status) or not by ms. */
-static bool reap_within(pid_t child, int pidfd, int ms, int *status)
+/* The child signalled by its pidfd where there is one: a pid the kernel
+ * has reused is never hit. */
+static void signal_child(pid_t child, int pidfd, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	if (pidfd >= 0) {
+		(void)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+		return;
+	}
+#endif
+	kill(child, sig);
+}
+
+/* The child's end: 1 reaped (its status in *status), 0 not by ms, -1 it
+ * is not ours to reap (ECHILD: reaped elsewhere). */
+static int reap_within(pid_t child, int pidfd, int ms, int *status)
 {
 	long until = clock_ms() + ms;
 
@@ -101,15 +158,15 @@ static bool reap_within(pid_t child, int pidfd, int ms, int *status)
 		pid_t r = waitpid(child, status, WNOHANG);
 
 		if (r == child)
-			return true;
-		if (r < 0 && errno != EINTR)
-			return false;
+			return 1;
+		if (r < 0 && errno == ECHILD)
+			return -1;
 		if (clock_ms() >= until)
-			return false;
+			return 0;
 		if (pidfd >= 0)
 			(void)fdio_wait(pidfd, POLLIN, (int)(until - clock_ms()));
 		else
-			poll(NULL, 0, WATCH_TICK_MS);
+			poll(NULL, 0, 50);
 	}
 }
 
@@ -172,9 +229,9 @@ static void relay_step(struct relay *r, short revents)
 
 /* The child has ended (or is left behind): pass on what its pipes hold
  * now, waiting for room as its own writes would have, but not for the
- * end of pipes a grandchild may still hold.  A signal stops it: it stays
- * pending, for the caller to take. */
-static void relay_drain(struct relay *rl, int nrl, int sfd)
+ * end of pipes a grandchild may still hold.  Returns 0, or the signal
+ * (SIGINT, SIGTERM, SIGHUP) that ended the wait: jsym's to die of. */
+static int relay_drain(struct relay *rl, int nrl, int sfd)
 {
 	for (int i = 0; i < nrl; i++) {
 		struct relay *r = &rl[i];
@@ -182,101 +239,20 @@ static void relay_drain(struct relay *rl, int nrl, int sfd)
 		while (r->from >= 0) {
 			struct pollfd p[2] = { { .fd = r->to, .events = POLLOUT },
 					       { .fd = sfd, .events = POLLIN } };
+			struct signalfd_siginfo si;
 
 			if (r->len == r->off && !relay_in(r))
 				break;
 			if (poll(p, 2, -1) < 0 && errno != EINTR)
-				return;
-			if (p[1].revents)
-				return;
+				break;
+			if (p[1].revents && read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si) &&
+			    si.ssi_signo != SIGCONT)
+				return (int)si.ssi_signo;
 			if (p[0].revents)
 				relay_out(r);
 		}
-		if (r->from >= 0)
-			close(r->from);
-		r->from = -1;
 	}
-}
-
-/* The watcher's loop: until the child ends or overruns its step. */
-static void watch_loop(pid_t child, int ctl, int sfd, struct relay *rl, int nrl,
-		       struct watch_end *end)
-{
-	int pidfd = open_pidfd(child), status;
-	long deadline = clock_ms() + WATCH_FIRST_MS;
-
-	end->limit_ms = WATCH_FIRST_MS;
-	snprintf(end->what, sizeof(end->what), "the command");
-	for (;;) {
-		struct pollfd p[5] = { { .fd = ctl, .events = POLLIN },
-				       { .fd = sfd, .events = POLLIN },
-				       { .fd = pidfd, .events = POLLIN } };
-		long now = clock_ms();
-		int wait_ms = deadline ? (int)(deadline > now ? deadline - now : 0) : -1;
-
-		for (int i = 0; i < nrl; i++)
-			p[3 + i] = relay_poll(&rl[i]);
-		if (pidfd < 0 && (wait_ms < 0 || wait_ms > WATCH_TICK_MS))
-			wait_ms = WATCH_TICK_MS;
-		if (poll(p, 3 + (nfds_t)nrl, wait_ms) < 0 && errno != EINTR)
-			poll(NULL, 0, WATCH_TICK_MS);
-		for (int i = 0; i < nrl; i++)
-			relay_step(&rl[i], p[3 + i].revents);
-		if (p[0].revents & POLLIN) {
-			struct watch_msg m;
-
-			if (read(ctl, &m, sizeof(m)) == (ssize_t)sizeof(m) &&
-			    !end->signo) {
-				m.what[sizeof(m.what) - 1] = '\0';
-				deadline = m.limit_ms ? clock_ms() + m.limit_ms : 0;
-				end->limit_ms = m.limit_ms;
-				memcpy(end->what, m.what, sizeof(end->what));
-			}
-		} else if (p[0].revents) {
-			ctl = -1;       /* every writer gone: poll ignores -1 */
-		}
-		if (p[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				/* a terminal's signal (SI_KERNEL) went to the whole
-				 * foreground group, the child with it */
-				if (si.ssi_code != SI_KERNEL)
-					kill(child, (int)si.ssi_signo);
-				if (!end->signo) {
-					end->signo = (int)si.ssi_signo;
-					deadline = clock_ms() + WATCH_GRACE_MS;
-					end->limit_ms = WATCH_GRACE_MS;
-				}
-			}
-		}
-		if (reap_within(child, -1, 0, &status))
-			break;
-		if (deadline && clock_ms() >= deadline) {
-			kill(child, SIGKILL);
-			end->overran = true;
-			if (!reap_within(child, pidfd, WATCH_REAP_MS, &status)) {
-				end->left = true;
-				status = 0;
-			}
-			break;
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	/* a signal the child took its own way (a terminal's SIGINT reaches
-	 * both: map --follow ends with 0) is the child's, not the watcher's */
-	while (read(sfd, &(struct signalfd_siginfo){ 0 },
-		    sizeof(struct signalfd_siginfo)) > 0)
-		;
-	relay_drain(rl, nrl, sfd);
-	if (end->overran)
-		end->status = end->signo ? 128 + end->signo : -1;
-	else if (WIFSIGNALED(status))
-		end->status = 128 + WTERMSIG(status);
-	else
-		end->status = WEXITSTATUS(status);
-	end->died_of = !end->overran && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	return 0;
 }
 
 /* Which of stdout and stderr a reader may wait on the end of (a pipe, a
@@ -307,12 +283,127 @@ static int relays_open(struct relay *rl)
 			}
 			return err;
 		}
+		pp[0] = above_stdio(pp[0]);
+		pp[1] = above_stdio(pp[1]);
+		if (pp[0] < 0 || pp[1] < 0) {
+			int err = -errno;
+
+			if (pp[0] >= 0)
+				close(pp[0]);
+			if (pp[1] >= 0)
+				close(pp[1]);
+			for (int i = 0; i < n; i++) {
+				close(rl[i].from);
+				close(rl[i].child_end);
+			}
+			return err;
+		}
 		(void)fcntl(pp[0], F_SETFL, O_NONBLOCK);        /* our own pipe */
 		rl[n] = (struct relay){ .from = pp[0], .to = fd, .child_end = pp[1],
 					.sock = S_ISSOCK(s->st_mode) };
 		n++;
 	}
 	return n;
+}
+
+/* The deadline the watcher holds now (0: none): the child's step's, its
+ * time counted from a SIGCONT after it began; after a signal passed on,
+ * the grace's.  Fills end's last step. */
+static long deadline_now(const struct watch_page *w, long resumed_ms, long signal_ms,
+			 struct watch_end *end)
+{
+	struct watch_page pg;
+
+	if (end->signo) {
+		end->limit_ms = WATCH_GRACE_MS;
+		return signal_ms + WATCH_GRACE_MS;
+	}
+	page_read(w, &pg);
+	end->limit_ms = pg.limit_ms;
+	memcpy(end->what, pg.what, sizeof(end->what));
+	if (!pg.limit_ms)
+		return 0;
+	return (pg.begun_ms > resumed_ms ? pg.begun_ms : resumed_ms) + pg.limit_ms;
+}
+
+/* The watcher's loop: until the child ends or overruns its step. */
+static void watch_loop(pid_t child, const struct watch_page *w, int sfd,
+		       const sigset_t *ign, struct relay *rl, int nrl,
+		       struct watch_end *end)
+{
+	int pidfd = open_pidfd(child), status = 0, r, sig;
+	long resumed_ms = 0, signal_ms = 0;
+
+	for (;;) {
+		struct pollfd p[4] = { { .fd = sfd, .events = POLLIN },
+				       { .fd = pidfd, .events = POLLIN } };
+		long deadline = deadline_now(w, resumed_ms, signal_ms, end);
+		long now = clock_ms();
+		int wait_ms = WATCH_TICK_MS;
+
+		if (deadline && deadline - now < wait_ms)
+			wait_ms = deadline > now ? (int)(deadline - now) : 0;
+		if (pidfd < 0 && wait_ms > 50)
+			wait_ms = 50;
+		for (int i = 0; i < nrl; i++)
+			p[2 + i] = relay_poll(&rl[i]);
+		if (poll(p, 2 + (nfds_t)nrl, wait_ms) < 0 && errno != EINTR)
+			poll(NULL, 0, 50);
+		for (int i = 0; i < nrl; i++)
+			relay_step(&rl[i], p[2 + i].revents);
+		if (p[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				signal_child(child, pidfd, (int)si.ssi_signo);
+				if (si.ssi_signo == SIGCONT) {
+					resumed_ms = clock_ms();
+				} else if (!end->signo &&
+					   sigismember(ign, (int)si.ssi_signo) != 1) {
+					end->signo = (int)si.ssi_signo;
+					signal_ms = clock_ms();
+				}
+			}
+		}
+		r = reap_within(child, -1, 0, &status);
+		if (r != 0) {
+			end->lost = r < 0;
+			(void)deadline_now(w, resumed_ms, signal_ms, end); /* its last step */
+			break;
+		}
+		deadline = deadline_now(w, resumed_ms, signal_ms, end);
+		if (deadline && clock_ms() >= deadline) {
+			signal_child(child, pidfd, SIGKILL);
+			end->overran = true;
+			for (int i = 0; i < nrl; i++)
+				if (rl[i].len > rl[i].off)
+					end->output_held = true;
+			r = reap_within(child, pidfd, WATCH_REAP_MS, &status);
+			end->left = r == 0;
+			break;
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	/* a signal the child took its own way (a terminal's SIGINT reaches
+	 * both: map --follow ends with 0) is the child's, not the watcher's */
+	while (read(sfd, &(struct signalfd_siginfo){ 0 },
+		    sizeof(struct signalfd_siginfo)) > 0)
+		;
+	sig = relay_drain(rl, nrl, sfd);
+	if (end->overran || end->lost) {
+		end->status = end->overran && end->signo ? 128 + end->signo : -1;
+	} else if (WIFSIGNALED(status)) {
+		end->died_of = WTERMSIG(status);
+		end->status = 128 + end->died_of;
+	} else if (sig) {
+		/* stopped while passing the output on: as if it had ended the
+		 * command, whose output it cuts short */
+		end->died_of = sig;
+		end->status = 128 + sig;
+	} else {
+		end->status = WEXITSTATUS(status);
+	}
 }
 
 /* In the child: its stdout and stderr are the relays' pipes. */
@@ -327,67 +418,104 @@ static void relays_take(const struct relay *rl, int nrl)
 	}
 }
 
+static void relays_close(struct relay *rl, int nrl, bool child_ends)
+{
+	for (int i = 0; i < nrl; i++) {
+		if (rl[i].from >= 0)
+			close(rl[i].from);
+		rl[i].from = -1;
+		if (child_ends)
+			close(rl[i].child_end);
+	}
+}
+
+void watch_stop_signals(sigset_t *set)
+{
+	struct sigaction sa;
+
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	if (sigaction(SIGHUP, NULL, &sa) != 0 || sa.sa_handler != SIG_IGN)
+		sigaddset(set, SIGHUP);
+}
+
+/* The signals of set the caller ignores. */
+static void ignored_of(const sigset_t *set, sigset_t *ign)
+{
+	sigemptyset(ign);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sigismember(set, sig) == 1 && sigaction(sig, NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			sigaddset(ign, sig);
+	}
+}
+
 int watch_run(int (*body)(void *ctx), void *ctx, struct watch_end *end)
 {
 	static struct relay rl[2];
-	sigset_t set, old;
-	int ctl[2], sfd, rc, nrl;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, chld;
+	struct watch_page *w;
+	sigset_t set, old, ign;
+	int sfd, rc, nrl;
 	pid_t parent = getpid();
 
 	memset(end, 0, sizeof(*end));
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	if (pipe2(ctl, O_CLOEXEC | O_DIRECT) != 0)
+	w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (w == MAP_FAILED)
 		return -errno;
+	memset(w, 0, sizeof(*w));
+	w->limit_ms = WATCH_FIRST_MS;       /* until the child names a step */
+	w->begun_ms = clock_ms();
 	nrl = relays_open(rl);
 	if (nrl < 0) {
-		close(ctl[0]);
-		close(ctl[1]);
+		munmap(w, sizeof(*w));
 		return nrl;
 	}
+	watch_stop_signals(&set);
+	sigaddset(&set, SIGCONT);       /* a stop's end: its time did not count */
+	ignored_of(&set, &ign);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	sfd = above_stdio(signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
 	if (sfd < 0) {
 		rc = -errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		for (int i = 0; i < nrl; i++) {
-			close(rl[i].from);
-			close(rl[i].child_end);
-		}
-		close(ctl[0]);
-		close(ctl[1]);
+		relays_close(rl, nrl, true);
+		munmap(w, sizeof(*w));
 		return rc;
 	}
+	/* an ignored SIGCHLD (inherited through exec) would reap the child
+	 * behind the watcher's back */
+	sigaction(SIGCHLD, &dfl, &chld);
 	fflush(NULL);
 	end->child = fork();
 	if (end->child == 0) {
-		close(ctl[0]);
 		close(sfd);
 		relays_take(rl, nrl);
+		sigaction(SIGCHLD, &chld, NULL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		/* a watcher killed outright takes its command with it */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 			_exit(127);
-		watch_fd = ctl[1];
+		watch_shared = w;
 		watch_pid = getpid();
 		rc = body(ctx);
 		fflush(NULL);
 		_exit(rc);
 	}
 	rc = end->child < 0 ? -errno : 0;
-	close(ctl[1]);
 	for (int i = 0; i < nrl; i++)
 		close(rl[i].child_end);
 	if (rc == 0)
-		watch_loop(end->child, ctl[0], sfd, rl, nrl, end);
-	for (int i = 0; i < nrl; i++)
-		if (rl[i].from >= 0)
-			close(rl[i].from);
-	close(ctl[0]);
+		watch_loop(end->child, w, sfd, &ign, rl, nrl, end);
+	relays_close(rl, nrl, false);
 	close(sfd);
+	sigaction(SIGCHLD, &chld, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	munmap(w, sizeof(*w));
 	return rc;
 }
 

@@ -114,11 +114,9 @@ int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms
 	int sfd, rc, rc2, failed = 0, signo = 0;
 	char what[WATCH_WHAT_MAX];
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	watch_stop_signals(&set);
 	if (sigprocmask(SIG_BLOCK, &set, &old) != 0)
-		return err_set(e, -errno, "cannot block SIGINT and SIGTERM: %s", strerror(errno));
+		return err_set(e, -errno, "cannot block SIGINT, SIGTERM and SIGHUP: %s", strerror(errno));
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0) {
 		rc = err_set(e, -errno, "cannot make a signalfd: %s", strerror(errno));
@@ -164,10 +162,10 @@ int cli_map_follow(const struct target *t, struct vm_session *s, int interval_ms
 	if (rc == 0)
 		print_end(t, &f, why, signo, json);
 	close(sfd);
-	/* SIGINT and SIGTERM stay blocked: the command ends here, and a second
+	/* The stop signals stay blocked: the command ends here, and a second
 	 * copy of the signal that ended it (`pkill -INT jsym` reaches the
 	 * watcher, which passes its copy on, and this child) asks for nothing
 	 * new; given back, it would end jsym by that signal after its clean
-	 * stop.  Only a failure to start gives the mask back. */
+	 * stop.  Only a signalfd that could not be made gives the mask back. */
 	return rc;
 }

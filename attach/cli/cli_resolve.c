@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -217,9 +218,28 @@ struct resolver {
 	int warned;
 	long last_reopen_ms;
 	char what[WATCH_WHAT_MAX];      /* the watch's name of its reads */
+	int read_ms;                    /* their limit (read_limit_ms) */
 };
 
 #define REOPEN_CHECK_MS 200 /* a followed map is looked up by path 5 times/s */
+
+/* The limit of one read of the file fd: CLI_LOOK_MS, and a second more for each
+ * RESOLVE_READ_MIB_S MiB it holds (a journal may hold 1 GiB, and a pod's
+ * CPU limit slows the parse), so a big file is not taken for a stalled
+ * one; a file system that never answers is still given up on. */
+#define RESOLVE_READ_MIB_S 8
+static int read_limit_ms(int fd)
+{
+	struct stat st;
+	long long mib;
+
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
+		return CLI_LOOK_MS;
+	mib = (long long)(st.st_size >> 20);
+	if (mib > 16LL * 1024)
+		mib = 16LL * 1024;
+	return CLI_LOOK_MS + (int)(mib * 1000 / RESOLVE_READ_MIB_S);
+}
 
 /*
  * A perf map is rewritten by rename (the jsym agent) or in place (the JDK,
@@ -241,6 +261,8 @@ static void follow_renamed(struct resolver *r)
 	fd = resolve_reopen_if_replaced(r->src);
 	if (fd < 0)
 		return;
+	r->read_ms = read_limit_ms(fd);  /* another file, another size */
+	watch_step(r->read_ms, r->what);
 	lookup_clear(r->lk);
 	(r->src->is_journal ? lookup_follow_journal : lookup_follow_map)(r->lk, fd);
 	lookup_set_until(r->lk, r->env->at_ns);
@@ -252,7 +274,7 @@ static int refresh(struct resolver *r)
 	struct err_text err = { "" };
 	long n;
 
-	watch_step(CLI_LOOK_MS, r->what);
+	watch_step(r->read_ms, r->what);
 	if (r->env->follow)
 		follow_renamed(r);
 	n = lookup_refresh(r->lk, &err);
@@ -378,6 +400,7 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 		return JSYM_EXIT_FAIL;
 	}
 	r.last_reopen_ms = clock_ms();
+	r.read_ms = read_limit_ms(src.fd);
 	r.lk = lookup_new();
 	if (!r.lk) {
 		close(src.fd);
@@ -415,6 +438,8 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 			break; /* the reader went away (EPIPE) or the disk is full */
 	}
 	free(line);
+	/* a close sends a FUSE file system its flush, which may never end */
+	watch_step(CLI_LOOK_MS, r.what);
 	lookup_free(r.lk);
 	resolve_close(&src);
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -127,39 +127,82 @@ static int watched_body(void *ctx)
 	return w->c->main(w->argc, w->argv);
 }
 
+/* The command line asks for JSON (its options, before any "--"). */
+static bool wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
+/* Why the watched command was given up on, as one sentence. */
+static void gave_up_text(const struct cli_command *c, const struct watch_end *end,
+			 char *buf, size_t cap)
+{
+	const char *what = end->what[0] ? end->what : c->name;
+
+	if (end->lost)
+		snprintf(buf, cap, "%s ended unseen: its process was reaped by "
+			 "another (SIGCHLD taken elsewhere); its outcome is unknown",
+			 c->name);
+	else if (end->signo)
+		snprintf(buf, cap, "%s did not end within %d ms of %s: killed", c->name,
+			 end->limit_ms, strsignal(end->signo));
+	else if (end->output_held)
+		snprintf(buf, cap, "%s did not end within %d ms: the reader of jsym's "
+			 "output took nothing for that long; jsym gave up on it", what,
+			 end->limit_ms);
+	else
+		snprintf(buf, cap, "%s did not end within %d ms: a file or /proc entry "
+			 "it reads never answered (a FUSE or network file system, "
+			 "perhaps below an overlay?); jsym gave up on it", what,
+			 end->limit_ms);
+}
+
 int cli_run_watched(const struct cli_command *c, int argc, char **argv)
 {
 	struct watched w = { c, argc, argv };
 	struct watch_end end;
+	struct sigaction sa;
+	char why[512];
 	int rc = watch_run(watched_body, &w, &end);
 
 	if (rc) {
-		cli_err("cannot start %s in a child process: %s (the system is out of "
-			"processes or memory)", c->name, strerror(-rc));
+		cli_err("cannot start %s in a child process: %s (%s)", c->name,
+			strerror(-rc), rc == -EMFILE || rc == -ENFILE ?
+			"too many open files: raise the limit, ulimit -n" :
+			"the system is out of processes or memory");
 		return JSYM_EXIT_FAIL;
 	}
-	if (end.overran && end.signo) {
-		cli_err("%s did not end within %d ms of %s: killed", end.what,
-			end.limit_ms, strsignal(end.signo));
-	} else if (end.overran) {
-		cli_err("%s did not end within %d ms: a file or /proc entry of the "
-			"target's never answered (a FUSE or network file system under "
-			"its root, perhaps below an overlay?); jsym gave up on it",
-			end.what, end.limit_ms);
-		rc = JSYM_EXIT_FAIL;
+	if (end.overran || end.lost) {
+		gave_up_text(c, &end, why, sizeof(why));
+		if (wants_json(argc, argv)) {
+			printf("{\"ok\":false,\"error\":");
+			text_json_str(stdout, why, strlen(why));
+			printf(",\"exit\":%d}\n", end.signo ? end.status : JSYM_EXIT_FAIL);
+			fflush(stdout);
+		}
+		cli_err("%s", why);
 	}
 	if (end.left)
-		cli_err("process %d, which ran it, is stuck in the kernel and could not "
-			"be killed: it is left behind, and ends when that file system "
+		cli_err("process %d, which ran it, did not die within 500 ms of SIGKILL: "
+			"it is stuck in the kernel (as in a FUSE request that is never "
+			"answered) and is left behind; it ends when that file system "
 			"answers or is unmounted (umount -l, or write 1 to its abort in "
 			"/sys/fs/fuse/connections/)", (int)end.child);
-	if (end.overran)
-		return rc ? rc : end.status;
-	if (end.died_of == SIGINT || end.died_of == SIGTERM || end.died_of == SIGHUP) {
+	if (end.overran || end.lost)
+		return end.signo ? end.status : JSYM_EXIT_FAIL;
+	if ((end.died_of == SIGINT || end.died_of == SIGTERM || end.died_of == SIGHUP) &&
+	    sigaction(end.died_of, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN) {
 		/* ended as jsym's own process would have: a shell sees it */
 		signal(end.died_of, SIG_DFL);
 		raise(end.died_of);
-	} else if (end.died_of) {
+	} else if (end.died_of == SIGKILL) {
+		cli_err("%s was killed (SIGKILL: the kernel's OOM killer, or kill -9)",
+			c->name);
+	} else if (end.died_of && end.died_of != SIGINT && end.died_of != SIGTERM &&
+		   end.died_of != SIGHUP && end.died_of != SIGPIPE) {
 		cli_err("%s died of signal %d (a jsym bug: please report it with -v "
 			"output)", c->name, end.died_of);
 	}

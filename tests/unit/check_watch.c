@@ -7,6 +7,7 @@
  * child is said; a pipe on jsym's stdout ends with the watcher.
  */
 #include <check.h>
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -131,6 +132,46 @@ static size_t read_to_end(int fd, char *buf, size_t cap)
 	return n;
 }
 
+/* fd 1 closed in jsym: it stays closed in the child, never a pipe of the
+ * watch's */
+static int writes_to_closed_stdout(void *ctx)
+{
+	(void)ctx;
+	return write(1, "x", 1) < 0 && errno == EBADF ? 9 : 0;
+}
+
+/* SIGHUP and SIGINT ignored by the caller (nohup, a script's background
+ * job): sent to the watcher, neither ends anything early */
+static int ignored_to_watcher(void *ctx)
+{
+	(void)ctx;
+	watch_step(0, NULL);
+	kill(getppid(), SIGHUP);
+	kill(getppid(), SIGINT);
+	(void)poll(NULL, 0, WATCH_GRACE_MS + 500);
+	return 5;
+}
+
+/* the whole job stopped (Ctrl-Z) longer than the step's limit, then
+ * continued (fg): the step's time starts again */
+static int stopped_then_continued(void *ctx)
+{
+	pid_t watcher = getppid(), self = getpid();
+
+	(void)ctx;
+	watch_step(600, "stopped");
+	if (fork() == 0) {
+		(void)poll(NULL, 0, 1500);
+		kill(watcher, SIGCONT);
+		kill(self, SIGCONT);
+		_exit(0);
+	}
+	kill(watcher, SIGSTOP);
+	raise(SIGSTOP);
+	(void)poll(NULL, 0, 200);
+	return 4;
+}
+
 START_TEST(status_comes_back)
 {
 	struct watch_end end;
@@ -167,7 +208,7 @@ START_TEST(first_step_is_bounded)
 	ck_assert_int_eq(watch_run(no_step_given, &ms, &end), 0);
 	ck_assert(end.overran);
 	ck_assert_int_eq(end.limit_ms, WATCH_FIRST_MS);
-	ck_assert_str_eq(end.what, "the command");
+	ck_assert_str_eq(end.what, "");        /* no step named */
 }
 END_TEST
 
@@ -219,6 +260,53 @@ START_TEST(signal_the_child_handles_gives_its_status)
 }
 END_TEST
 
+START_TEST(sigchld_ignored_by_the_caller)
+{
+	struct watch_end end;
+
+	/* inherited through exec: the kernel would reap the child unseen */
+	signal(SIGCHLD, SIG_IGN);
+	ck_assert_int_eq(watch_run(returns_7, NULL, &end), 0);
+	ck_assert(!end.overran && !end.lost);
+	ck_assert_int_eq(end.status, 7);
+}
+END_TEST
+
+START_TEST(stdout_closed_stays_closed)
+{
+	struct watch_end end;
+	int saved = dup(1);
+
+	close(1);
+	ck_assert_int_eq(watch_run(writes_to_closed_stdout, NULL, &end), 0);
+	dup2(saved, 1);
+	close(saved);
+	ck_assert_int_eq(end.status, 9);
+}
+END_TEST
+
+START_TEST(ignored_signal_stays_ignored)
+{
+	struct watch_end end;
+
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	ck_assert_int_eq(watch_run(ignored_to_watcher, NULL, &end), 0);
+	ck_assert_int_eq(end.signo, 0);
+	ck_assert_int_eq(end.status, 5);
+}
+END_TEST
+
+START_TEST(a_stop_does_not_count)
+{
+	struct watch_end end;
+
+	ck_assert_int_eq(watch_run(stopped_then_continued, NULL, &end), 0);
+	ck_assert(!end.overran);
+	ck_assert_int_eq(end.status, 4);
+}
+END_TEST
+
 /* jsym's stdout a pipe: what the child wrote reaches it, and its end
  * comes when the watcher ends, whatever the child left holding its
  * own pipes; stdout and stderr one pipe (2>&1) stay one, in order. */
@@ -267,6 +355,10 @@ Suite *watch_suite(void)
 	tcase_add_test(tc, signal_ignored_ends_at_grace);
 	tcase_add_test(tc, signal_the_child_handles_gives_its_status);
 	tcase_add_test(tc, pipe_ends_with_the_watcher);
+	tcase_add_test(tc, sigchld_ignored_by_the_caller);
+	tcase_add_test(tc, stdout_closed_stays_closed);
+	tcase_add_test(tc, ignored_signal_stays_ignored);
+	tcase_add_test(tc, a_stop_does_not_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

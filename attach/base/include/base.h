@@ -14,6 +14,7 @@
 #ifndef JSYM_BASE_H
 #define JSYM_BASE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -253,31 +254,45 @@ struct watch_end {
 	pid_t child;
 	int status;             /* the command's exit status: body's return,
 	                           128 + N after signal N; -1 when overran
-	                           without a signal */
+	                           without a signal, or lost */
 	int died_of;            /* the signal that ended it, 0: none (or
 	                           overran) */
 	int signo;              /* the first signal passed on to it, 0: none */
 	bool overran;           /* killed: `what` did not end in limit_ms */
+	bool output_held;       /* ...while the reader of jsym's output took
+	                           nothing (a relay full) */
 	bool left;              /* killed, but not dead WATCH_REAP_MS later:
 	                           stuck in the kernel, left behind */
+	bool lost;              /* reaped by someone else (no status) */
 	int limit_ms;           /* the last step's limit, 0: none */
-	char what[WATCH_WHAT_MAX];      /* the last step's name */
+	char what[WATCH_WHAT_MAX];      /* the last step's name, "" before the
+	                                   first */
 };
 
 /*
  * Run body(ctx) in a forked child, its return value its exit status, and
  * watch it: its first step has WATCH_FIRST_MS, each watch_step starts the
- * next.  SIGINT, SIGTERM and SIGHUP sent to this process are passed on,
- * and the child then has WATCH_GRACE_MS.  0 with *end filled when the
- * child ended or was given up on; -errno when no child could be made.
+ * next (a stop, Ctrl-Z, does not count).  The signals of
+ * watch_stop_signals sent to this process are passed on, and the child
+ * then has WATCH_GRACE_MS, unless the caller ignores that signal.  0 with *end filled when the child ended or was given up
+ * on; -errno when no child could be made.
  */
 int watch_run(int (*body)(void *ctx), void *ctx, struct watch_end *end);
 
 /*
+ * The signals that ask jsym to stop: SIGINT and SIGTERM, sent on purpose
+ * even to a script's background job, which ignores SIGINT (`kill -INT
+ * $!`), and SIGHUP unless the caller ignores it (nohup): a blocked signal
+ * is queued even when ignored, so an ignored SIGHUP must not be blocked.
+ */
+void watch_stop_signals(sigset_t *set);
+
+/*
  * In a watched child: from now on, a step called what (jsym's own text,
- * at most WATCH_WHAT_MAX - 1 bytes kept) that must end within limit_ms
- * (<= 0: no limit, e.g. while waiting on stdin).  Nothing when this
- * process is not the watched child itself.
+ * at most WATCH_WHAT_MAX - 1 bytes kept; NULL: the last name) that must
+ * end within limit_ms (<= 0: no limit, e.g. while waiting on stdin).  Two
+ * stores in a shared page: cheap enough for a step per address.  Nothing
+ * when this process is not the watched child itself.
  */
 void watch_step(int limit_ms, const char *what);
 
