@@ -81,6 +81,24 @@ struct watch_page {
 static struct watch_page *watch_shared; /* NULL when not watched */
 static pid_t watch_pid;                 /* the child the page is for */
 
+/* Every field of the page is read and written with atomics: the two
+ * processes share it, and a sequentially consistent order (no fence, which
+ * the thread sanitizer's build refuses) keeps the reader's copy between its
+ * two looks at seq. */
+/* The page already names the step `what` (only the child writes it). */
+static bool same_name(struct watch_page *w, const char *what)
+{
+	for (size_t i = 0; i + 1 < sizeof(w->what); i++) {
+		char c = __atomic_load_n(&w->what[i], __ATOMIC_RELAXED);
+
+		if (c != what[i])
+			return false;
+		if (!c)
+			return true;
+	}
+	return true;
+}
+
 void watch_step(int limit_ms, const char *what)
 {
 	struct watch_page *w = watch_shared;
@@ -90,22 +108,31 @@ void watch_step(int limit_ms, const char *what)
 	if (!w || watch_pid != getpid())
 		return;
 	__atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
-	w->limit_ms = limit_ms > 0 ? limit_ms : 0;
-	w->begun_ms = clock_ms();
-	if (what && strncmp(w->what, what, sizeof(w->what) - 1))
-		snprintf(w->what, sizeof(w->what), "%s", what);
+	__atomic_store_n(&w->limit_ms, limit_ms > 0 ? limit_ms : 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&w->begun_ms, clock_ms(), __ATOMIC_SEQ_CST);
+	if (what && same_name(w, what))
+		what = NULL;    /* the step per address of resolve -f: no copy */
+	for (size_t i = 0; what && i < sizeof(w->what); i++) {
+		char c = i + 1 < sizeof(w->what) ? what[i] : '\0';
+
+		__atomic_store_n(&w->what[i], c, __ATOMIC_SEQ_CST);
+		if (!c)
+			break;
+	}
 	__atomic_add_fetch(&w->seq, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A consistent copy of the page; a child killed while writing leaves the
  * count odd, so after a few tries the copy is taken as it is. */
-static void page_read(const struct watch_page *w, struct watch_page *out)
+static void page_read(struct watch_page *w, struct watch_page *out)
 {
 	for (int i = 0; i < 100; i++) {
 		uint32_t a = __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST);
 
-		memcpy(out, w, sizeof(*out));
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		out->limit_ms = __atomic_load_n(&w->limit_ms, __ATOMIC_SEQ_CST);
+		out->begun_ms = __atomic_load_n(&w->begun_ms, __ATOMIC_SEQ_CST);
+		for (size_t k = 0; k < sizeof(out->what); k++)
+			out->what[k] = __atomic_load_n(&w->what[k], __ATOMIC_SEQ_CST);
 		if (!(a & 1) && a == __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST))
 			break;
 	}
@@ -309,7 +336,7 @@ static int relays_open(struct relay *rl)
 /* The deadline the watcher holds now (0: none): the child's step's, its
  * time counted from a SIGCONT after it began; after a signal passed on,
  * the grace's.  Fills end's last step. */
-static long deadline_now(const struct watch_page *w, long resumed_ms, long signal_ms,
+static long deadline_now(struct watch_page *w, long resumed_ms, long signal_ms,
 			 struct watch_end *end)
 {
 	struct watch_page pg;
@@ -327,7 +354,7 @@ static long deadline_now(const struct watch_page *w, long resumed_ms, long signa
 }
 
 /* The watcher's loop: until the child ends or overruns its step. */
-static void watch_loop(pid_t child, const struct watch_page *w, int sfd,
+static void watch_loop(pid_t child, struct watch_page *w, int sfd,
 		       const sigset_t *ign, struct relay *rl, int nrl,
 		       struct watch_end *end)
 {
