@@ -282,13 +282,26 @@ static int relay_drain(struct relay *rl, int nrl, int sfd)
 	return 0;
 }
 
+/* Close the relays' read ends, and their write ends too while the child
+ * has not taken them (child_ends). */
+static void relays_close(struct relay *rl, int nrl, bool child_ends)
+{
+	for (int i = 0; i < nrl; i++) {
+		if (rl[i].from >= 0)
+			close(rl[i].from);
+		rl[i].from = -1;
+		if (child_ends && rl[i].child_end >= 0)
+			close(rl[i].child_end);
+	}
+}
+
 /* Which of stdout and stderr a reader may wait on the end of (a pipe, a
  * socket): one relay each, or one for both when they are one pipe.
- * Returns how many, or -errno. */
+ * Returns how many, or -errno (none left open). */
 static int relays_open(struct relay *rl)
 {
 	struct stat st[2];
-	int n = 0;
+	int n = 0, err;
 
 	for (int fd = 1; fd <= 2; fd++) {
 		struct stat *s = &st[fd - 1];
@@ -302,32 +315,19 @@ static int relays_open(struct relay *rl)
 			continue;
 		}
 		if (pipe2(pp, O_CLOEXEC) != 0) {
-			int err = -errno;
-
-			for (int i = 0; i < n; i++) {
-				close(rl[i].from);
-				close(rl[i].child_end);
-			}
+			err = -errno;
+			relays_close(rl, n, true);
 			return err;
 		}
-		pp[0] = above_stdio(pp[0]);
-		pp[1] = above_stdio(pp[1]);
-		if (pp[0] < 0 || pp[1] < 0) {
-			int err = -errno;
-
-			if (pp[0] >= 0)
-				close(pp[0]);
-			if (pp[1] >= 0)
-				close(pp[1]);
-			for (int i = 0; i < n; i++) {
-				close(rl[i].from);
-				close(rl[i].child_end);
-			}
-			return err;
-		}
-		(void)fcntl(pp[0], F_SETFL, O_NONBLOCK);        /* our own pipe */
-		rl[n] = (struct relay){ .from = pp[0], .to = fd, .child_end = pp[1],
+		rl[n] = (struct relay){ .from = above_stdio(pp[0]), .to = fd,
+					.child_end = above_stdio(pp[1]),
 					.sock = S_ISSOCK(s->st_mode) };
+		if (rl[n].from < 0 || rl[n].child_end < 0) {
+			err = -errno;
+			relays_close(rl, n + 1, true);
+			return err;
+		}
+		(void)fcntl(rl[n].from, F_SETFL, O_NONBLOCK);   /* our own pipe */
 		n++;
 	}
 	return n;
@@ -442,17 +442,6 @@ static void relays_take(const struct relay *rl, int nrl)
 		if (rl[i].both)
 			(void)dup2(rl[i].child_end, 2);
 		close(rl[i].child_end);
-	}
-}
-
-static void relays_close(struct relay *rl, int nrl, bool child_ends)
-{
-	for (int i = 0; i < nrl; i++) {
-		if (rl[i].from >= 0)
-			close(rl[i].from);
-		rl[i].from = -1;
-		if (child_ends)
-			close(rl[i].child_end);
 	}
 }
 
