@@ -123,6 +123,29 @@ def make_parents(path, uid, rec):
         rec.setdefault("made", []).append(d)
 
 
+def mount_tree_at(fd, path, isdir):
+    """Move the detached tree fd (open_tree) onto a new empty directory or
+    file at path, as its kind needs."""
+    if isdir:
+        os.mkdir(path, 0o700)
+    else:
+        open(path, "x").close()
+    check(libc.syscall(SYS_MOVE_MOUNT, fd, b"", -100, path.encode(),
+                       MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + path)
+
+
+def make_node(kind, path, target):
+    """A trap node of kind fifo, chardev or symlink (to target) at path."""
+    if kind == "fifo":
+        os.mkfifo(path, 0o666)
+    elif kind == "chardev":
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    elif kind == "symlink":
+        os.symlink(target, path)
+    else:
+        raise ValueError("unknown trap kind " + kind)
+
+
 def shadow_parent(parent, traps, kind, canary):
     """Shadow directory parent with a tmpfs holding its entries (clones of
     the originals) and a trap of kind at each name in traps.  Returns the
@@ -150,29 +173,17 @@ def shadow_parent(parent, traps, kind, canary):
               "mount a tmpfs over " + parent)
         mounted = True
         for name, (fd, isdir) in clones.items():
-            p = os.path.join(parent, name)
-            if isdir:
-                os.mkdir(p, 0o700)
-            else:
-                open(p, "x").close()
-            check(libc.syscall(SYS_MOVE_MOUNT, fd, b"", -100, p.encode(),
-                               MOVE_MOUNT_F_EMPTY_PATH), "move_mount onto " + p)
+            mount_tree_at(fd, os.path.join(parent, name), isdir)
         for name, target in links.items():
             os.symlink(target, os.path.join(parent, name))
         for name in traps:
             p = os.path.join(parent, name)
-            if kind == "fifo":
-                os.mkfifo(p, 0o666)
-            elif kind == "chardev":
-                os.mknod(p, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-            elif kind == "symlink":
-                os.symlink(canary + ".d", p)
-            elif kind == "devnull":
+            if kind == "devnull":
                 open(p, "x").close()
                 check(libc.mount(b"/dev/null", p.encode(), None, MS_BIND, None),
                       "bind /dev/null over " + p)
             else:
-                raise ValueError("no parent shadow for trap kind " + kind)
+                make_node(kind, p, canary + ".d")
     except (OSError, ValueError):
         if mounted:              # the binds go with the tmpfs
             libc.umount2(parent.encode(), MNT_DETACH)
@@ -261,14 +272,7 @@ def plant(state, kind, pid, canary, fusefile, paths, dirs=False):
                     os.link(path, keep, follow_symlinks=False)
                     os.unlink(path)
                     rec["kept"] = keep
-                if kind == "fifo":
-                    os.mkfifo(path, 0o666)
-                elif kind == "chardev":
-                    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-                elif kind == "symlink":
-                    os.symlink(canary, path)
-                else:
-                    raise ValueError("unknown trap kind " + kind)
+                make_node(kind, path, canary)
                 rec["node"] = True
         except OSError as e:
             print("%s %s skipped %s" % (path, kind, str(e).replace(" ", "_")))
