@@ -9,6 +9,8 @@
 #                        the unit runner and tools that write journals
 #   FORMAT_NAME_SRCS     Java's external names (javaname.c): the agent's and
 #                        `jsym map`'s one formatter
+#   FORMAT_EHFRAME_SRCS  the .eh_frame/.eh_frame_hdr encoder (ehframe.c):
+#                        the agent's jitdump unwinding data
 #   FORMAT_HASH_SRCS     the one hash table (hashtab.c): the agent's code
 #                        table and compiles, the lookup library's index
 #
@@ -22,3 +24,4 @@ INC_agent/format := -Iagent/format $(INC_common)
 FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c
 FORMAT_NAME_SRCS := agent/format/javaname.c
 FORMAT_HASH_SRCS := agent/format/hashtab.c
+FORMAT_EHFRAME_SRCS := agent/format/ehframe.c

@@ -26,6 +26,10 @@ static struct {
 	uint64_t hb_size, hb_used;              /* HeapBlock: its size, _header._used */
 	bool offsets;           /* int _code_offset/_data_offset (JDK 8, 23+) */
 	uint64_t code_begin, code_end;          /* in CodeBlob */
+	/* the frame (codeheap_blob_at); width 0 = the field is absent */
+	uint64_t frame_size, frame_complete, blob_size, hb_length;
+	uint8_t w_frame_size, w_frame_complete, w_blob_size, w_hb_length;
+	uint64_t blob_header;   /* sizeof(CodeBlob): no code starts closer */
 } L;
 
 static uintptr_t rd_ptr(uintptr_t a)
@@ -82,6 +86,26 @@ static bool field(const struct codeheap_tables *t, const char *type, const char 
 	return *off < 65536;
 }
 
+/* A field and the width of its integer type (2, 4 or 8; else false). */
+static bool field_w(const struct codeheap_tables *t, const char *type, const char *name,
+		    uint64_t *off, uint8_t *width)
+{
+	uintptr_t e = entry(t, type, name, false);
+	const char *ts = e ? (const char *)rd_ptr(e + t->s_typestr) : NULL;
+
+	*width = 0;
+	if (!e || !ts)
+		return false;
+	*off = rd_u64(e + t->s_offset);
+	if (!strcmp(ts, "int16_t") || !strcmp(ts, "uint16_t"))
+		*width = 2;
+	else if (!strcmp(ts, "int") || !strcmp(ts, "int32_t") || !strcmp(ts, "uint32_t"))
+		*width = 4;
+	else if (!strcmp(ts, "size_t") || !strcmp(ts, "uint64_t") || !strcmp(ts, "intptr_t"))
+		*width = 8;
+	return *width && *off < 65536;
+}
+
 static bool type_size(const struct codeheap_tables *t, const char *type, uint64_t *size)
 {
 	uintptr_t e = (uintptr_t)t->types;
@@ -134,6 +158,18 @@ int codeheap_setup(const struct codeheap_tables *t)
 		     field(t, "CodeBlob", "_code_end", &L.code_end);
 	}
 	L.hb_used = header + used;
+	/* The frame's fields are optional: without them codeheap_blob_at
+	 * says nothing, codeheap_lookup still works. */
+	if (ok && field_w(t, "CodeBlob", "_frame_size", &L.frame_size, &L.w_frame_size) &&
+	    field_w(t, "CodeBlob", "_frame_complete_offset", &L.frame_complete,
+		    &L.w_frame_complete) &&
+	    field_w(t, "CodeBlob", "_size", &L.blob_size, &L.w_blob_size) &&
+	    field_w(t, "HeapBlock::Header", "_length", &L.hb_length, &L.w_hb_length) &&
+	    type_size(t, "CodeBlob", &L.blob_header)) {
+		L.hb_length += header;
+	} else {
+		L.w_frame_size = 0;
+	}
 	if (!ok || L.hb_used >= L.hb_size) {
 		memset(&L, 0, sizeof(L));
 		return -ENOENT;
@@ -141,61 +177,137 @@ int codeheap_setup(const struct codeheap_tables *t)
 	return 0;
 }
 
-/* The code size of the blob at code_begin in the heap h, or 0. */
-static uint64_t lookup_in(uintptr_t h, uint64_t code_begin, uint64_t min_size)
+/* A blob of the heap h: where it is and where its code is. */
+struct found {
+	uintptr_t block, blob, begin, end, high;
+	int32_t log2;           /* the heap's segment size */
+};
+
+/* The used block of heap h that holds addr, its blob and code range: 0, or
+ * -ENOENT (addr is not in h, the block is free, or anything read is off). */
+static int find_in(uintptr_t h, uint64_t addr, struct found *f)
 {
 	uintptr_t low = rd_ptr(h + L.memory + L.vs_low), high = rd_ptr(h + L.memory + L.vs_high);
 	const unsigned char *map = (const unsigned char *)rd_ptr(h + L.segmap + L.vs_low);
 	int32_t log2 = rd_i32(h + L.log2seg);
-	uintptr_t block, blob, begin, end;
 	uint64_t i, span = (L.code_begin > L.code_end ? L.code_begin : L.code_end) + 8;
 
-	if (!low || !map || high <= low || code_begin < low || code_begin >= high ||
-	    log2 < 4 || log2 > 20)
-		return 0;
+	if (!low || !map || high <= low || addr < low || addr >= high || log2 < 4 || log2 > 20)
+		return -ENOENT;
 	/* Back through the segment map to the start of the block: every
 	 * byte is the distance to go back (0 at the start), never past it. */
-	i = (code_begin - low) >> log2;
+	i = (addr - low) >> log2;
 	for (uint64_t hops = 0; map[i] != 0; hops++) {
 		if (map[i] == SEG_FREE || map[i] > i || hops > ((high - low) >> log2))
-			return 0;
+			return -ENOENT;
 		i -= map[i];
 	}
-	block = low + (i << log2);
-	blob = block + L.hb_size;
-	if (blob + span > high || *(const unsigned char *)(block + L.hb_used) == 0)
-		return 0;
+	f->block = low + (i << log2);
+	f->log2 = log2;
+	f->blob = f->block + L.hb_size;
+	f->high = high;
+	if (f->blob + span > high || *(const unsigned char *)(f->block + L.hb_used) == 0)
+		return -ENOENT;
 	if (L.offsets) {
-		begin = blob + (uintptr_t)(int64_t)rd_i32(blob + L.code_begin);
-		end = blob + (uintptr_t)(int64_t)rd_i32(blob + L.code_end);
+		f->begin = f->blob + (uintptr_t)(int64_t)rd_i32(f->blob + L.code_begin);
+		f->end = f->blob + (uintptr_t)(int64_t)rd_i32(f->blob + L.code_end);
 	} else {
-		begin = rd_ptr(blob + L.code_begin);
-		end = rd_ptr(blob + L.code_end);
+		f->begin = rd_ptr(f->blob + L.code_begin);
+		f->end = rd_ptr(f->blob + L.code_end);
 	}
-	if (begin != code_begin || end <= begin || end > high || end - begin < min_size ||
-	    end - begin > MAX_CODE)
-		return 0;
-	return end - begin;
+	if (f->end <= f->begin || f->begin < f->blob || f->end > high ||
+	    f->end - f->begin > MAX_CODE)
+		return -ENOENT;
+	return 0;
 }
 
-uint64_t codeheap_lookup(uint64_t code_begin, uint64_t min_size)
+/* find_in over every code heap; 0 or -ENOENT. */
+static int find(uint64_t addr, struct found *f)
 {
 	uintptr_t arr, data;
 	int32_t n;
 
 	if (L.heap)
-		return lookup_in(rd_ptr(L.heap), code_begin, min_size);
+		return find_in(rd_ptr(L.heap), addr, f);
 	if (!L.heaps || !(arr = rd_ptr(L.heaps)))
-		return 0;
+		return -ENOENT;
 	n = rd_i32(arr + L.ga_len);
 	data = rd_ptr(arr + L.ga_data);
 	for (int32_t k = 0; data && k < n && k < MAX_HEAPS; k++) {
 		uintptr_t h = rd_ptr(data + (uintptr_t)k * sizeof(void *));
-		uint64_t size = h ? lookup_in(h, code_begin, min_size) : 0;
 
-		if (size)
-			return size;
+		if (h && find_in(h, addr, f) == 0)
+			return 0;
 	}
+	return -ENOENT;
+}
+
+uint64_t codeheap_lookup(uint64_t code_begin, uint64_t min_size)
+{
+	struct found f;
+
+	if (find(code_begin, &f) < 0 || f.begin != code_begin || f.end - f.begin < min_size)
+		return 0;
+	return f.end - f.begin;
+}
+
+static uint64_t rd_width(uintptr_t a, uint8_t w)
+{
+	uint16_t v2;
+	uint32_t v4;
+
+	if (w == 2) {
+		memcpy(&v2, (const void *)a, 2);
+		return v2;
+	}
+	if (w == 4) {
+		memcpy(&v4, (const void *)a, 4);
+		return v4;
+	}
+	return rd_u64(a);
+}
+
+/* The lowest address where code of another blob than f's may start: the
+ * code of the block after f's when it is in use; after a free block's
+ * header and a CodeBlob's, where the next blob put there would start its
+ * code.  0 when the block's length is off. */
+static uint64_t next_code(const struct found *f, uint64_t len)
+{
+	uintptr_t next = f->block + (len << f->log2);
+	uint64_t span = (L.code_begin > L.code_end ? L.code_begin : L.code_end) + 8;
+	uintptr_t blob = next + L.hb_size;
+
+	if (!len || len > ((f->high - f->block) >> f->log2) || next < f->end)
+		return 0;
+	if (blob + span > f->high)
+		return f->high;     /* the last block of the heap */
+	if (*(const unsigned char *)(next + L.hb_used) == 0)
+		return blob + L.blob_header;
+	if (L.offsets)
+		return blob + (uintptr_t)(int64_t)rd_i32(blob + L.code_begin);
+	return rd_ptr(blob + L.code_begin);
+}
+
+int codeheap_blob_lookup(uint64_t addr, struct codeheap_blob *b)
+{
+	struct found f;
+	uint64_t words, len, fc;
+
+	if (!L.w_frame_size || find(addr, &f) < 0 || addr < f.begin || addr >= f.end)
+		return -ENOENT;
+	words = rd_width(f.blob + L.frame_size, L.w_frame_size);
+	fc = rd_width(f.blob + L.frame_complete, L.w_frame_complete);
+	len = rd_width(f.block + L.hb_length, L.w_hb_length);
+	b->code_begin = f.begin;
+	b->code_end = f.end;
+	/* an int read as unsigned: a negative one is huge, so it fails too */
+	b->frame_words = words >= 2 && words < (1u << 17) ? (uint32_t)words : 0;
+	if (L.w_frame_complete == 2)
+		fc = (uint64_t)(int64_t)(int16_t)fc;
+	else if (L.w_frame_complete == 4)
+		fc = (uint64_t)(int64_t)(int32_t)fc;
+	b->frame_complete = (int64_t)fc >= 0 && fc < f.end - f.begin ? (int64_t)fc : -1;
+	b->limit = next_code(&f, len);
 	return 0;
 }
 
@@ -324,14 +436,11 @@ static int jvm_tables(struct codeheap_tables *t)
 enum { UNTRIED, SETTING_UP, READY, UNAVAILABLE };
 static int state = UNTRIED;
 
-uint64_t codeheap_code_size(uint64_t code_begin, uint64_t jvmti_size, int jdk_major)
+/* Set the layout up from libjvm.so's tables at the first call; is it there? */
+static bool ready(void)
 {
 	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE), want = UNTRIED;
-	uint64_t size;
 
-	/* JVMTI reports the whole range itself since JDK 17 (codeheap.h). */
-	if (jdk_major >= 17 || s == UNAVAILABLE)
-		return jvmti_size;
 	if (s == UNTRIED && __atomic_compare_exchange_n(&state, &want, SETTING_UP, false,
 							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		struct codeheap_tables t = { 0 };
@@ -339,12 +448,26 @@ uint64_t codeheap_code_size(uint64_t code_begin, uint64_t jvmti_size, int jdk_ma
 		s = jvm_tables(&t) == 0 && codeheap_setup(&t) == 0 ? READY : UNAVAILABLE;
 		__atomic_store_n(&state, s, __ATOMIC_RELEASE);
 	}
-	while (s == SETTING_UP) {       /* another thread: a table walk, well under 1 ms */
+	while (s == SETTING_UP || s == UNTRIED) {
+		/* another thread: a table walk, well under 1 ms */
 		sched_yield();
 		s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 	}
-	if (s != READY)
+	return s == READY;
+}
+
+uint64_t codeheap_code_size(uint64_t code_begin, uint64_t jvmti_size, int jdk_major)
+{
+	uint64_t size;
+
+	/* JVMTI reports the whole range itself since JDK 17 (codeheap.h). */
+	if (jdk_major >= 17 || !ready())
 		return jvmti_size;
 	size = codeheap_lookup(code_begin, jvmti_size);
 	return size ? size : jvmti_size;
+}
+
+int codeheap_blob_at(uint64_t addr, struct codeheap_blob *b)
+{
+	return ready() ? codeheap_blob_lookup(addr, b) : -ENOENT;
 }

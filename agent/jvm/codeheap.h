@@ -28,6 +28,23 @@
  * Thread-safe; the tables are looked up once, at the first call. */
 uint64_t codeheap_code_size(uint64_t code_begin, uint64_t jvmti_size, int jdk_major);
 
+/* A blob's code and frame, for the unwinding data (frameshape.h). */
+struct codeheap_blob {
+	uint64_t code_begin, code_end;
+	uint32_t frame_words;     /* CodeBlob::_frame_size (words, return
+	                             address and saved fp included), 0: none */
+	int64_t frame_complete;   /* _frame_complete_offset from code_begin,
+	                             -1: none */
+	uint64_t limit;           /* no other blob's code starts below this
+	                             (this block's end, the next block's header
+	                             and a CodeBlob's own), 0: not known */
+};
+
+/* The blob whose code holds addr, read from the heap now.  0, or -ENOENT
+ * (not in a code heap, the tables or the frame's fields are missing).
+ * Thread-safe, like codeheap_code_size. */
+int codeheap_blob_at(uint64_t addr, struct codeheap_blob *b);
+
 /* ---- for the unit tests: the same lookups over given tables ---- */
 
 /* One vmStructs table and one vmTypes table, as HotSpot lays them out. */
@@ -44,5 +61,8 @@ int codeheap_setup(const struct codeheap_tables *t);
 /* code_end - code_begin of the nmethod whose code begins at code_begin,
  * or 0 (not found, or not plausible against min_size). */
 uint64_t codeheap_lookup(uint64_t code_begin, uint64_t min_size);
+
+/* codeheap_blob_at over the tables codeheap_setup took. */
+int codeheap_blob_lookup(uint64_t addr, struct codeheap_blob *b);
 
 #endif

@@ -117,6 +117,36 @@ int jitdump_put_debug_info(struct bbuf *b, uint64_t ts, uint64_t code_addr,
 	return 0;
 }
 
+size_t jitdump_unwinding_size(size_t data_len)
+{
+	return JITDUMP_UNWIND_FIXED + ((data_len + 7) & ~(size_t)7);
+}
+
+int jitdump_put_unwinding(struct bbuf *b, uint64_t ts, const void *data, size_t eh_frame_size,
+			  size_t hdr_size)
+{
+	size_t len = eh_frame_size + hdr_size, total = jitdump_unwinding_size(len);
+	unsigned char *p;
+	int err = 0;
+
+	if (!eh_frame_size || !hdr_size || len > JITDUMP_MAX_UNWIND)
+		return -EINVAL;
+	p = bbuf_reserve(b, total, &err);
+	if (!p)
+		return err;
+	put32(p, JITDUMP_CODE_UNWINDING_INFO);
+	put32(p + 4, (uint32_t)total);
+	put64(p + 8, ts);
+	put64(p + 16, len);                    /* unwinding_size: both tables */
+	put64(p + 24, hdr_size);               /* eh_frame_hdr_size: the last part */
+	put64(p + 32, (len + 7) & ~(size_t)7); /* mapped_size: perf maps the tables
+						  too, or libunwind cannot read them */
+	memcpy(p + JITDUMP_UNWIND_FIXED, data, len);
+	memset(p + JITDUMP_UNWIND_FIXED + len, 0, total - JITDUMP_UNWIND_FIXED - len);
+	b->len += total;
+	return 0;
+}
+
 int jitdump_put_close(struct bbuf *b, uint64_t ts)
 {
 	int err = 0;

@@ -9,7 +9,9 @@
  * JIT_CODE_DEBUG_INFO of the same code (its source lines; perf inject
  * attaches a DEBUG_INFO to the CODE_LOAD that follows it, so nothing may
  * come between them).  Timestamps are CLOCK_MONOTONIC, so record with
- * `perf record -k mono`.
+ * `perf record -k mono`.  With the unwind option each CODE_LOAD also
+ * follows a JIT_CODE_UNWINDING_INFO (jitunwind.h), so that perf's DWARF
+ * unwinder walks through the code (`perf record --call-graph dwarf`).
  *
  * perf finds the file through an mmap of it: the writer maps its first page
  * PROT_READ|PROT_EXEC, so `perf record` logs an MMAP event naming the file
@@ -32,10 +34,13 @@
 #define JITDUMP_CODE_LOAD 0
 #define JITDUMP_CODE_DEBUG_INFO 2
 #define JITDUMP_CODE_CLOSE 3
+#define JITDUMP_CODE_UNWINDING_INFO 4
 #define JITDUMP_PREFIX_SIZE 16       /* u32 id, u32 total_size, u64 timestamp */
 #define JITDUMP_LOAD_FIXED 56        /* prefix + pid, tid, vma, addr, size, index */
 #define JITDUMP_DEBUG_FIXED 32       /* prefix + code_addr, nr_entry */
 #define JITDUMP_DEBUG_ENTRY 16       /* u64 addr, i32 line, i32 discrim; then the name */
+#define JITDUMP_UNWIND_FIXED 40      /* prefix + unwinding, header, mapped sizes */
+#define JITDUMP_MAX_UNWIND 4096u     /* tables of one piece of code, at most */
 #define JITDUMP_MAX_CODE (16u << 20) /* larger blobs are not dumped */
 #define JITDUMP_MAX_RECORD 0x7fffffffu /* total_size is a u32; perf reads it signed */
 
@@ -73,6 +78,21 @@ struct jitdump_line {
  */
 int jitdump_put_debug_info(struct bbuf *b, uint64_t ts, uint64_t code_addr,
 			   const struct jitdump_line *e, size_t n);
+
+/*
+ * Append a JIT_CODE_UNWINDING_INFO with `data`: an .eh_frame of
+ * eh_frame_size bytes followed by an .eh_frame_hdr of hdr_size
+ * (agent/format/ehframe.h), for the CODE_LOAD that follows (perf inject
+ * pairs it with the next load, like a DEBUG_INFO).  The mapped size is the
+ * data's size rounded up to 8: perf maps that much after the code.  The
+ * record is padded to 8 bytes.  0, -EINVAL (a part empty, or past
+ * JITDUMP_MAX_UNWIND), -ENOMEM or -ENOBUFS (buffer unchanged).
+ */
+int jitdump_put_unwinding(struct bbuf *b, uint64_t ts, const void *data, size_t eh_frame_size,
+			  size_t hdr_size);
+
+/* Size of the record jitdump_put_unwinding writes for data_len bytes. */
+size_t jitdump_unwinding_size(size_t data_len);
 
 /* Append a JIT_CODE_CLOSE (the writer is done).  0 or -errno. */
 int jitdump_put_close(struct bbuf *b, uint64_t ts);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The options that are no output's; the outputs' follow, from the table. */
-#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, flush_ms=N"
+#define KNOWN "known: dir=PATH, unfold, lines, verbose, stop, nounwind, flush_ms=N"
 
 const struct options_output options_journal = {
 	.max_key = "journal_max",
@@ -139,7 +139,7 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct e
 	if (rc <= 0)
 		return rc;
 #define KEY(k) (klen == sizeof(k) - 1 && memcmp(tok, k, klen) == 0)
-	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop")) {
+	if (KEY("unfold") || KEY("lines") || KEY("verbose") || KEY("stop") || KEY("nounwind")) {
 		if (eq)
 			return fail(why, "option takes no value:", tok, len);
 		if (KEY("unfold"))
@@ -148,6 +148,8 @@ static int parse_one(const char *tok, size_t len, struct agent_opts *o, struct e
 			o->lines = o->unfold = true;
 		else if (KEY("verbose"))
 			o->verbose = true;
+		else if (KEY("nounwind"))
+			o->nounwind = true;
 		else
 			o->stop = true;
 		return 0;

@@ -15,6 +15,8 @@
  *                 0 = never (default 16m)
  *   jitdump       also write jit-<pid>.dump for perf inject --jit (with
  *                 lines: with source lines)
+ *   nounwind      a jitdump without unwinding data (JIT_CODE_UNWINDING_INFO:
+ *                 perf --call-graph dwarf walks JIT frames only with it)
  *   jitdump_max=SIZE  stop adding code to the jitdump past SIZE bytes; the
  *                 same sizes as journal_max (default 64m, 0 = never)
  * Keys match exactly (no prefixes).  An empty string or NULL = defaults.
@@ -38,6 +40,7 @@ struct agent_opts {
 	unsigned flush_ms;
 	unsigned long long journal_max;   /* bytes; 0 = unbounded */
 	bool jitdump;
+	bool nounwind;       /* the jitdump without unwinding data */
 	unsigned long long jitdump_max;   /* bytes; 0 = unbounded */
 };
 

@@ -118,6 +118,12 @@ struct sink_stats {
 	uint64_t jit_records, jit_drops;   /* jitdump CODE_LOADs written / dropped */
 	uint64_t jit_capped;  /* CODE_LOADs not written: the dump reached jitdump_max */
 	uint64_t jit_lines;   /* DEBUG_INFO records written */
+	uint64_t jit_unwind;  /* UNWINDING_INFO records written */
+	uint64_t jit_unwind_folded;  /* ... their tables over their own last
+	                        bytes (jitunwind.h) */
+	uint64_t jit_unwind_small;   /* loads without: too small to hold their
+	                        tables (stubs packed in one blob) */
+	uint64_t jit_unwind_none;    /* loads without: no blob or frame found */
 };
 void sink_get_stats(struct sink_stats *st);
 

@@ -13,6 +13,7 @@
 
 #include "agentlog.h"
 #include "jitdump.h"
+#include "jitunwind.h"
 #include "sink_output.h"
 #include "sink_state.h"
 
@@ -24,6 +25,7 @@ static struct {
 	uint64_t capped_base;      /* S.st.jit_capped when the cap was (re)set */
 	bool cap_said;             /* "reached jitdump_max" logged for this cap */
 	bool lines;                /* with source lines (for the log) */
+	bool unwind;               /* with unwinding data (not nounwind) */
 	/* what the flush in progress took */
 	struct bbuf out;
 	bool say_cap;
@@ -39,16 +41,45 @@ static bool fits(size_t need)
 	return !D.max || D.bytes + need + JITDUMP_PREFIX_SIZE <= D.max;
 }
 
-/* Append the DEBUG_INFO `dbg` (may be empty) and the CODE_LOAD, adjacent:
- * both or neither.  0 or -errno (buf unchanged). */
-static int put(uint32_t tid, const struct sink_event *ev, const void *dbg, size_t dbg_len)
+/* The unwinding data of ev's code into *u (on the caller's stack: the lock
+ * may be let go while the load waits for room): its record's size, or 0
+ * (none, counted; u->load_size is then ev->size). */
+static size_t unwinding(const struct sink_event *ev, struct jitunwind *u)
+{
+	int rc;
+
+	u->load_size = ev->size;
+	if (!D.unwind || !ev->size || ev->size > JITDUMP_MAX_CODE)
+		return 0;
+	rc = jitunwind_build(ev->start, ev->size, ev->kind == SINK_LOAD, ev->name, u);
+	if (rc < 0) {
+		if (rc == -ERANGE)
+			S.st.jit_unwind_small++;
+		else
+			S.st.jit_unwind_none++;
+		u->load_size = ev->size;
+		return 0;
+	}
+	S.st.jit_unwind_folded += u->folded;
+	return jitdump_unwinding_size(u->sz.eh_frame_size + u->sz.hdr_size);
+}
+
+/* Append the UNWINDING_INFO in u (when `uw`), the DEBUG_INFO `dbg` (may
+ * be empty) and the CODE_LOAD of u->load_size bytes, adjacent: all or
+ * none.  0 or -errno (buf unchanged). */
+static int put(uint32_t tid, const struct sink_event *ev, const struct jitunwind *u, size_t uw,
+	       const void *dbg, size_t dbg_len)
 {
 	size_t len0 = D.buf.len;
-	int rc = dbg_len ? bbuf_append(&D.buf, dbg, dbg_len) : 0;
+	int rc = uw ? jitdump_put_unwinding(&D.buf, sink_now(), u->data, u->sz.eh_frame_size,
+					    u->sz.hdr_size) : 0;
+
+	if (rc == 0 && dbg_len)
+		rc = bbuf_append(&D.buf, dbg, dbg_len);
 
 	if (rc == 0)
-		rc = jitdump_put_code_load(&D.buf, sink_now(), S.pid, tid, ev->start, ev->size,
-					   ev->id, ev->name);
+		rc = jitdump_put_code_load(&D.buf, sink_now(), S.pid, tid, ev->start,
+					   u->load_size, ev->id, ev->name);
 	if (rc < 0)
 		D.buf.len = len0;
 	return rc;
@@ -64,27 +95,30 @@ static void out_after_table(const struct sink_event *ev)
 {
 	uint32_t tid;
 	const void *dbg = ev->kind == SINK_LOAD ? ev->data : NULL;
-	size_t dbg_len = dbg ? ev->len : 0, need;
+	size_t dbg_len = dbg ? ev->len : 0, need, uw;
+	struct jitunwind u;
 	int rc;
 
 	if ((ev->kind != SINK_LOAD && ev->kind != SINK_STUB) || D.jd.fd < 0)
 		return;
 	tid = (uint32_t)syscall(SYS_gettid);
-	need = dbg_len + jitdump_code_load_size(ev->name, ev->size);
+	uw = unwinding(ev, &u);
+	need = uw + dbg_len + jitdump_code_load_size(ev->name, u.load_size);
 	if (ev->size && ev->size <= JITDUMP_MAX_CODE && !fits(need)) {
 		S.st.jit_capped++;
 		return;
 	}
-	rc = put(tid, ev, dbg, dbg_len);
+	rc = put(tid, ev, &u, uw, dbg, dbg_len);
 	if (rc == -ENOBUFS) {
 		sink_wait_for_room();
 		if (!S.running)
 			return;
-		rc = put(tid, ev, dbg, dbg_len);
+		rc = put(tid, ev, &u, uw, dbg, dbg_len);
 	}
 	if (rc == 0) {
 		S.st.jit_records++;
 		S.st.jit_lines += dbg_len != 0;
+		S.st.jit_unwind += uw != 0;
 		D.bytes += need;
 	} else if (rc != -EINVAL) {
 		S.st.jit_drops++;
@@ -167,6 +201,7 @@ static int out_open(const struct agent_opts *o, struct err_text *unused)
 	D.capped_base = S.st.jit_capped;   /* the counters run across starts */
 	D.cap_said = false;
 	D.lines = o->lines;
+	D.unwind = !o->nounwind;
 	if (!o->jitdump)
 		return 0;
 	rc = jitdump_open(&D.jd, S.dirfd, (int)S.pid, S.next_id > 1, &why);
@@ -194,8 +229,9 @@ static void out_describe(char *out, size_t cap)
 static void out_started(void)
 {
 	if (D.jd.fd >= 0)
-		agentlog("jitdump: %s, jitdump_max=%llu%s", D.lines ? "with source lines" :
-			 "without source lines (add lines)", (unsigned long long)D.max,
+		agentlog("jitdump: %s, %s, jitdump_max=%llu%s", D.lines ? "with source lines" :
+			 "without source lines (add lines)", D.unwind ? "with unwinding data" :
+			 "without unwinding data (nounwind)", (unsigned long long)D.max,
 			 D.jd.size ? " (appending)" : "");
 }
 

@@ -161,10 +161,10 @@ START_TEST(test_output_rows_parse_their_keys)
 	}
 	ck_assert_int_eq(options_parse("bogus", &o, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "unknown option 'bogus' (known: dir=PATH, unfold, lines, "
-			 "verbose, stop, flush_ms=N, journal_max=SIZE, jitdump, jitdump_max=SIZE)");
+			 "verbose, stop, nounwind, flush_ms=N, journal_max=SIZE, jitdump, jitdump_max=SIZE)");
 	ck_assert_int_eq(options_parse("jitdump_max=64", &o, &err), -EINVAL);
 	ck_assert_str_eq(err.msg, "jitdump_max needs 0 or a size 64k..1g (bytes, k/m/g suffix): "
-			 "'jitdump_max=64' (known: dir=PATH, unfold, lines, verbose, stop, "
+			 "'jitdump_max=64' (known: dir=PATH, unfold, lines, verbose, stop, nounwind, "
 			 "flush_ms=N, journal_max=SIZE, jitdump, jitdump_max=SIZE)");
 }
 END_TEST

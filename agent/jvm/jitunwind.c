@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* jitunwind.c - one code load's unwinding data (jitunwind.h). */
+#include "jitunwind.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "codeheap.h"
+
+void jitunwind_tail(uint64_t start, uint64_t size, uint64_t data_len, uint64_t *tail_start,
+		    uint64_t *tail_end)
+{
+	*tail_start = start + ((size + 7) & ~7ull);
+	*tail_end = *tail_start + ((data_len + 7) & ~7ull);
+}
+
+int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *name,
+		    struct jitunwind *u)
+{
+	struct codeheap_blob b;
+	struct frameshape_in in = { .arch = ehframe_host_arch(), .code = (const void *)(uintptr_t)start,
+				    .size = size, .frame_complete = -1 };
+	struct ehframe_row rows[EHFRAME_MAX_ROWS];
+	uint64_t room, mapped;
+	int n, len;
+
+	memset(&u->found, 0, sizeof(u->found));
+	u->folded = false;
+	if (!start || !size)
+		return -EINVAL;
+	if (codeheap_blob_at(start, &b) < 0 || start + size > b.code_end)
+		return -ENOENT;
+	u->packed = start != b.code_begin;
+	if (name && !strcmp(name, "Interpreter")) {
+		in.kind = FRAMESHAPE_INTERP;
+	} else if (!u->packed && b.frame_words >= 2) {
+		in.kind = FRAMESHAPE_FIXED;
+		in.frame_words = b.frame_words;
+		in.frame_complete = b.frame_complete;
+	} else if (is_method) {
+		return -ENOENT;     /* an nmethod always has a frame size */
+	} else {
+		in.kind = FRAMESHAPE_STUB;
+	}
+	n = frameshape_rows(&in, rows, EHFRAME_MAX_ROWS, &u->found);
+	if (n <= 0)
+		return n < 0 ? n : -EINVAL;
+	len = ehframe_build(in.arch, size, size, rows, (size_t)n, u->data, sizeof(u->data), &u->sz);
+	if (len < 0)
+		return len;
+	/* Where may the tables go?  A blob of its own: up to the next blob's
+	 * code.  A stub packed with others: the next may start right at its
+	 * end, now or later, so only over its own code. */
+	mapped = ((uint64_t)len + 7) & ~7ull;
+	room = !u->packed && b.limit > start ? b.limit - start : size;
+	u->load_size = size;
+	if (((size + 7) & ~7ull) + mapped > room) {
+		/* Fold: the CODE_LOAD carries less code, the tables lie over
+		 * the code's own last bytes (an nmethod's stubs section, a
+		 * stub's exit), which the FDE still covers: they unwind, and
+		 * perf shows them as [unknown] of this load. */
+		if (room < mapped + 16)
+			return -ERANGE;
+		u->load_size = (room - mapped) & ~7ull;
+		if (u->load_size > size)
+			u->load_size = size;
+		u->folded = true;
+		len = ehframe_build(in.arch, size, u->load_size, rows, (size_t)n, u->data,
+				    sizeof(u->data), &u->sz);
+		if (len < 0)
+			return len;
+	}
+	jitunwind_tail(start, u->load_size, (uint64_t)len, &u->tail_start, &u->tail_end);
+	return 0;
+}
