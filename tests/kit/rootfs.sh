@@ -63,12 +63,16 @@ host_security_mirror() {
 	echo "${m:-http://deb.debian.org/debian-security}"
 }
 
-# The host's own answer to an expired Release file: a machine that reaches
-# Debian through a dated snapshot sets Acquire::Check-Valid-Until "false",
-# and the trees' apt must see that archive the same way (signatures are
-# still checked).
+# Expired Release files: a machine that reaches Debian through a dated
+# snapshot sets Acquire::Check-Valid-Until "false", and the trees' apt must
+# see that archive the same way.  sid's Release file only stays valid for a
+# week, so the jdks tree (tests/kit/jdks.list's suite) needs it on every
+# machine, whatever the host says: a new machine whose apt had no such
+# setting failed there ("Release file ... is expired").  Signatures are
+# still checked.
 apt_opts=()
-if apt-config dump 2>/dev/null | grep -qi '^Acquire::Check-Valid-Until "\(false\|0\|no\)"'; then
+if [ "$kind" = jdks ] ||
+	apt-config dump 2>/dev/null | grep -qi '^Acquire::Check-Valid-Until "\(false\|0\|no\)"'; then
 	apt_opts=(-o Acquire::Check-Valid-Until=false)
 fi
 
