@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "jsym_arch.h"
+
 /* DWARF call frame instructions and expression operators used here. */
 enum {
 	CFA_advance_loc = 0x40, CFA_offset = 0x80,
@@ -34,11 +36,7 @@ static const struct arch_regs REGS[] = {
 
 enum ehframe_arch ehframe_host_arch(void)
 {
-#if defined(__aarch64__)
-	return EHFRAME_AARCH64;
-#else
-	return EHFRAME_X86_64;
-#endif
+	return JSYM_ELF_MACHINE == EM_AARCH64 ? EHFRAME_AARCH64 : EHFRAME_X86_64;
 }
 
 /* A bounded writer: every put checks room; `bad` sticks once it overflows. */

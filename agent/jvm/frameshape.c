@@ -144,7 +144,7 @@ static int64_t x86_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 {
 	int64_t f8 = (int64_t)in->frame_words * 8;
 	struct ehframe_row body = sp_row((int32_t)f8, 1, 1);
-	uint64_t end = 0, p, k;
+	uint64_t end = 0, p;
 
 	for (p = 0; p < limit && !end; p++) {
 		if ((end = x86_push_sub(in, p, f8)) != 0) {
@@ -157,16 +157,21 @@ static int64_t x86_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 		return -1;
 	add(s, end, body);
 	f->prologue_end = (int32_t)end;
-	/* Epilogues: add rsp, F8-16; pop rbp; [poll]; ret. */
-	for (p = end; f8 > 16 && p < in->size && room(s, 3); p++) {
+	/* Epilogues: add rsp, F8-16; pop rbp; [poll]; ret.  Found from each
+	 * pop rbp (memchr: this runs for every method of a late attach). */
+	for (p = end + 4; f8 > 16 && p < in->size && room(s, 3); p++) {
+		const unsigned char *pop = memchr(in->code + p, 0x5d, in->size - p);
 		uint64_t after;
 
-		if (!(k = x86_rsp_imm(in, p, 0xc4, f8 - 16)) || p + k >= in->size ||
-		    in->code[p + k] != 0x5d)
+		if (!pop)
+			break;
+		p = (uint64_t)(pop - in->code);
+		if (x86_rsp_imm(in, p - 4, 0xc4, f8 - 16) != 4 &&
+		    (p < end + 7 || x86_rsp_imm(in, p - 7, 0xc4, f8 - 16) != 7))
 			continue;
-		add(s, p + k, sp_row(16, 1, 1));
-		add(s, p + k + 1, sp_row(8, 1, 0));
-		after = x86_after_ret(in, p + k + 1);
+		add(s, p, sp_row(16, 1, 1));
+		add(s, p + 1, sp_row(8, 1, 0));
+		after = x86_after_ret(in, p + 1);
 		add(s, after, body);
 		f->epilogues++;
 		p = after - 1;
@@ -174,21 +179,27 @@ static int64_t x86_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 	return (int64_t)end;
 }
 
-/* `enter` in the first 16 bytes: rows up to the frame pointer frame, and
- * the `leave; ret` pairs after it. */
-static int x86_fp_stub(const struct frameshape_in *in, struct rows *s, struct frameshape_found *f)
+/* `enter` before `limit`: rows up to the frame pointer frame, and the
+ * `leave; ret` pairs after it. */
+static int x86_fp_stub(const struct frameshape_in *in, struct rows *s, uint64_t limit,
+		       struct frameshape_found *f)
 {
 	uint64_t p;
 
-	for (p = 0; p < 16; p++)
+	for (p = 0; p < limit; p++)
 		if (at(in, p, "\x55\x48\x89\xe5", 4) || at(in, p, "\x55\x48\x8b\xec", 4))
 			break;
-	if (p == 16)
+	if (p >= limit)
 		return 0;
 	add(s, p + 1, sp_row(16, 1, 1));
 	add(s, p + 4, FP_FRAME);
 	for (p += 4; p + 1 < in->size && room(s, 2); p++) {
-		if (in->code[p] != 0xc9 || in->code[p + 1] != 0xc3)
+		const unsigned char *leave = memchr(in->code + p, 0xc9, in->size - p - 1);
+
+		if (!leave)
+			break;
+		p = (uint64_t)(leave - in->code);
+		if (in->code[p + 1] != 0xc3)
 			continue;
 		add(s, p + 1, sp_row(8, 1, 0));
 		add(s, p + 2, FP_FRAME);
@@ -297,14 +308,15 @@ static int64_t a64_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 	return (int64_t)end;
 }
 
-static int a64_fp_stub(const struct frameshape_in *in, struct rows *s, struct frameshape_found *f)
+static int a64_fp_stub(const struct frameshape_in *in, struct rows *s, uint64_t limit,
+		       struct frameshape_found *f)
 {
 	uint64_t p, r;
 
-	for (p = 0; p < 16; p += 4)
+	for (p = 0; p < limit; p += 4)
 		if (insn(in, p) == A64_STP_FP_LR_PRE && insn(in, p + 4) == A64_MOV_FP_SP)
 			break;
-	if (p == 16)
+	if (p >= limit)
 		return 0;
 	add(s, p + 4, sp_row(16, 1, 1));
 	add(s, p + 8, FP_FRAME);
@@ -345,16 +357,27 @@ int frameshape_rows(const struct frameshape_in *in, struct ehframe_row *rows, si
 		if (in->frame_words < 2 || in->frame_words > (1u << 17))
 			return -EINVAL;
 		if ((a64 ? a64_fixed(in, &s, limit, &f) : x86_fixed(in, &s, limit, &f)) < 0) {
-			/* no prologue found: the frame is whole from
-			 * _frame_complete_offset on, or from the start */
+			/* Not C1's or C2's prologue: a stub that saves registers
+			 * after `enter` (Runtime1's, SharedRuntime's resolve and
+			 * ic_miss stubs) keeps its frame pointer; else the frame
+			 * is whole from _frame_complete_offset on. */
 			s.n = 0;
-			if (fc > 0)
-				add(&s, 0, entry);
-			add(&s, fc > 0 ? (uint64_t)fc : 0,
-			    sp_row((int32_t)in->frame_words * 8, 1, 1));
+			add(&s, 0, entry);
+			f.epilogues = 0;
+			f.fp_stub = (uint8_t)(a64 ? a64_fp_stub(in, &s, limit, &f) :
+					      x86_fp_stub(in, &s, limit, &f));
+			if (f.fp_stub) {
+				f.prologue_end = (int32_t)s.r[s.n > 1 ? 1 : 0].off;
+			} else {
+				s.n = 0;
+				if (fc > 0)
+					add(&s, 0, entry);
+				add(&s, fc > 0 ? (uint64_t)fc : 0,
+				    sp_row((int32_t)in->frame_words * 8, 1, 1));
+			}
 		}
 	} else {
-		f.fp_stub = (uint8_t)(a64 ? a64_fp_stub(in, &s, &f) : x86_fp_stub(in, &s, &f));
+		f.fp_stub = (uint8_t)(a64 ? a64_fp_stub(in, &s, 16, &f) : x86_fp_stub(in, &s, 16, &f));
 	}
 	*found = f;
 	return (int)s.n;

@@ -26,15 +26,22 @@ int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *n
 
 	memset(&u->found, 0, sizeof(u->found));
 	u->folded = false;
+	u->fixed = false;
 	if (!start || !size)
 		return -EINVAL;
 	if (codeheap_blob_at(start, &b) < 0 || start + size > b.code_end)
 		return -ENOENT;
-	u->packed = start != b.code_begin;
+	/* A stub that does not fill its blob shares it with others (the
+	 * first stub of StubRoutines starts where the blob's code does). */
+	u->packed = start != b.code_begin || (!is_method && start + size < b.code_end);
 	if (name && !strcmp(name, "Interpreter")) {
+		/* The interpreter's codelets fill the start of a blob of their
+		 * own, generated once; the rest of it stays empty. */
 		in.kind = FRAMESHAPE_INTERP;
+		u->packed = start != b.code_begin;
 	} else if (!u->packed && b.frame_words >= 2) {
 		in.kind = FRAMESHAPE_FIXED;
+		u->fixed = true;
 		in.frame_words = b.frame_words;
 		in.frame_complete = b.frame_complete;
 	} else if (is_method) {

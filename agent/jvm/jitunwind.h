@@ -35,6 +35,9 @@ struct jitunwind {
 	uint64_t tail_start, tail_end;   /* what perf maps after the code */
 	bool packed;                     /* a stub inside another blob */
 	bool folded;                     /* load_size < size (see above) */
+	bool fixed;                      /* a frame of CodeBlob::_frame_size
+	                                    (found.prologue_end < 0: its
+	                                    prologue was not found) */
 	uint64_t load_size;              /* the code the CODE_LOAD carries */
 	struct frameshape_found found;
 };

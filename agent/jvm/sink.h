@@ -119,6 +119,10 @@ struct sink_stats {
 	uint64_t jit_capped;  /* CODE_LOADs not written: the dump reached jitdump_max */
 	uint64_t jit_lines;   /* DEBUG_INFO records written */
 	uint64_t jit_unwind;  /* UNWINDING_INFO records written */
+	uint64_t jit_unwind_fixed;   /* ... of a fixed frame (compiled code) */
+	uint64_t jit_unwind_guessed; /* ... of those, no prologue found: the
+	                        frame taken as whole from its frame-complete
+	                        offset on */
 	uint64_t jit_unwind_folded;  /* ... their tables over their own last
 	                        bytes (jitunwind.h) */
 	uint64_t jit_unwind_small;   /* loads without: too small to hold their

@@ -283,7 +283,8 @@ void sink_stop(void)
 		 "%llu replays skipped, %llu unmatched unloads, %llu map rewrites, %llu drops, "
 		 "%llu journal start-overs, %llu jitdump records (%llu with lines, %llu dropped, "
 		 "%llu over jitdump_max), %llu with unwinding data (%llu folded into their "
-		 "code; left without: %llu too small, %llu no frame known)",
+		 "code; left without: %llu too small, %llu no frame known; %llu fixed frames, "
+		 "%llu of them without a prologue found)",
 		 (unsigned long long)st.loads, (unsigned long long)st.unloads,
 		 (unsigned long long)st.stubs, (unsigned long long)st.inlines,
 		 (unsigned long long)st.dups, (unsigned long long)st.stray_unloads,
@@ -292,7 +293,8 @@ void sink_stop(void)
 		 (unsigned long long)st.jit_lines, (unsigned long long)st.jit_drops,
 		 (unsigned long long)st.jit_capped, (unsigned long long)st.jit_unwind,
 		 (unsigned long long)st.jit_unwind_folded, (unsigned long long)st.jit_unwind_small,
-		 (unsigned long long)st.jit_unwind_none);
+		 (unsigned long long)st.jit_unwind_none, (unsigned long long)st.jit_unwind_fixed,
+		 (unsigned long long)st.jit_unwind_guessed);
 	pthread_mutex_lock(&S.lock);
 	if (!S.thread_on || S.thread_done) {
 		release_outputs();

@@ -61,6 +61,8 @@ static size_t unwinding(const struct sink_event *ev, struct jitunwind *u)
 		return 0;
 	}
 	S.st.jit_unwind_folded += u->folded;
+	S.st.jit_unwind_fixed += u->fixed;
+	S.st.jit_unwind_guessed += u->fixed && u->found.prologue_end < 0;
 	return jitdump_unwinding_size(u->sz.eh_frame_size + u->sz.hdr_size);
 }
 
@@ -139,6 +141,7 @@ static void out_stop(void)
 
 static void out_update(const struct agent_opts *o)
 {
+	D.unwind = !o->nounwind;     /* for the code loaded from now on */
 	if (o->jitdump_max != D.max) {
 		/* a new cap: say it again when it is reached */
 		D.capped_base = S.st.jit_capped;

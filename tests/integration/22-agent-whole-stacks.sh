@@ -71,6 +71,16 @@ one_jdk() {
 	python3 "$CHECK" judge "$o/dwarf.txt" "$o/fp.txt" 95 3 60 >"$o/judge" 2>&1
 	rc=$?
 	sed 's/^/    /' "$o/judge"
+	if [ $rc != 0 ]; then
+		t_log "perf inject: $(head -n 3 "$o/inject.log" | tr '\n' ' ')"
+		t_log "the stubs named call: $(grep -i 'call' "/proc/$ct/root/tmp/perf-1.map" | cut -d' ' -f3- | sort -u | head -n 5 | tr '\n' ';')"
+		t_log "the bottom of the dwarf run's first sample:"
+		awk 'BEGIN { RS = "" } NR == 2 { print; exit }' "$o/dwarf.txt" | tail -n 12 | cut -c1-160 |
+			sed 's/^/    /'
+		t_log "the dwarf run's top frames:"
+		perf report -i "$o/dwarf.jit.data" --stdio --no-children --sort dso,sym 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -n 8 | sed 's/^/    /'
+	fi
 	verdict=fail
 	[ $rc = 0 ] && verdict=pass
 	t_matrix "$label" wholestack "$verdict"

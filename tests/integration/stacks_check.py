@@ -16,7 +16,8 @@
 A sample is Java-topped when its first frame is a Java method (a name with
 a signature, from a jitted-*.so of `perf inject --jit` or from the perf
 map) or the interpreter.  call_stub is the stub through which every Java
-thread makes its first Java call: a stack that reaches it was walked
+thread makes its first Java call (named "Stub Generator call_stub_stub" from
+JDK 26 on): a stack that reaches it was walked
 through every Java frame.  Frames below call_stub (libjvm, libc) are
 counted in the depth but not judged.
 """
@@ -60,6 +61,11 @@ def is_interp(sym):
     return sym.startswith('Interpreter')
 
 
+# The call stub's name in the map: "call_stub" (JDK 8 to 25), "Stub
+# Generator call_stub_stub" (JDK 26 on).
+CALL_STUB = re.compile(r'(^|\s)call_stub(_stub)?$')
+
+
 def summarize(path):
     tot = reach = 0
     depths = []
@@ -71,7 +77,7 @@ def summarize(path):
         tot += 1
         depths.append(len(s))
         for i, (fs, fd) in enumerate(s):
-            if fs.startswith('call_stub'):
+            if CALL_STUB.search(fs):
                 reach += 1
                 break
             if fs == '[unknown]' and jit_dso(fd):
