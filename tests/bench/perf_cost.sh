@@ -17,11 +17,16 @@
 # perf inject --jit).  Per window: the JVM's rounds per second (counted on
 # its own clock) and its CPU seconds per 1,000 rounds, perf record's own CPU
 # time per second, the perf.data bytes per second; then `perf inject --jit`
-# and `perf script` on it (that is where dwarf's unwinding happens): their
-# CPU time per 1,000 samples.  Prints the medians and the ratios to no perf
-# and to -g.  Never asserts.  perf's build-id cache goes to the temp dir.
-#   REPS=N (default 3), PERF_COST_SECONDS (5), PERF_COST_FREQ (499),
-#   PERF_COST_MODES (default "none fp dwarf16k dwarf8k dwarf64k")
+# and `perf script` on it (that is where dwarf's unwinding happens): inject's
+# CPU time, and per 1,000 samples script's wall and CPU time and the same
+# with --no-inline (no addr2line for inlined frames: the unwinding alone).
+# Prints the medians and the ratios to no perf and to -g.  Never asserts.
+# perf's build-id cache goes to the temp dir, not ~/.debug.
+#   REPS=N (default 3), PERF_COST_SECONDS (4), PERF_COST_FREQ (499),
+#   PERF_COST_MODES (default "none fp dwarf16k dwarf8k dwarf64k"; keep none
+#   and fp, the baselines), PERF_COST_WARMUP (5 s before the first window).
+# About 2.5 minutes with the defaults; perf script's wait on addr2line for
+# inlined frames is most of it.
 set -u
 : "${JSYM_ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${JSYM_BUILD:=$JSYM_ROOT/glibc-build}"
@@ -29,7 +34,7 @@ source "$JSYM_ROOT/tests/lib/median.sh"
 lib=$JSYM_BUILD/libjsym-agent.so
 jdk=/usr/lib/jvm/java-17-openjdk-amd64
 reps=${REPS:-3}
-secs=${PERF_COST_SECONDS:-5}
+secs=${PERF_COST_SECONDS:-4}
 freq=${PERF_COST_FREQ:-499}
 modes=${PERF_COST_MODES:-none fp dwarf16k dwarf8k dwarf64k}
 [ "$(id -u)" = 0 ] || { echo "perf_cost: skipped, needs root (perf on the JVM, -k mono)"; exit 0; }
@@ -49,6 +54,7 @@ P=(perf --buildid-dir "$tmp/debug")
 
 "$jdk/bin/javac" --release 17 -d "$tmp/cls" "$JSYM_ROOT"/tests/bench/DeepWork.java || exit 1
 mkdir -p "$tmp/agent"
+: >"$tmp/out"
 "$jdk/bin/java" -Xmx64m "-agentpath:$lib=dir=$tmp/agent,jitdump,jitdump_max=0" \
 	-cp "$tmp/cls" DeepWork >"$tmp/out" 2>&1 &
 pid=$!
@@ -71,9 +77,10 @@ jvm_ticks() {
 
 # window MODE: one window; appends a line of figures to $tmp/MODE, columns:
 #  1 rounds/s  2 JVM CPU s per 1000 rounds  3 perf record CPU s per s
-#  4 perf.data bytes per s  5 samples; per 1000 samples, in ms:
-#  6 perf inject --jit CPU  7 perf script CPU  8 its wall
-#  9 perf script --no-inline CPU  10 its wall
+#  4 perf.data bytes per s  5 samples  6 perf inject --jit CPU ms (mostly
+#  writing a jitted-*.so per code load: per dump, not per sample); per 1000
+#  samples, in ms: 7 perf script CPU  8 its wall  9 perf script --no-inline
+#  CPU  10 its wall
 window() {
 	local m=$1 cg a b c0 c1 f=$tmp/w.data rec=0 bytes=0 n=0 inj=0 scr=0 scrw=0 noi=0 noiw=0
 	case $m in
@@ -116,7 +123,7 @@ window() {
 			r = $4 - $2
 			k = n > 0 ? 1000000 / n : 0
 			printf "%.1f %.4f %.4f %.0f %d %.1f %.1f %.1f %.1f %.1f\n", r / (($3 - $1) / 1e9),
-				($6 - $5) / hz / r * 1000, rec, bytes / wall, n, inj * k, scr * k, scrw * k,
+				($6 - $5) / hz / r * 1000, rec, bytes / wall, n, inj * 1000, scr * k, scrw * k,
 				noi * k, noiw * k
 		}' >>"$tmp/$m"
 	rm -f "$f" "$f.jit"
@@ -149,11 +156,11 @@ for m in $modes; do
 				m, $1, ratio($1, br), $2, ratio($2, bc)
 			if (m == "none")
 				next
-			printf "    perf record %.1f%% of a core; perf.data %.0f KB/s (/fp %s); %d samples\n",
-				$3 * 100, $4 / 1024, times($4, fb), $5
-			printf "    per 1,000 samples: perf inject --jit %.0f ms cpu;" \
-				" perf script %.0f ms wall (/fp %s), %.0f ms cpu;" \
+			printf "    perf record %.1f%% of a core; perf.data %.0f KB/s (/fp %s);" \
+				" %d samples; perf inject --jit %.0f ms cpu\n",
+				$3 * 100, $4 / 1024, times($4, fb), $5, $6
+			printf "    per 1,000 samples: perf script %.0f ms wall (/fp %s), %.0f ms cpu;" \
 				" perf script --no-inline %.0f ms wall (/fp %s), %.0f ms cpu\n",
-				$6, $8, times($8, fw), $7, $10, times($10, fn), $9
+				$8, times($8, fw), $7, $10, times($10, fn), $9
 		}'
 done
