@@ -58,7 +58,7 @@ mkdir -p "$tmp/agent"
 "$jdk/bin/java" -Xmx64m "-agentpath:$lib=dir=$tmp/agent,jitdump,jitdump_max=0" \
 	-cp "$tmp/cls" DeepWork >"$tmp/out" 2>&1 &
 pid=$!
-for i in $(seq 1 300); do
+for _ in $(seq 1 300); do
 	grep -q 'deep-work: started' "$tmp/out" && break
 	sleep 0.1
 done
@@ -129,7 +129,7 @@ window() {
 	rm -f "$f" "$f.jit"
 }
 
-for i in $(seq 1 "$reps"); do
+for _ in $(seq 1 "$reps"); do
 	for m in $modes; do
 		window "$m"
 	done
