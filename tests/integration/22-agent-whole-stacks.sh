@@ -17,7 +17,9 @@
 # samples reach call_stub (the thread's first Java call), within 3 points
 # of the flag's share, a median depth of at least 60 frames, and every
 # frame of them named.  The stop line of the agent's log counts the code
-# loads written with unwinding data.  Every result is also printed as
+# loads written with unwinding data, and jitdump_check.py reads the dump
+# back: every record well formed for its code, none mapped over another
+# load's code.  Every result is also printed as
 # `matrix: JDK=<n> feature=wholestack result=<r>` (docs/testing.md).
 # The closing table per JDK (share and depth, both ways) is in the log.
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
@@ -92,6 +94,11 @@ one_jdk() {
 	t_log "agent: ${stop:-no stop line}"
 	t_check "the agent wrote unwinding data" \
 		bash -c "grep -Eq '[1-9][0-9]* with unwinding data' <<<'$stop'"
+	# no record's tables lie over another load's code (perf maps them
+	# after the code, and the later map wins)
+	t_check "$(python3 "$JSYM_ROOT/tests/integration/jitdump_check.py" \
+		"/proc/$ct/root/tmp/jsym-jit-1/jit-1.dump" 2>&1 | head -n 3 | tr '\n' ' ')" \
+		python3 "$JSYM_ROOT/tests/integration/jitdump_check.py" "/proc/$ct/root/tmp/jsym-jit-1/jit-1.dump"
 	timeout 60 "$J" detach "$ct" >/dev/null 2>&1
 	timeout 60 "$J" detach "$fp" >/dev/null 2>&1
 	kit_stop "d$label"
