@@ -48,6 +48,9 @@ FUZZ_SRCS_perfmap := tests/fuzz/fuzz_perfmap.c $(LOOKUP_LIB_SRCS) common/errtext
 FUZZ_TARGETS += agent_names
 FUZZ_SRCS_agent_names := tests/fuzz/fuzz_agent_names.c agent/jvm/names.c agent/format/javaname.c \
 	agent/jvm/options.c agent/jvm/procinfo.c common/errtext.c
+# the jitdump's unwinding data: frame shapes found in any code, encoded
+FUZZ_TARGETS += frameshape
+FUZZ_SRCS_frameshape := tests/fuzz/fuzz_frameshape.c agent/jvm/frameshape.c agent/format/ehframe.c
 # terminal escaping of target text (attach/base)
 FUZZ_TARGETS += termtext
 FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
