@@ -68,13 +68,14 @@ one_jdk() {
 	perf inject --jit -i "$o/dwarf.data" -o "$o/dwarf.jit.data" >"$o/inject.log" 2>&1
 	t_check "perf inject --jit: jitted DSOs in the container's /tmp/jsym-jit-1/" \
 		bash -c "ls /proc/$ct/root/tmp/jsym-jit-1 | grep -q '^jitted-.*\.so$'"
-	perf script -i "$o/dwarf.jit.data" >"$o/dwarf.txt" 2>"$o/script.err"
-	perf script -i "$o/fp.data" >"$o/fp.txt" 2>>"$o/script.err"
+	perf script --no-inline -i "$o/dwarf.jit.data" >"$o/dwarf.txt" 2>"$o/script.err"
+	perf script --no-inline -i "$o/fp.data" >"$o/fp.txt" 2>>"$o/script.err"
 	python3 "$CHECK" judge "$o/dwarf.txt" "$o/fp.txt" 95 3 60 >"$o/judge" 2>&1
 	rc=$?
 	sed 's/^/    /' "$o/judge"
 	if [ $rc != 0 ]; then
 		t_log "perf inject: $(head -n 3 "$o/inject.log" | tr '\n' ' ')"
+		t_log "perf script: $(head -n 5 "$o/script.err" | tr '\n' ' ')"
 		t_log "the stubs named call: $(grep -i 'call' "/proc/$ct/root/tmp/perf-1.map" | cut -d' ' -f3- | sort -u | head -n 5 | tr '\n' ';')"
 		t_log "the bottom of the dwarf run's first sample:"
 		awk 'BEGIN { RS = "" } NR == 2 { print; exit }' "$o/dwarf.txt" | tail -n 12 | cut -c1-160 |

@@ -16,8 +16,8 @@
 A sample is Java-topped when its first frame is a Java method (a name with
 a signature, from a jitted-*.so of `perf inject --jit` or from the perf
 map) or the interpreter.  call_stub is the stub through which every Java
-thread makes its first Java call (named "Stub Generator call_stub_stub" from
-JDK 26 on): a stack that reaches it was walked
+thread makes its first Java call (named call_stub_stub from JDK 26 on): a
+stack that reaches it was walked
 through every Java frame.  Frames below call_stub (libjvm, libc) are
 counted in the depth but not judged.
 """
@@ -62,8 +62,8 @@ def is_interp(sym):
 
 
 # The call stub's name in the map: "call_stub" (JDK 8 to 25), "Stub
-# Generator call_stub_stub" (JDK 26 on).
-CALL_STUB = re.compile(r'(^|\s)call_stub(_stub)?$')
+# Generator call_stub_stub" (JDK 26, 27), "call_stub_stub (stub gen)" (28).
+CALL_STUB = re.compile(r'(^|\s)call_stub(_stub)?($|\s)')
 
 
 def summarize(path):
