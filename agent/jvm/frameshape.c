@@ -90,13 +90,16 @@ static uint64_t x86_push_sub(const struct frameshape_in *in, uint64_t p, int64_t
 	return k ? q + k : 0;
 }
 
-/* C2's prologue without a bang: sub rsp, F8-8 (imm32); mov [rsp+F8-16], rbp. */
+/* C2's prologue without a bang, and its runtime stubs' (OptoRuntime):
+ * sub rsp, F8-8; mov [rsp+F8-16], rbp.  Its end, or 0. */
 static uint64_t x86_sub_store(const struct frameshape_in *in, uint64_t p, int64_t f8)
 {
-	uint64_t q = p + 7;
+	uint64_t k = x86_rsp_imm(in, p, 0xec, f8 - 8), q = p + k;
 
-	if (!at(in, p, "\x48\x81\xec", 3) || imm32(in, p + 3) != f8 - 8)
+	if (!k)
 		return 0;
+	if (f8 == 16 && at(in, q, "\x48\x89\x2c\x24", 4))
+		return q + 4;
 	if (f8 - 16 <= 127 && at(in, q, "\x48\x89\x6c\x24", 4) && imm8(in, q + 4) == f8 - 16)
 		return q + 5;
 	if (at(in, q, "\x48\x89\xac\x24", 4) && imm32(in, q + 4) == f8 - 16)
@@ -150,7 +153,7 @@ static int64_t x86_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 		if ((end = x86_push_sub(in, p, f8)) != 0) {
 			add(s, p + 1, sp_row(16, 1, 1));
 		} else if ((end = x86_sub_store(in, p, f8)) != 0) {
-			add(s, p + 7, sp_row((int32_t)f8, 1, 0));
+			add(s, p + x86_rsp_imm(in, p, 0xec, f8 - 8), sp_row((int32_t)f8, 1, 0));
 		}
 	}
 	if (!end)

@@ -44,9 +44,11 @@ int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *n
 		u->fixed = true;
 		in.frame_words = b.frame_words;
 		in.frame_complete = b.frame_complete;
-	} else if (is_method) {
-		return -ENOENT;     /* an nmethod always has a frame size */
+	} else if (is_method && u->packed) {
+		return -ENOENT;     /* a method's code is a blob of its own */
 	} else {
+		/* a stub, or a method handle intrinsic: an nmethod that builds
+		 * no frame (_frame_size 0), only jumps to its target */
 		in.kind = FRAMESHAPE_STUB;
 	}
 	n = frameshape_rows(&in, rows, EHFRAME_MAX_ROWS, &u->found);

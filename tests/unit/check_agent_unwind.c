@@ -208,6 +208,34 @@ START_TEST(x86_c2_no_bang_large_frame)
 }
 END_TEST
 
+/* C2's runtime stubs (OptoRuntime): a frame of 2 words, sub rsp, 8 (imm32
+ * or imm8) and rbp stored at [rsp] without a displacement. */
+START_TEST(x86_c2_runtime_stub)
+{
+	static const unsigned char code[] = {
+		0x48, 0x81, 0xec, 0x08, 0x00, 0x00, 0x00,       /* 00 sub rsp, 8 */
+		0x48, 0x89, 0x2c, 0x24,                         /* 07 mov [rsp], rbp */
+		0x90, 0x90, 0x90,                               /* 0b */
+	};
+	static const unsigned char trap[] = {
+		0x48, 0x83, 0xec, 0x08, 0x48, 0x89, 0x2c, 0x24, 0x90, 0x90,
+	};
+	struct ehframe_row rows[EHFRAME_MAX_ROWS];
+	struct frameshape_found f;
+	int n = shape(EHFRAME_X86_64, FRAMESHAPE_FIXED, code, sizeof(code), 2, 11, rows, &f);
+
+	ck_assert_int_eq(f.prologue_end, 11);
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(rows[1].off, 7);
+	ck_assert_int_eq(rows[1].cfa_off, 16);
+	ck_assert(!rows[1].fp_saved);
+	ck_assert(rows[2].fp_saved);
+	n = shape(EHFRAME_X86_64, FRAMESHAPE_FIXED, trap, sizeof(trap), 2, -1, rows, &f);
+	ck_assert_int_eq(f.prologue_end, 8);
+	ck_assert_uint_eq(rows[1].off, 4);
+}
+END_TEST
+
 /* No prologue in the code (or another shape): the frame is taken as whole
  * from _frame_complete_offset on. */
 START_TEST(x86_unknown_prologue_uses_frame_complete)
@@ -474,6 +502,7 @@ Suite *agent_unwind_suite(void)
 
 	tcase_add_test(tc, x86_c2_prologue_and_epilogue);
 	tcase_add_test(tc, x86_c2_no_bang_large_frame);
+	tcase_add_test(tc, x86_c2_runtime_stub);
 	tcase_add_test(tc, x86_unknown_prologue_uses_frame_complete);
 	tcase_add_test(tc, x86_interpreter_expressions);
 	tcase_add_test(tc, x86_fp_stub_and_leaf);
