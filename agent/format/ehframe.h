@@ -49,7 +49,10 @@ struct ehframe_row {
 };
 
 #define EHFRAME_MAX_ROWS 64      /* more are refused: -E2BIG */
-#define EHFRAME_MAX_BYTES 1024   /* the most ehframe_build ever writes */
+/* The most ehframe_build writes: CIE 24, FDE head 20, terminator 4,
+ * header 20, and at most 21 bytes a row (advance_loc4, then the
+ * interpreter's three expressions): 1,412 for EHFRAME_MAX_ROWS. */
+#define EHFRAME_MAX_BYTES 1536
 
 /* What ehframe_build wrote: eh_frame_size + hdr_size bytes, in that order. */
 struct ehframe_sizes {

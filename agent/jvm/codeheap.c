@@ -267,10 +267,9 @@ static uint64_t rd_width(uintptr_t a, uint8_t w)
 	return rd_u64(a);
 }
 
-/* The lowest address where code of another blob than f's may start: the
- * code of the block after f's when it is in use; after a free block's
- * header and a CodeBlob's, where the next blob put there would start its
- * code.  0 when the block's length is off. */
+/* The lowest address where code of another blob than f's may start, now
+ * or after the next block is freed and used again: after the next block's
+ * header and a CodeBlob's.  0 when the block's length is off. */
 static uint64_t next_code(const struct found *f, uint64_t len)
 {
 	uintptr_t next = f->block + (len << f->log2);
@@ -281,11 +280,9 @@ static uint64_t next_code(const struct found *f, uint64_t len)
 		return 0;
 	if (blob + span > f->high)
 		return f->high;     /* the last block of the heap */
-	if (*(const unsigned char *)(next + L.hb_used) == 0)
-		return blob + L.blob_header;
-	if (L.offsets)
-		return blob + (uintptr_t)(int64_t)rd_i32(blob + L.code_begin);
-	return rd_ptr(blob + L.code_begin);
+	/* Not the code of the blob there now: it may be freed and the block
+	 * given to a blob with a smaller header, whose code starts lower. */
+	return blob + L.blob_header;
 }
 
 int codeheap_blob_lookup(uint64_t addr, struct codeheap_blob *b)

@@ -85,7 +85,7 @@ static uint64_t x86_push_sub(const struct frameshape_in *in, uint64_t p, int64_t
 	if (at(in, q, "\x48\x89\xe5", 3) || at(in, q, "\x48\x8b\xec", 3))
 		q += 3;
 	if (f8 == 16)
-		return q;
+		return 0;   /* push rbp alone: a lone 0x55 byte is too weak a sign */
 	k = x86_rsp_imm(in, q, 0xec, f8 - 16);
 	return k ? q + k : 0;
 }
@@ -109,7 +109,9 @@ static uint64_t x86_sub_store(const struct frameshape_in *in, uint64_t p, int64_
 
 /* Past the return polls HotSpot puts between `pop rbp` and `ret` (JDK 8:
  * test [rip+d], eax; 11: mov r10, [r15+d]; test [r10], eax; 16 on: cmp
- * rsp, [r15+d]; ja): the offset after the `ret` or a tail jump (jmp rel32,
+ * rsp, [r15+d]; ja), and the reserved stack check before them (cmp rsp,
+ * [r15+d]; jb, @ReservedStackAccess methods): the offset after the `ret`
+ * or a tail jump (jmp rel32,
  * jmp reg), or at the first other instruction, where the frame is whole
  * again. */
 static uint64_t x86_after_ret(const struct frameshape_in *in, uint64_t j)
@@ -118,6 +120,7 @@ static uint64_t x86_after_ret(const struct frameshape_in *in, uint64_t j)
 		{ "\x49\x3b\xa7", 3, 7 }, { "\x49\x3b\x67", 3, 4 }, { "\x0f\x87", 2, 6 },
 		{ "\x77", 1, 2 }, { "\x4d\x8b\x97", 3, 7 }, { "\x4d\x8b\x57", 3, 4 },
 		{ "\x41\x85\x02", 3, 3 }, { "\x85\x05", 2, 6 },
+		{ "\x0f\x82", 2, 6 }, { "\x72", 1, 2 },     /* jb: the reserved stack check */
 	};
 
 	for (int step = 0; step < 6 && j < in->size; step++) {
@@ -284,10 +287,12 @@ static int64_t a64_fixed(const struct frameshape_in *in, struct rows *s, uint64_
 
 		if ((i & 0xffff83ffu) == 0xa9bf03ffu) {
 			/* stp xzr, xN, [sp, #-16]!: C2's breadcrumb around a
-			 * runtime call, popped by the add after the call */
-			for (r = p + 4; r < p + 20 && insn(in, r) != A64_ADD_SP_16; r += 4)
+			 * runtime call (JDK 8 to 24), popped by the add after
+			 * the call: blr, then from JDK 21 a post-call nop of
+			 * three words, so up to 8 words on */
+			for (r = p + 4; r < p + 36 && insn(in, r) != A64_ADD_SP_16; r += 4)
 				;
-			if (r < p + 20) {
+			if (r < p + 36) {
 				add(s, p + 4, sp_row((int32_t)f8 + 16, 1, 1));
 				add(s, r + 4, body);
 				p = r;

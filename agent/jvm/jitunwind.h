@@ -39,6 +39,8 @@ struct jitunwind {
 	                                    (found.prologue_end < 0: its
 	                                    prologue was not found) */
 	uint64_t load_size;              /* the code the CODE_LOAD carries */
+	int why;                         /* the caller's: jitunwind_build's
+	                                    error when there is no data */
 	struct frameshape_found found;
 };
 

@@ -118,7 +118,8 @@ struct sink_stats {
 	uint64_t jit_records, jit_drops;   /* jitdump CODE_LOADs written / dropped */
 	uint64_t jit_capped;  /* CODE_LOADs not written: the dump reached jitdump_max */
 	uint64_t jit_lines;   /* DEBUG_INFO records written */
-	uint64_t jit_unwind;  /* UNWINDING_INFO records written */
+	uint64_t jit_unwind;  /* UNWINDING_INFO records written (the counters
+	                        below count written loads only) */
 	uint64_t jit_unwind_fixed;   /* ... of a fixed frame (compiled code) */
 	uint64_t jit_unwind_guessed; /* ... of those, no prologue found: the
 	                        frame taken as whole from its frame-complete

@@ -43,27 +43,37 @@ static bool fits(size_t need)
 
 /* The unwinding data of ev's code into *u (on the caller's stack: the lock
  * may be let go while the load waits for room): its record's size, or 0
- * (none, counted; u->load_size is then ev->size). */
+ * (none: u->why says why, u->load_size is then ev->size). */
 static size_t unwinding(const struct sink_event *ev, struct jitunwind *u)
 {
 	int rc;
 
 	u->load_size = ev->size;
+	u->why = 0;
 	if (!D.unwind || !ev->size || ev->size > JITDUMP_MAX_CODE)
 		return 0;
 	rc = jitunwind_build(ev->start, ev->size, ev->kind == SINK_LOAD, ev->name, u);
 	if (rc < 0) {
-		if (rc == -ERANGE)
-			S.st.jit_unwind_small++;
-		else
-			S.st.jit_unwind_none++;
+		u->why = rc;
 		u->load_size = ev->size;
 		return 0;
 	}
-	S.st.jit_unwind_folded += u->folded;
-	S.st.jit_unwind_fixed += u->fixed;
-	S.st.jit_unwind_guessed += u->fixed && u->found.prologue_end < 0;
 	return jitdump_unwinding_size(u->sz.eh_frame_size + u->sz.hdr_size);
+}
+
+/* Count a load written with (uw) or without the unwinding data of u. */
+static void count_unwinding(const struct jitunwind *u, size_t uw)
+{
+	if (uw) {
+		S.st.jit_unwind++;
+		S.st.jit_unwind_folded += u->folded;
+		S.st.jit_unwind_fixed += u->fixed;
+		S.st.jit_unwind_guessed += u->fixed && u->found.prologue_end < 0;
+	} else if (u->why == -ERANGE) {
+		S.st.jit_unwind_small++;
+	} else if (u->why < 0) {
+		S.st.jit_unwind_none++;
+	}
 }
 
 /* Append the UNWINDING_INFO in u (when `uw`), the DEBUG_INFO `dbg` (may
@@ -120,7 +130,7 @@ static void out_after_table(const struct sink_event *ev)
 	if (rc == 0) {
 		S.st.jit_records++;
 		S.st.jit_lines += dbg_len != 0;
-		S.st.jit_unwind += uw != 0;
+		count_unwinding(&u, uw);
 		D.bytes += need;
 	} else if (rc != -EINVAL) {
 		S.st.jit_drops++;

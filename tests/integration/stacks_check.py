@@ -10,7 +10,9 @@
       of its Java-topped samples reach call_stub, no fewer than MAX_GAP
       points below BASELINE's share (the same workload with
       -XX:+PreserveFramePointer, frame pointers), their median depth is at
-      least MIN_DEPTH, and every frame of them down to call_stub is named.
+      least MIN_DEPTH and within 2 frames of BASELINE's, and every frame of
+      them down to call_stub is named.  Samples topped by other JIT code
+      (stubs, adapters) are counted and printed, not judged.
       Prints the reasons; exit 1 when it fails.
 
 A sample is Java-topped when its first frame is a Java method (a name with
@@ -66,12 +68,19 @@ def is_interp(sym):
 CALL_STUB = re.compile(r'(^|\s)call_stub(_stub)?($|\s)')
 
 
+def reaches(s):
+    return any(CALL_STUB.search(fs) for fs, _ in s)
+
+
 def summarize(path):
-    tot = reach = 0
+    tot = reach = jit = jit_reach = 0
     depths = []
     unnamed = {}
     for s in samples(path):
         sym, dso = s[0]
+        if jit_dso(dso):
+            jit += 1
+            jit_reach += reaches(s)
         if not (is_java(sym, dso) or is_interp(sym)):
             continue
         tot += 1
@@ -84,6 +93,8 @@ def summarize(path):
                 key = '%s <- %s' % (s[i - 1][0] if i else '-', s[i + 1][0] if i + 1 < len(s) else '-')
                 unnamed[key] = unnamed.get(key, 0) + 1
     return {
+        'jit_topped': jit,
+        'jit_reach': jit_reach,
         'java_topped': tot,
         'reach': reach,
         'pct': 100.0 * reach / tot if tot else 0.0,
@@ -94,8 +105,9 @@ def summarize(path):
 
 def line(label, r):
     return ('%s: %d Java-topped samples, %d reach call_stub (%.1f%%), median depth %g, '
-            '%d unnamed frames' % (label, r['java_topped'], r['reach'], r['pct'],
-                                   r['median_depth'], sum(r['unnamed'].values())))
+            '%d unnamed frames; all JIT-topped: %d of %d reach call_stub'
+            % (label, r['java_topped'], r['reach'], r['pct'], r['median_depth'],
+               sum(r['unnamed'].values()), r['jit_reach'], r['jit_topped']))
 
 
 def main(a):
@@ -119,6 +131,9 @@ def main(a):
                    % (got['pct'], max_gap, base['pct']))
     if got['median_depth'] < min_depth:
         bad.append('median depth %g, under %g' % (got['median_depth'], min_depth))
+    if abs(got['median_depth'] - base['median_depth']) > 2:
+        bad.append('median depth %g, more than 2 frames from the flag\'s %g (frames skipped '
+                   'or made up)' % (got['median_depth'], base['median_depth']))
     if got['unnamed']:
         top = sorted(got['unnamed'].items(), key=lambda kv: -kv[1])[:5]
         bad.append('unnamed frames: ' + '; '.join('%d x %s' % (n, k) for k, n in top))

@@ -393,6 +393,38 @@ START_TEST(a64_c2_small_frame_breadcrumb_epilogue)
 }
 END_TEST
 
+/* JDK 21 to 24 put a post-call nop (nop; movk xzr; movk xzr) between the
+ * runtime call and the add that pops the breadcrumb: the frame is still 16
+ * bytes deeper up to that add. */
+START_TEST(a64_jdk21_breadcrumb_post_call_nop)
+{
+	static const uint32_t insns[] = {
+		0xd10083ff,     /* 00 sub sp, sp, #32 */
+		0xa9017bfd,     /* 04 stp x29, x30, [sp, #16] */
+		0xa9bf27ff,     /* 08 stp xzr, x9, [sp, #-16]! */
+		0xd63f0100,     /* 0c blr x8 */
+		0xd503201f,     /* 10 nop */
+		0xf280003f,     /* 14 movk xzr, #1 */
+		0xf2a0005f,     /* 18 movk xzr, #2, lsl #16 */
+		0x910043ff,     /* 1c add sp, sp, #16 */
+		0xd503201f,     /* 20 nop */
+	};
+	unsigned char code[sizeof(insns)];
+	struct ehframe_row rows[EHFRAME_MAX_ROWS];
+	struct frameshape_found f;
+	int n;
+
+	for (size_t i = 0; i < sizeof(insns) / 4; i++)
+		a64(code + 4 * i, insns[i]);
+	n = shape(EHFRAME_AARCH64, FRAMESHAPE_FIXED, code, sizeof(code), 4, 8, rows, &f);
+	ck_assert_int_eq(n, 5);
+	ck_assert_uint_eq(rows[3].off, 0x0c);       /* after the stp: 16 deeper */
+	ck_assert_int_eq(rows[3].cfa_off, 48);
+	ck_assert_uint_eq(rows[4].off, 0x20);       /* after the add: the body */
+	ck_assert_int_eq(rows[4].cfa_off, 32);
+}
+END_TEST
+
 /* aarch64 large frame: stp x29, x30, [sp, #-16]! then sub sp; and an
  * `enter` stub; and the interpreter over x29. */
 START_TEST(a64_large_frame_fp_stub_interpreter)
@@ -508,6 +540,7 @@ Suite *agent_unwind_suite(void)
 	tcase_add_test(tc, x86_fp_stub_and_leaf);
 	tcase_add_test(tc, folded_tables_cover_the_whole_code);
 	tcase_add_test(tc, a64_c2_small_frame_breadcrumb_epilogue);
+	tcase_add_test(tc, a64_jdk21_breadcrumb_post_call_nop);
 	tcase_add_test(tc, a64_large_frame_fp_stub_interpreter);
 	tcase_add_test(tc, bad_rows_refused);
 	tcase_add_test(tc, max_rows_fit);
