@@ -65,6 +65,16 @@ void cli_step(void *ctx, const char *line);
 /* "jsym: <text>" on stderr, escaped for the terminal (termtext.c). */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * getopt_long for a command's argv (argv[0] is the command's name): the
+ * same, except that getopt's own messages (an unknown option, a missing
+ * argument) start "jsym: NAME: " as every other error does, where getopt
+ * alone would print the bare command name it finds in argv[0].
+ */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 /* Text read from a target (a name in a map or journal, a path) on f,
  * escaped for the terminal (termtext.c) however long it is. */
 void cli_put_text(FILE *f, const char *s);

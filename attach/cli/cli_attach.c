@@ -173,7 +173,7 @@ static int parse(struct attach_env *env, int argc, char **argv)
 	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
 	env->jobs = 4;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:o:a:t:r:vh", opts, NULL)) != -1)
+	while ((c = cli_getopt(argc, argv, "j:o:a:t:r:vh", opts)) != -1)
 		if ((rc = set_opt(env, c, optarg, argv[0])) != 0)
 			return rc;
 	return check_opts(env, argc, argv);

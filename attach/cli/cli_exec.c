@@ -131,7 +131,7 @@ static int parse(struct exec_env *env, int argc, char **argv)
 	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
 	optind = 1;
 	/* '+': stop at PID, so "threaddump -l" keeps its -l */
-	while ((c = getopt_long(argc, argv, "+t:r:vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+t:r:vh", opts)) != -1) {
 		switch (c) {
 		case 't':
 		case 'r':

@@ -219,7 +219,7 @@ int cli_list_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "vh", opts)) != -1) {
 		if (c == OPT_JSON)
 			st.json = true;
 		else if (c == 'v')

@@ -44,7 +44,7 @@ static int parse(struct map_env *env, int argc, char **argv)
 
 	env->interval_ms = 1000;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "vfi:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "vfi:h", opts)) != -1) {
 		switch (c) {
 		case 'v': env->verbose = true; break;
 		case OPT_JSON: env->json = true; break;

@@ -501,7 +501,7 @@ int cli_resolve_main(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:d:m:fvh", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "p:d:m:fvh", longopts)) != -1) {
 		if (c == 'h') {
 			cli_help(stdout, "resolve");
 			return JSYM_EXIT_OK;

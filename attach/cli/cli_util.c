@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,21 @@ void cli_err(const char *fmt, ...)
 	 * whatever a caller did not escape is escaped here. */
 	dprintf(STDERR_FILENO, "jsym: %s\n", term_escape(safe, sizeof(safe), buf,
 							  strlen(buf), TERM_KEEP_NL));
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	char *name = argv[0], prog[64];
+	int c;
+
+	/* both libcs print argv[0] before their message and read it for
+	 * nothing else; the permutation moves only argv[optind...] */
+	snprintf(prog, sizeof(prog), "jsym: %s", name);
+	argv[0] = prog;
+	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	argv[0] = name;
+	return c;
 }
 
 void cli_put_text(FILE *f, const char *s)

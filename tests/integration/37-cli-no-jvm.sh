@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # 37-cli-no-jvm.sh - what jsym prints where no real JVM is needed: --json
 # of an exec that fails before any output exists (stdout is a file with
-# earlier contents); `jsym list -v` as an unprivileged user about the
-# processes it cannot inspect; a fake JVM whose release file and cgroup
-# carry terminal escape sequences (`jsym list`, `-v`, `--json` must show
-# them escaped).  Fast: no JDK, no container.
+# earlier contents); getopt's errors, named as jsym's; `jsym list -v` as
+# an unprivileged user about the processes it cannot inspect; a fake JVM
+# whose release file and cgroup carry terminal escape sequences (`jsym
+# list`, `-v`, `--json` must show them escaped).  Fast: no JDK, no
+# container.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 t_need_root
@@ -30,6 +31,20 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if d.get("ok") is False and d.get("exit") == 2 and "output" not in d else 1)' "$out"
 # The JSON (longer than the old text) overwrites it from offset 0.
 t_check "the earlier contents appear nowhere" eval "! grep -q OLD-SECRET '$out'"
+
+# ------------------------------------------- getopt's errors
+t_case getopt-errors-say-jsym
+# getopt's own messages start "jsym: COMMAND: " like every other error,
+# not with the bare command name getopt finds in argv[0]
+for cmd in attach detach exec list map resolve; do
+	la_jsym "$cmd" --no-such-option
+	t_expect_rc 1
+	t_expect_err "^jsym: $cmd: unrecognized option"
+	t_expect_not_err "^$cmd:"
+done
+la_jsym map -i
+t_expect_rc 1
+t_expect_err "^jsym: map: option requires an argument"
 
 # ------------------------------------------- list -v, unprivileged
 t_case list-v-unprivileged-names-what-was-refused
