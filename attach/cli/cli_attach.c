@@ -32,7 +32,7 @@ static void usage_err(void)
 	cli_err("usage: jsym attach [-v] [--json] [--force] [--options OPTS] [--agent-dir DIR] "
 		"[--delivery auto|copy|memfd] "
 		"[--timeout MS] (PID... | --all [--jobs N]) | jsym attach --stop [--clean] "
-		"PID... | jsym detach PID...");
+		"PID... | jsym detach [-a DIR] [-t MS] [-r MS] [-v] [--json] PID...");
 }
 
 /* The agent's dir= among its comma-separated options ("" when absent). */
@@ -112,16 +112,74 @@ static int set_opt(struct attach_env *env, int c, const char *arg, const char *c
 	}
 }
 
-/* The options that go together, and the pids.  0 or -errno (printed). */
-static int check_opts(struct attach_env *env, int argc, char **argv)
+/*
+ * Where each option that is not for every use makes sense.  --stop loads
+ * nothing, so what shapes a load (the agent's options, the delivery, the
+ * gates --force passes, the map fallback) is refused with it.  jsym detach
+ * is attach --stop --clean of the pids it names: it takes the timeouts,
+ * -v, --json and --agent-dir (the builds whose copies it removes), and no
+ * other.  The options not listed (-t, -r, -v, --json, -h) fit everywhere.
+ */
+static const struct opt_fit {
+	int c;
+	const char *name;
+	bool with_stop;         /* makes sense with --stop */
+	bool in_detach;         /* makes sense in jsym detach */
+} opt_fits[] = {
+	{ OPT_ALL, "--all", true, false },
+	{ 'j', "--jobs", true, false },
+	{ 'o', "--options", false, false },
+	{ 'a', "--agent-dir", true, true },
+	{ OPT_DELIVERY, "--delivery", false, false },
+	{ OPT_STOP, "--stop", true, false },
+	{ OPT_CLEAN, "--clean", true, false },
+	{ OPT_FALLBACK, "--fallback", false, false },
+	{ OPT_FORCE, "--force", false, false },
+};
+
+/* Bit i of the result: opt_fits[i] is the option c (0 for another). */
+static unsigned opt_fit_bit(int c)
 {
+	for (size_t i = 0; i < sizeof(opt_fits) / sizeof(opt_fits[0]); i++)
+		if (opt_fits[i].c == c)
+			return 1u << i;
+	return 0;
+}
+
+/* The first option of given (opt_fit_bit's) that does not fit detach or
+ * --stop, printed: -EINVAL; else 0. */
+static int check_fit(const struct attach_env *env, unsigned given, bool detach)
+{
+	for (size_t i = 0; i < sizeof(opt_fits) / sizeof(opt_fits[0]); i++) {
+		const struct opt_fit *f = &opt_fits[i];
+
+		if (!(given & (1u << i)))
+			continue;
+		if (detach && !f->in_detach) {
+			cli_err("detach: %s makes no sense (detach is attach --stop "
+				"--clean of the PIDs named; jsym detach --help)", f->name);
+			return -EINVAL;
+		}
+		if (env->stop && !f->with_stop) {
+			cli_err("%s cannot go with --stop", f->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The options that go together, and the pids.  0 or -errno (printed). */
+static int check_opts(struct attach_env *env, unsigned given, bool detach,
+		      int argc, char **argv)
+{
+	if (check_fit(env, given, detach))
+		return -EINVAL;
 	if (env->clean && !env->stop) {
 		cli_err("--clean goes with --stop (or use jsym detach PID)");
 		return -EINVAL;
 	}
-	if (env->options && (env->stop || strchr(env->options, '\n'))) {
-		cli_err(env->stop ? "--options cannot go with --stop" :
-			"--options must be one line");
+	if (env->options && strchr(env->options, '\n')) {
+		cli_err("--options must be one line");
 		return -EINVAL;
 	}
 	if (env->options && agent_dir_of(env->options, env->out_dir,
@@ -148,7 +206,9 @@ static int check_opts(struct attach_env *env, int argc, char **argv)
 	return 0;
 }
 
-static int parse(struct attach_env *env, int argc, char **argv)
+/* The command line into env; detach: it is jsym detach's.  0, 1 for
+ * --help (printed), or -errno with the reason printed. */
+static int parse(struct attach_env *env, int argc, char **argv, bool detach)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -167,16 +227,22 @@ static int parse(struct attach_env *env, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned given = 0;
 	int c, rc;
 
 	env->timeout_ms = ATTACH_TIMEOUT_MS;
 	env->read_timeout_ms = ATTACH_READ_TIMEOUT_MS;
 	env->jobs = 4;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "j:o:a:t:r:vh", opts)) != -1)
+	while ((c = cli_getopt(argc, argv, "j:o:a:t:r:vh", opts)) != -1) {
 		if ((rc = set_opt(env, c, optarg, argv[0])) != 0)
 			return rc;
-	return check_opts(env, argc, argv);
+		given |= opt_fit_bit(c);
+	}
+	/* before the checks, which then see what detach is */
+	if (detach)
+		env->stop = env->clean = true;
+	return check_opts(env, given, detach, argc, argv);
 }
 
 static void progress(int done, int running, int total, void *ctx)
@@ -210,12 +276,10 @@ static int setup(struct attach_env *env, struct cli_log *cl, int argc, char **ar
 		 bool detach, struct attach_list *list)
 {
 	struct err_text e = { "" };
-	int rc = parse(env, argc, argv);
+	int rc = parse(env, argc, argv, detach);
 
 	if (rc)
 		return rc > 0 ? JSYM_EXIT_OK : JSYM_EXIT_USAGE;
-	if (detach)
-		env->stop = env->clean = true;
 	cli_log_init(cl, env->verbose);
 	env->hooks = (struct attach_hooks){ .begin = log_begin, .step = cli_step,
 					    .warn = warn, .progress = progress, .ctx = cl };

@@ -67,7 +67,7 @@ EXEC_TIMEOUTS
 EXIT_TEXT;
 
 static const char detach_help[] =
-"Usage: jsym detach [-t MS] [-r MS] [-v] [--json] PID...\n"
+"Usage: jsym detach [-a DIR] [-t MS] [-r MS] [-v] [--json] PID...\n"
 "\n"
 "The same as jsym attach --stop --clean: stop the agent's output and remove\n"
 "the copies jsym made that the JVM does not map.\n"

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # 37-cli-no-jvm.sh - what jsym prints where no real JVM is needed: --json
 # of an exec that fails before any output exists (stdout is a file with
-# earlier contents); getopt's errors, named as jsym's; `jsym list -v` as
-# an unprivileged user about the processes it cannot inspect; a fake JVM
-# whose release file and cgroup carry terminal escape sequences (`jsym
-# list`, `-v`, `--json` must show them escaped).  Fast: no JDK, no
-# container.
+# earlier contents); the options detach and attach --stop refuse;
+# getopt's errors, named as jsym's; `jsym list -v` as an unprivileged
+# user about the processes it cannot inspect; a fake JVM whose release
+# file and cgroup carry terminal escape sequences (`jsym list`, `-v`,
+# `--json` must show them escaped).  Fast: no JDK, no container.
 source "$(dirname "$0")/lib-attach.bash"
 la_init
 t_need_root
@@ -31,6 +31,36 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if d.get("ok") is False and d.get("exit") == 2 and "output" not in d else 1)' "$out"
 # The JSON (longer than the old text) overwrites it from offset 0.
 t_check "the earlier contents appear nowhere" eval "! grep -q OLD-SECRET '$out'"
+
+# ------------------------------------------- options that do not fit
+t_case detach-and-stop-refuse-what-makes-no-sense
+# jsym detach is attach --stop --clean of the pids named: every other
+# option is refused, by name, as a usage error (exit 1), before any JVM is
+# looked at.  The pid cannot exist, so a refusal that regressed ends in
+# "no process" (exit 2), never in a detach of a real JVM.
+for opt in --all "--jobs 2" "-o unfold" --options=unfold "--delivery copy" \
+	--stop --clean --fallback=map --force; do
+	# shellcheck disable=SC2086 # the option and its value are two words
+	la_jsym detach $opt "$nopid"
+	t_expect_rc 1
+	name=${opt%%[ =]*}
+	[ "$name" = -o ] && name=--options  # named by its long name
+	t_expect_err "^jsym: detach: $name makes no sense"
+done
+# --stop loads nothing: what shapes a load is refused with it
+for opt in "-o unfold" "--delivery memfd" --fallback=map --force; do
+	# shellcheck disable=SC2086
+	la_jsym attach --stop $opt "$nopid"
+	t_expect_rc 1
+	name=${opt%%[ =]*}
+	[ "$name" = -o ] && name=--options
+	t_expect_err "^jsym: $name cannot go with --stop"
+done
+# what detach does take goes through to the (missing) target
+la_jsym detach -a "$LA_TMP" -t 500 -r 500 -v --json "$nopid"
+t_expect_rc 2
+t_expect_err "no process with pid $nopid"
+t_expect_not_err 'makes no sense|usage'
 
 # ------------------------------------------- getopt's errors
 t_case getopt-errors-say-jsym
