@@ -339,11 +339,6 @@ bool vm_int_const(const struct vm_tables *t, const char *name, int64_t *value)
 	return find_const(t->ints, t->nints, name, value);
 }
 
-bool vm_long_const(const struct vm_tables *t, const char *name, int64_t *value)
-{
-	return find_const(t->longs, t->nlongs, name, value);
-}
-
 /* printf into the growing text at *text (len *n, room *cap). */
 static int appendf(char **text, size_t *n, size_t *cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

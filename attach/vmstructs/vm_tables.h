@@ -84,6 +84,5 @@ const struct vm_field *vm_field_find(const struct vm_tables *t, const char *type
 				     const char *name);
 const struct vm_type *vm_type_find(const struct vm_tables *t, const char *name);
 bool vm_int_const(const struct vm_tables *t, const char *name, int64_t *value);
-bool vm_long_const(const struct vm_tables *t, const char *name, int64_t *value);
 
 #endif
