@@ -203,12 +203,6 @@ int journal_append_load(struct journal_writer *w, uint64_t ts, const struct jour
 	return rc;
 }
 
-int journal_append_inline(struct journal_writer *w, uint64_t ts, uint64_t parent_id,
-			  const struct journal_method *m)
-{
-	return journal_put_method(&w->buf, JF_INLINE, ts_or_now(ts), parent_id, m);
-}
-
 int journal_append_unload(struct journal_writer *w, uint64_t ts, uint64_t id, uint64_t code_start)
 {
 	return journal_put_unload(&w->buf, ts_or_now(ts), id, code_start);

@@ -40,7 +40,9 @@ struct journal_method {
 int journal_put_header(struct bbuf *b, uint32_t pid, uint64_t realtime_ns,
 		       uint64_t proc_starttime, const char *agent_version);
 
-/* type is JF_LOAD (id = the new LOAD's id) or JF_INLINE (id = parent id). */
+/* type is JF_LOAD (id = the new LOAD's id) or JF_INLINE (id = parent id):
+ * no agent writes INLINE any more (FRAMES replaced it), but the format
+ * keeps it for old journals, and the readers' tests build those with it. */
 int journal_put_method(struct bbuf *b, uint16_t type, uint64_t ts, uint64_t id,
 		       const struct journal_method *m);
 int journal_put_unload(struct bbuf *b, uint64_t ts, uint64_t id, uint64_t code_start);
@@ -74,8 +76,6 @@ int journal_open_as(struct journal_writer *w, int fd, uint32_t pid, uint64_t pro
  * ts 0 = now. */
 int journal_append_load(struct journal_writer *w, uint64_t ts, const struct journal_method *m,
 			uint64_t *id_out);
-int journal_append_inline(struct journal_writer *w, uint64_t ts, uint64_t parent_id,
-			  const struct journal_method *m);
 int journal_append_unload(struct journal_writer *w, uint64_t ts, uint64_t id, uint64_t code_start);
 int journal_append_stub(struct journal_writer *w, uint64_t ts, uint64_t code_start,
 			uint64_t code_size, const char *name, uint64_t *id_out);

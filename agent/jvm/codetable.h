@@ -24,7 +24,7 @@ struct code_entry {
 	uintptr_t method;   /* jmethodID of a CODE_METHOD, 0 for stubs */
 	char *name;         /* display name, owned by the table */
 	int kind;
-	/* The entry's journal records (its LOAD or STUB, then its INLINEs) as
+	/* The entry's journal records (its LOAD or STUB, then its FRAMES) as
 	 * written, kept when the journal is bounded (journal_max): a journal
 	 * started over begins with them.  Owned by the table; NULL = none. */
 	unsigned char *rec;

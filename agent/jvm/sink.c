@@ -164,19 +164,6 @@ out:
 	return ev.id;
 }
 
-void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
-			const char *mname, const char *sig, const char *display)
-{
-	struct journal_method m = { start, size, cls, mname, sig, display };
-	struct sink_event ev = { .kind = SINK_INLINE, .ts = sink_now(), .id = parent_id,
-				 .start = start, .size = size, .m = &m, .name = display };
-
-	pthread_mutex_lock(&S.lock);
-	if (S.running && parent_id)
-		record_all(&ev);
-	pthread_mutex_unlock(&S.lock);
-}
-
 void sink_record_raw(uint64_t parent_id, const void *recs, size_t len, unsigned n_records)
 {
 	struct sink_event ev = { .kind = SINK_FRAMES, .id = parent_id, .data = recs, .len = len,

@@ -92,10 +92,6 @@ uint64_t sink_record_load_dbg(uintptr_t method, uint64_t start, uint64_t size,
  * the time the caller records it, it may have changed. */
 int sink_has_load(uintptr_t method, uint64_t start, uint64_t size);
 
-/* An inlined range of LOAD `parent_id` (journal only). */
-void sink_record_inline(uint64_t parent_id, uint64_t start, uint64_t size, const char *cls,
-			const char *mname, const char *sig, const char *display);
-
 /* n_records whole FRAMES records of LOAD `parent_id`, encoded by the
  * caller (frames.h), to the journal only. */
 void sink_record_raw(uint64_t parent_id, const void *recs, size_t len, unsigned n_records);

@@ -35,8 +35,6 @@ static int encode(struct bbuf *b, const struct sink_event *ev)
 	switch (ev->kind) {
 	case SINK_LOAD:
 		return journal_put_method(b, JF_LOAD, ev->ts, ev->id, ev->m);
-	case SINK_INLINE:
-		return journal_put_method(b, JF_INLINE, ev->ts, ev->id, ev->m);
 	case SINK_UNLOAD:
 		return journal_put_unload(b, ev->ts, ev->id, ev->start);
 	case SINK_STUB:
@@ -91,7 +89,7 @@ static unsigned char *kept_copy(const struct sink_event *ev, int rc, size_t off,
 	return one.data;
 }
 
-/* The live entry whose LOAD has `id` (its INLINEs follow it closely). */
+/* The live entry whose LOAD has `id` (its FRAMES follow it closely). */
 static struct code_entry *entry_by_id(uint64_t id)
 {
 	struct code_entry *e;
@@ -131,9 +129,6 @@ static int record_frames(const struct sink_event *ev)
 
 static int out_record(struct sink_event *ev)
 {
-	struct code_entry *parent;
-	unsigned char *rec;
-	uint32_t len;
 	size_t off;
 	int rc;
 
@@ -145,16 +140,8 @@ static int out_record(struct sink_event *ev)
 	if (rc < 0)
 		S.st.drops++;
 	sink_maybe_wake();
-	if (ev->kind == SINK_LOAD || ev->kind == SINK_STUB) {
+	if (ev->kind == SINK_LOAD || ev->kind == SINK_STUB)
 		ev->rec = kept_copy(ev, rc, off, &ev->rec_len);
-	} else if (ev->kind == SINK_INLINE) {
-		if (rc == 0)
-			S.st.inlines++;
-		rec = kept_copy(ev, rc, off, &len);
-		if (rec && (parent = entry_by_id(ev->id)) && codetable_add_rec(parent, rec, len) < 0)
-			S.st.drops++;
-		free(rec);
-	}
 	return 0;
 }
 

@@ -29,7 +29,7 @@ struct sink_journal {
 	uint64_t live;            /* bytes the current file began with (header, live set) */
 	uint64_t rotate_after_ns; /* no new attempt before (after a failure) */
 	int last_rotate_err;
-	uint64_t recent_id[8], recent_start[8];   /* last LOADs, for their INLINEs */
+	uint64_t recent_id[8], recent_start[8];   /* last LOADs, for their FRAMES */
 	unsigned recent_pos;
 	/* what the flush in progress took */
 	struct bbuf out;          /* the swapped-out records */

@@ -41,7 +41,6 @@
 enum sink_event_kind {
 	SINK_LOAD,     /* a compiled method: m, name (display), data = its DEBUG_INFO */
 	SINK_STUB,     /* a stub: name */
-	SINK_INLINE,   /* an inlined range of LOAD `id`: m */
 	SINK_FRAMES,   /* whole FRAMES records of LOAD `id`: data, len, n_records */
 	SINK_UNLOAD,   /* the entry `id` at `start` ends */
 	SINK_EPOCH,    /* journal_format.h's EPOCH with `reason` */
@@ -55,7 +54,7 @@ struct sink_event {
 	uint64_t id;                     /* the new LOAD/STUB's id, or the parent's */
 	uint64_t start, size;            /* the code */
 	uint64_t reason;                 /* EPOCH */
-	const struct journal_method *m;  /* LOAD, INLINE */
+	const struct journal_method *m;  /* LOAD */
 	const char *name;                /* LOAD: the display name; STUB: its name */
 	const void *data;                /* LOAD: DEBUG_INFO or NULL; FRAMES: records */
 	size_t len;

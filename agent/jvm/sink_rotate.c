@@ -8,7 +8,7 @@
  * thread starts it over instead: under the sink lock, in the same hold in
  * which it swapped the buffers out, it renders a new journal from the live
  * table (header, EPOCH JF_EPOCH_LIVE_SET, then the kept LOAD/STUB record of
- * every live entry with its INLINEs, by id, byte for byte as first
+ * every live entry with its FRAMES, by id, byte for byte as first
  * written), writes it to jsym-<pid>.journal.tmp and renames it over the
  * journal.  The records swapped out in that hold are not written anywhere:
  * the live set already reflects them, and the old file is being replaced.

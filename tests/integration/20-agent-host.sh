@@ -5,7 +5,7 @@
 #
 #  A startup load (-agentpath, with unfold and verbose): files, formats,
 #    names as jcmd prints them, coverage of the JDK's own `Compiler.perfmap`
-#    snapshot, INLINE records inside their LOADs, log lines on stderr
+#    snapshot, FRAMES records inside their LOADs, log lines on stderr
 #  B late attach (jcmd JVMTI.agent_load): same checks
 #  C re-attach twice: refresh only, no duplicate map lines
 #  D stop, then load again: the journal continues, the map is rebuilt

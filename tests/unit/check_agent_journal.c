@@ -123,19 +123,17 @@ START_TEST(test_writer_ids_and_file)
 	ck_assert_int_eq(journal_append_unload(&w, 3, id1, 0x1000), 0);
 	/* the same address reused by a newer LOAD gets a new id */
 	ck_assert_int_eq(journal_append_load(&w, 4, &m, &id3), 0);
-	ck_assert_int_eq(journal_append_inline(&w, 4, id3, &m), 0);
 	ck_assert_uint_eq(id1, 1);
 	ck_assert_uint_eq(id2, 2);
 	ck_assert_uint_eq(id3, 3);
 	ck_assert_int_eq(journal_flush(&w), 0);
 	n = pread(fd, buf, sizeof(buf), 0);
-	ck_assert_int_eq(n, 64 + 64 + 64 + 32 + 64 + 64);
+	ck_assert_int_eq(n, 64 + 64 + 64 + 32 + 64);
 	ck_assert_uint_eq(jf_get32(buf + 16), 77);
 	ck_assert_uint_eq(jf_get16(buf + 64 + 64 + 64), JF_UNLOAD);
 	ck_assert_uint_eq(jf_get64(buf + 64 + 64 + 64 + 16), 1);
 	ck_assert_uint_eq(jf_get16(buf + 64 + 64 + 64 + 32), JF_LOAD);
 	ck_assert_uint_eq(jf_get64(buf + 64 + 64 + 64 + 32 + 16), 3);
-	ck_assert_uint_eq(jf_get16(buf + 64 + 64 + 64 + 32 + 64), JF_INLINE);
 	ck_assert_int_eq(journal_close(&w), 0);
 }
 END_TEST

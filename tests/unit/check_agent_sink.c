@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check_tmp.h"
+#include "frames.h"
 #include "jitdump.h"
 #include "journal_format.h"
 #include "journal_read.h"
@@ -304,12 +305,34 @@ static unsigned char fake_code[0x40 * 200];
 
 /*
  * journal_max: the journal never passes the cap, is started over with
- * EPOCH(LIVE_SET), and read alone gives exactly the live set (INLINEs of
- * live loads included, nothing twice); the jitdump has one CODE_LOAD per
- * load; stop rewrites the map at once, rate limit or not.
+ * EPOCH(LIVE_SET), and read alone gives exactly the live set (the FRAMES
+ * of live loads included, nothing twice); the jitdump has one CODE_LOAD
+ * per load; stop rewrites the map at once, rate limit or not.
  */
-/* 120 rounds of 30 loads (each with an inline) or unloads over 200 slots;
- * the journal never passes journal_max=64k.  live[i] is slot i's id or 0. */
+/* The FRAMES record of LOAD id at start, as the agent hands it over
+ * (frames.h, sink_record_raw): U.n() inlined at [start + 8, start + 16). */
+static void record_frames(uint64_t id, uint64_t start)
+{
+	static int m_t, m_u;
+	jmethodID ids[2] = { (jmethodID)&m_t, (jmethodID)&m_u };
+	struct unfold_range r[1] = { { 8, 8, 0, 2 } };
+	struct unfold_frame fr[2] = { { 0, UNFOLD_NO_BCI }, { 1, UNFOLD_NO_BCI } };
+	struct unfold_info u = { .ranges = r, .frames = fr, .methods = ids,
+				 .n_ranges = 1, .n_frames = 2, .n_methods = 2 };
+	struct frames_method m[2] = {
+		{ "T", "m", "()V", "void T.m()", NULL, NULL, 0 },
+		{ "U", "n", "()V", "void U.n()", NULL, NULL, 0 },
+	};
+	struct bbuf b = { 0 };
+
+	ck_assert_int_eq(frames_encode(&b, sink_now(), id, start, &u, m, 0), 1);
+	sink_record_raw(id, b.data, b.len, 1);
+	bbuf_free(&b);
+}
+
+/* 120 rounds of 30 loads (each with its FRAMES) or unloads over 200
+ * slots; the journal never passes journal_max=64k.  live[i] is slot i's
+ * id or 0. */
 static void churn_bounded(uint64_t base, uint64_t live[200])
 {
 	struct stat sb;
@@ -328,8 +351,7 @@ static void churn_bounded(uint64_t base, uint64_t live[200])
 			snprintf(name, sizeof(name), "void T.m%d()", i);
 			live[i] = sink_record_load(0x100 + (uintptr_t)i, base + 0x40 * (uint64_t)i,
 						   0x40, "T", "m", "()V", name);
-			sink_record_inline(live[i], base + 0x40 * (uint64_t)i + 8, 8, "U", "n",
-					   "()V", "void U.n()");
+			record_frames(live[i], base + 0x40 * (uint64_t)i);
 		}
 		sink_sync();
 		ck_assert_int_eq(stat(path_journal, &sb), 0);
@@ -338,16 +360,16 @@ static void churn_bounded(uint64_t base, uint64_t live[200])
 }
 
 /* The journal alone: EPOCH(LIVE_SET) first, then exactly the live set,
- * each live load with its one inline, nothing twice. */
+ * each live load with its one FRAMES, nothing twice. */
 static void check_journal_is_live_set(uint64_t base, const uint64_t live[200])
 {
 	struct jr_reader jr;
 	struct jr_record rec;
-	static uint64_t seen[200], inl[200];
+	static uint64_t seen[200], nframes[200];
 	int n = 0, first = 1;
 
 	memset(seen, 0, sizeof(seen));
-	memset(inl, 0, sizeof(inl));
+	memset(nframes, 0, sizeof(nframes));
 	jr_open_fd(&jr, open(path_journal, O_RDONLY));
 	while (jr_next(&jr, &rec, NULL) == 1) {
 		int i = (int)((rec.code_start - base) / 0x40);
@@ -364,17 +386,17 @@ static void check_journal_is_live_set(uint64_t base, const uint64_t live[200])
 		} else if (rec.type == JF_UNLOAD) {
 			ck_assert_uint_eq(seen[i], rec.id);
 			seen[i] = 0;
-			inl[i] = 0;
-		} else if (rec.type == JF_INLINE) {
+			nframes[i] = 0;
+		} else if (rec.type == JF_FRAMES) {
 			ck_assert_uint_eq(seen[i], rec.id);
-			inl[i]++;
+			nframes[i]++;
 		}
 	}
 	jr_close(&jr);
 	for (int i = 0; i < 200; i++) {
 		ck_assert_uint_eq(seen[i], live[i]);
 		if (live[i]) {
-			ck_assert_uint_eq(inl[i], 1);
+			ck_assert_uint_eq(nframes[i], 1);
 			n++;
 		}
 	}
