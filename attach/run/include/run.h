@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * run.h - one attach command, run in a forked child (attach/run/run.c).
+ * run.h - one attach command, run in a forked child (attach/run/run.c),
+ * and the pool of such workers (pool.c).
  *
- * The layer between the CLI and the protocols: the CLI says what to run,
- * this picks HotSpot or OpenJ9 from the target's facts and runs it where
- * the protocol needs to be (namespaces, credentials).
+ * The layer between the use cases and the protocols (docs/architecture.md):
+ * attach/attaching's load and `jsym exec` say what to run; this picks the
+ * protocol from the target's kind (the protocols[] table of run.c) and runs
+ * it where the protocol needs to be (namespaces, credentials).  The pool
+ * runs attach/attaching's workers; the kind names are what attach, exec
+ * and list print.
  */
 #ifndef JSYM_RUN_H
 #define JSYM_RUN_H
