@@ -115,6 +115,7 @@ static const char list_help[] =
 static const char map_help[] =
 "Usage: jsym map [--json] [--stdout] [-v] PID\n"
 "       jsym map --follow [--interval MS] [--json] [-v] PID\n"
+"       jsym map --tables [-v] PID\n"
 "\n"
 "Write the JVM's perf map without attaching, signalling or loading anything:\n"
 "libjvm.so's serviceability tables and code cache read from outside\n"
@@ -124,6 +125,8 @@ static const char map_help[] =
 "the JVM's exit.\n"
 "\n"
 "      --stdout            print the map instead of writing it\n"
+"      --tables            print the JVM's vmStructs tables (fields, types,\n"
+"                          constants) as text instead of a map\n"
 "  -f, --follow            keep the map current and journal its changes\n"
 "  -i, --interval MS       time between two scans with --follow (1000; >= 10)\n"
 "      --json              a summary as one JSON object\n"

@@ -25,7 +25,8 @@ struct map_env {
 static void usage_err(void)
 {
 	cli_err("usage: jsym map [-v] [--json] [--stdout] PID\n"
-		"       jsym map --follow [--interval MS] [-v] [--json] PID");
+		"       jsym map --follow [--interval MS] [-v] [--json] PID\n"
+		"       jsym map --tables [-v] PID");
 }
 
 static int parse(struct map_env *env, int argc, char **argv)
