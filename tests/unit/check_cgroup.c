@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_skip.h"
 #include "deploy_int.h"
 #include "target.h"
 
@@ -168,10 +169,13 @@ Suite *cgroup_suite(void)
 {
 	Suite *s = suite_create("cgroup");
 
+	char why[192];
+
 	if (geteuid() == 0 && !can_make_memory_cgroup()) {
-		fprintf(stderr, "skip: cgroup: join_memory_then_back_where_it_was: cannot "
-			"make a memory cgroup under %s (a container without a writable "
-			"cgroup file system)\n", mnt[0] ? mnt : "/sys/fs/cgroup");
+		snprintf(why, sizeof(why), "cannot make a memory cgroup under %s (a "
+			 "container without a writable cgroup file system)",
+			 mnt[0] ? mnt : "/sys/fs/cgroup");
+		check_skip("cgroup", join_memory_then_back_where_it_was, why);
 	} else if (geteuid() == 0) {
 		TCase *tc = tcase_create("cgroup-root");
 
@@ -179,7 +183,7 @@ Suite *cgroup_suite(void)
 		tcase_add_test(tc, join_memory_then_back_where_it_was);
 		suite_add_tcase(s, tc);
 	} else {
-		fprintf(stderr, "skip: cgroup: join_memory_then_back_where_it_was: needs root\n");
+		check_skip("cgroup", join_memory_then_back_where_it_was, "needs root");
 	}
 	return s;
 }

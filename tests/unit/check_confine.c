@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "check_planted.h"
+#include "check_skip.h"
 #include "check_tmp.h"
 #include "base.h"
 #include "confine.h"
@@ -97,13 +98,10 @@ START_TEST(planted_fifo_not_opened)
 }
 END_TEST
 
+/* Root only (mknod): confine_suite registers it as root. */
 START_TEST(planted_device_not_opened)
 {
 	make_dir();
-	if (geteuid() != 0) {
-			fprintf(stderr, "skip: planted_device_not_opened needs root (mknod)\n");
-		return;
-	}
 	refused_unopened(true);
 }
 END_TEST
@@ -296,18 +294,15 @@ END_TEST
  * A device bound over a plain file (what `unshare -Urm` lets any user do
  * with /dev/null) and a procfs file bound there: the file's own directory
  * entry says "regular", its mount says otherwise; refused, never opened.
- * In a mount namespace of this forked test's own.
+ * In a mount namespace of this forked test's own: root only, and registered
+ * only where one can be made (confine_suite).
  */
 START_TEST(bind_mounted_device_refused)
 {
 	char *buf = NULL;
 	int ifd, d, fd;
 
-	if (geteuid() != 0 || unshare(CLONE_NEWNS) != 0) {
-		fprintf(stderr, "skip: bind_mounted_device_refused needs root "
-			"(a mount namespace, mknod)\n");
-		return;
-	}
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
 	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 	make_dir();
 	ck_assert(planted_node(at("dev"), true));
@@ -401,7 +396,8 @@ END_TEST
 /*
  * A chrooted target's mountinfo lists nothing above its root (not even the
  * mount its root lies on): the mount is found in another process's table,
- * so its files still open, and a FIFO there is still refused.
+ * so its files still open, and a FIFO there is still refused.  Root only
+ * (chroot).
  */
 START_TEST(chrooted_target_files_open)
 {
@@ -410,10 +406,6 @@ START_TEST(chrooted_target_files_open)
 	pid_t pid;
 	char c;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "skip: chrooted_target_files_open needs root (chroot)\n");
-		return;
-	}
 	make_dir();
 	fd = open(at("file"), O_WRONLY | O_CREAT | O_EXCL, 0644);
 	ck_assert_int_ge(fd, 0);
@@ -555,7 +547,8 @@ END_TEST
  * them) has a status text of about 722 KB, NStgid: near its end.  A reader
  * that cut it at 64 KiB found no NStgid: and took the host's pid for the
  * process's own, as on a kernel before 4.1.  Here the process is pid 1 of
- * a new pid namespace, so the two differ.
+ * a new pid namespace, so the two differ.  Root only (setgroups), and
+ * registered only where a pid namespace can be made (confine_suite).
  */
 START_TEST(huge_status_keeps_nspid)
 {
@@ -566,10 +559,6 @@ START_TEST(huge_status_keeps_nspid)
 	pid_t mid, inner = 0;
 	char c;
 
-	if (geteuid() != 0) {
-		printf("huge_status_keeps_nspid: skipped (needs root: setgroups, CLONE_NEWPID)\n");
-		return;
-	}
 	ck_assert_int_eq(pipe(ready), 0);
 	ck_assert_int_eq(pipe(go), 0);
 	ck_assert_int_eq(pipe(set), 0);
@@ -601,12 +590,7 @@ START_TEST(huge_status_keeps_nspid)
 		_exit(0);
 	}
 	ck_assert_int_eq(read(ready[0], &inner, sizeof(inner)), (ssize_t)sizeof(inner));
-	if (inner <= 0) {
-		printf("huge_status_keeps_nspid: skipped (cannot unshare a pid "
-		       "namespace here)\n");
-		waitpid(mid, NULL, 0);
-		return;
-	}
+	ck_assert_msg(inner > 0, "no pid namespace, though check_can_unshare made one");
 	ck_assert_int_eq(read(set[0], &c, 1), 1);       /* its groups are set */
 	ck_assert_int_eq(target_open(inner, 0, &t, &e), 0);
 	ck_assert_msg(t.st.nspid == 1, "nspid %d of pid %d, want 1 (%s)", (int)t.st.nspid,
@@ -627,22 +611,28 @@ Suite *confine_suite(void)
 {
 	Suite *s = suite_create("confine");
 	TCase *tc = tcase_create("planted");
+	bool root = geteuid() == 0;
 
 	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, planted_fifo_not_opened);
-	tcase_add_test(tc, planted_device_not_opened);
+	check_add_if(tc, root, "confine", planted_device_not_opened, "needs root (mknod)");
 	tcase_add_test(tc, procfs_file_refused);
 	tcase_add_test(tc, plain_file_read);
 	tcase_add_test(tc, non_jvm_argfile_not_opened);
 	tcase_add_test(tc, socket_refused);
 	tcase_add_test(tc, symlink_and_dotdot_stay_inside);
-	tcase_add_test(tc, bind_mounted_device_refused);
+	check_add_if(tc, root && check_can_unshare(CLONE_NEWNS), "confine",
+		     bind_mounted_device_refused, root ? "cannot make a mount namespace here" :
+		     "needs root (a mount namespace, mknod)");
 	tcase_add_test(tc, fs_kinds);
 	tcase_add_test(tc, bad_calls_refused);
-	tcase_add_test(tc, chrooted_target_files_open);
+	check_add_if(tc, root, "confine", chrooted_target_files_open, "needs root (chroot)");
 	tcase_add_test(tc, mapped_lib_replaced_refused);
 	tcase_add_test(tc, stat_walks_confined);
-	tcase_add_test(tc, huge_status_keeps_nspid);
+	check_add_if(tc, root && check_can_unshare(CLONE_NEWPID), "confine",
+		     huge_status_keeps_nspid, root ? "cannot make a pid namespace here "
+		     "(qemu-user: a process with threads)" :
+		     "needs root (setgroups, CLONE_NEWPID)");
 	suite_add_tcase(s, tc);
 	return s;
 }

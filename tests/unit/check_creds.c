@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_skip.h"
 #include "target.h"
 
 extern Suite *creds_suite(void); /* listed in the runner by tests/tests.mk */
@@ -22,8 +23,8 @@ START_TEST(same_ids_is_a_no_op)
 END_TEST
 
 /* Root only: creds_suite adds it to the "creds-root" case as root, and
- * otherwise prints why it is skipped (a skipped test must not count as a
- * pass). */
+ * otherwise prints why it is skipped (check_skip.h: a skipped test must
+ * not count as a pass). */
 START_TEST(switch_and_restore_as_root)
 {
 	gid_t groups[2] = { 65534, 4 };
@@ -110,7 +111,7 @@ Suite *creds_suite(void)
 		tcase_add_test(root, switch_and_restore_as_root);
 		suite_add_tcase(s, root);
 	} else {
-		fprintf(stderr, "skip: creds: switch_and_restore_as_root: needs root\n");
+		check_skip("creds", switch_and_restore_as_root, "needs root");
 	}
 	return s;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_skip.h"
 #include "check_tmp.h"
 #include "deploy.h"
 #include "deploy_int.h"
@@ -512,8 +513,9 @@ Suite *deploy_suite(void)
 		tcase_add_test(root_tc, reaper_uid_not_in_another_namespace_map);
 		suite_add_tcase(s, root_tc);
 	} else {
-		fprintf(stderr, "skip: deploy: lock_ignores_a_flock_of_the_containers_root: "
-			"needs root\n");
+		check_skip("deploy", lock_ignores_a_flock_of_the_containers_root, "needs root");
+		check_skip("deploy", reaper_uid_is_nobodys_and_no_ones, "needs root");
+		check_skip("deploy", reaper_uid_not_in_another_namespace_map, "needs root");
 	}
 	return s;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "check_skip.h"
 #include "hotspot.h"
 #include "hotspot_int.h"
 #include "hs_io.h"
@@ -582,12 +583,8 @@ Suite *hotspot_suite(void)
 	tcase_add_test(tc, dripping_reply_has_a_deadline);
 	tcase_add_test(tc, endless_reply_is_capped);
 	tcase_add_test(tc, refusal_text_escaped);
-	if (have_pty())
-		tcase_add_test(tc, success_output_escaped_on_a_terminal_only);
-	else
-		fprintf(stderr, "skip: hotspot: success_output_escaped_on_a_terminal_only: "
-			"no pseudo-terminal here (a container without /dev/ptmx "
-			"or /dev/pts)\n");
+	check_add_if(tc, have_pty(), "hotspot", success_output_escaped_on_a_terminal_only,
+		     "no pseudo-terminal here (a container without /dev/ptmx or /dev/pts)");
 	suite_add_tcase(s, tc);
 	tc = tcase_create("alt_temp_dir");
 	tcase_set_timeout(tc, 20);

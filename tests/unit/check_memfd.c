@@ -4,7 +4,8 @@
  * "JVM" of uid 1000 in our own namespaces: the JVM's uid reaches the
  * agent's memfd through /proc/<helper>/fd, and reads nothing of jsym's
  * memory there (issue 17 row 4).  Needs root (the helper takes the JVM's
- * ids); skips with a reason otherwise.
+ * ids): memfd_suite registers it as root only, and otherwise says why it
+ * is skipped (check_skip.h).
  */
 #include <check.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_skip.h"
 #include "deploy.h"
 #include "deploy_int.h"
 #include "target.h"
@@ -100,11 +102,6 @@ START_TEST(holder_shows_nothing_of_jsym)
 	ssize_t n;
 	pid_t jvm;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "skip: holder_shows_nothing_of_jsym needs root "
-			"(the helper takes the JVM's ids)\n");
-		return;
-	}
 	memset(&b, 0, sizeof(b));
 	b.agent[DEPLOY_GLIBC].data = (unsigned char *)agent;
 	b.agent[DEPLOY_GLIBC].size = sizeof(agent) - 1;
@@ -142,7 +139,8 @@ Suite *memfd_suite(void)
 	Suite *s = suite_create("memfd");
 	TCase *tc = tcase_create("helper");
 
-	tcase_add_test(tc, holder_shows_nothing_of_jsym);
+	check_add_if(tc, geteuid() == 0, "memfd", holder_shows_nothing_of_jsym,
+		     "needs root (the helper takes the JVM's ids)");
 	suite_add_tcase(s, tc);
 	return s;
 }

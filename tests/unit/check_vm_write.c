@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_skip.h"
 #include "check_tmp.h"
 #include "target.h"
 #include "vm_scan.h"
@@ -184,8 +185,7 @@ Suite *vm_write_suite(void)
 		tcase_add_test(root, map_written_only_where_the_jvm_could);
 		suite_add_tcase(s, root);
 	} else {
-		fprintf(stderr, "skip: vm_write: map_written_only_where_the_jvm_could: "
-			"needs root\n");
+		check_skip("vm_write", map_written_only_where_the_jvm_could, "needs root");
 	}
 	return s;
 }
