@@ -26,6 +26,207 @@ static const char *kind_name(mode_t m)
 }
 
 /*
+ * Where one walk is: the directories open from root_fd down (stack[0] is
+ * root_fd, which the walk never closes), the part of the path still to go
+ * (in rest, rewritten when a symlink is followed) and the symlinks
+ * followed so far.
+ */
+struct cursor {
+	int stack[MAX_DEPTH];
+	int depth;
+	int links;
+	char *rest, *tmp;       /* 2 * PATH_MAX + 2 bytes each */
+	char *p;                /* the next name in rest */
+};
+
+#define CURSOR_CAP (2 * PATH_MAX + 2)
+#define NAME_END 1              /* next_name: the directory reached is the end */
+
+/* A cursor on path at root_fd, whose mount is checked first.  0 or
+ * -errno; cursor_end either way. */
+static int cursor_start(struct walk *w, struct cursor *c, int root_fd, const char *path)
+{
+	int rc;
+
+	c->stack[0] = root_fd;
+	c->depth = 0;
+	c->links = 0;
+	c->p = NULL;
+	c->rest = malloc(CURSOR_CAP);
+	c->tmp = malloc(CURSOR_CAP);
+	if (!c->rest || !c->tmp)
+		return -ENOMEM;
+	if (strlen(path) > PATH_MAX)
+		return err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too long", path);
+	strcpy(c->rest, path);
+	c->p = c->rest;
+	rc = cf_check_mount(w, root_fd, "the root");
+	return rc < 0 ? rc : 0;
+}
+
+/* Every directory the walk opened closed, its buffers freed. */
+static void cursor_end(struct cursor *c)
+{
+	while (c->depth > 0)
+		close(c->stack[c->depth--]);
+	free(c->rest);
+	free(c->tmp);
+}
+
+/*
+ * The next name of the path into comp, the cursor moved past it; *last
+ * when nothing but slashes follows it.  "." and empty names between
+ * slashes are passed over.  0, NAME_END when the path is used up or ends
+ * in ".", or -ENAMETOOLONG for a name longer than NAME_MAX.
+ */
+static int next_name(struct walk *w, struct cursor *c, char comp[NAME_MAX + 1], bool *last)
+{
+	for (;;) {
+		size_t n;
+
+		while (*c->p == '/')
+			c->p++;
+		n = strcspn(c->p, "/");
+		*last = !c->p[n + strspn(c->p + n, "/")];
+		if (n == 0 || (n == 1 && c->p[0] == '.')) {
+			if (*last || n == 0)
+				return NAME_END;
+			c->p += n;
+			continue;
+		}
+		if (n > NAME_MAX)
+			return err_set(w->e, -ENAMETOOLONG, "cannot open %s: a component is "
+				       "too long", w->path);
+		memcpy(comp, c->p, n);
+		comp[n] = '\0';
+		c->p += n;
+		return 0;
+	}
+}
+
+/* The directory the walk stands in, as its end: an O_PATH fd of it (its
+ * mount was checked when it was entered) and its stat, or -errno. */
+static int open_here(struct cursor *c, struct stat *st)
+{
+	int fd = openat(c->stack[c->depth], ".", O_PATH | O_CLOEXEC), rc;
+
+	if (fd < 0 || fstat(fd, st) != 0) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* The name comp in the directory the walk stands in, opened O_PATH
+ * without following a symlink, on a mount that passes cf_check_mount:
+ * the fd and its stat, or -errno with w->e set. */
+static int open_name(struct walk *w, struct cursor *c, const char *comp, struct stat *st)
+{
+	int fd = openat(c->stack[c->depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return err_set(w->e, -errno, "cannot open %s: %s", w->path, strerror(errno));
+	if ((rc = cf_check_mount(w, fd, comp)) < 0 || fstat(fd, st) != 0) {
+		rc = rc < 0 ? rc : -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/*
+ * fd, the symlink comp, followed: its target goes in front of the rest of
+ * the path, and an absolute one starts again at root_fd, so it cannot
+ * lead out.  refused: it is the last name and the caller asked for no
+ * symlink there.  Closes fd.  0, or -ELOOP (refused, or more than
+ * MAX_LINKS), -ENAMETOOLONG or -errno, with w->e set.
+ */
+static int follow_link(struct walk *w, struct cursor *c, int fd, const char *comp,
+		       bool refused)
+{
+	char lnk[PATH_MAX + 1];
+	ssize_t ln;
+
+	if (refused || ++c->links > MAX_LINKS) {
+		close(fd);
+		return err_set(w->e, -ELOOP, "refusing %s: %s is a symlink%s",
+			       w->path, comp, refused ? "" : " (too many)");
+	}
+	ln = readlinkat(fd, "", lnk, sizeof(lnk) - 1);
+	close(fd);
+	if (ln <= 0)
+		return ln < 0 ? -errno : -ENOENT;
+	lnk[ln] = '\0';
+	if (strlen(c->p) + (size_t)ln + 2 > 2 * PATH_MAX)
+		return err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too long "
+			       "after its symlinks", w->path);
+	/* an absolute target starts again at the root */
+	if (lnk[0] == '/')
+		while (c->depth > 0)
+			close(c->stack[c->depth--]);
+	snprintf(c->tmp, CURSOR_CAP, "%s/%s", lnk, c->p);
+	strcpy(c->rest, c->tmp);
+	c->p = c->rest;
+	return 0;
+}
+
+/* fd, the name comp with its stat st, entered: only a directory, at most
+ * MAX_DEPTH deep.  0, or -ENOTDIR / -ENAMETOOLONG with w->e set and fd
+ * closed. */
+static int descend(struct walk *w, struct cursor *c, int fd, const char *comp,
+		   const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode)) {
+		close(fd);
+		return err_set(w->e, -ENOTDIR, "cannot open %s: %s is not a directory",
+			       w->path, comp);
+	}
+	if (c->depth + 1 >= MAX_DEPTH) {
+		close(fd);
+		return err_set(w->e, -ENAMETOOLONG, "cannot open %s: too deep", w->path);
+	}
+	c->stack[++c->depth] = fd;
+	return 0;
+}
+
+/*
+ * One name of the path: "..", a symlink, the last name or a directory to
+ * enter.  0 to go on; 1 when *fd is the end (opened O_PATH, its stat in
+ * *st); or -errno.
+ */
+static int walk_step(struct walk *w, struct cursor *c, bool nofollow, struct stat *st,
+		     int *fd)
+{
+	char comp[NAME_MAX + 1];
+	bool last;
+	int rc = next_name(w, c, comp, &last);
+
+	if (rc == NAME_END) {
+		*fd = open_here(c, st);
+		return *fd < 0 ? *fd : 1;
+	}
+	if (rc < 0)
+		return rc;
+	if (!strcmp(comp, "..")) {
+		/* never above root_fd: RESOLVE_IN_ROOT's rule */
+		if (c->depth > 0)
+			close(c->stack[c->depth--]);
+		return 0;
+	}
+	*fd = open_name(w, c, comp, st);
+	if (*fd < 0)
+		return *fd;
+	/* a symlink is followed, unless it is the end confine_lookup wants */
+	if (S_ISLNK(st->st_mode) && !(last && nofollow && w->keep_link))
+		return follow_link(w, c, *fd, comp, last && nofollow);
+	if (last)
+		return 1;
+	return descend(w, c, *fd, comp, st);
+}
+
+/*
  * Walk path below root_fd to its last component, opened O_PATH and checked
  * (mount, and a symlink followed unless nofollow).  Returns the fd and its
  * stat in *st, or -errno.
@@ -33,131 +234,13 @@ static const char *kind_name(mode_t m)
 static int walk_path(struct walk *w, int root_fd, const char *path, bool nofollow,
 		     struct stat *st)
 {
-	int stack[MAX_DEPTH], depth = 0, links = 0, rc, fd;
-	char *rest = malloc(2 * PATH_MAX + 2), *tmp = malloc(2 * PATH_MAX + 2);
-	char *p;
+	struct cursor c;
+	int fd = -1, rc = cursor_start(w, &c, root_fd, path);
 
-	stack[0] = root_fd;
-	if (!rest || !tmp) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (strlen(path) > PATH_MAX) {
-		rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too long", path);
-		goto out;
-	}
-	strcpy(rest, path);
-	if ((rc = cf_check_mount(w, root_fd, "the root")) < 0)
-		goto out;
-	p = rest;
-	for (;;) {
-		char comp[NAME_MAX + 1];
-		size_t n;
-		bool last;
-
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		last = !p[n + strspn(p + n, "/")];
-		if (n == 0 || (n == 1 && p[0] == '.')) {
-			if (last || n == 0) {
-				/* the directory reached is the end */
-				fd = openat(stack[depth], ".", O_PATH | O_CLOEXEC);
-				if (fd < 0 || fstat(fd, st) != 0) {
-					rc = -errno;
-					if (fd >= 0)
-						close(fd);
-					goto out;
-				}
-				rc = fd;
-				goto out;
-			}
-			p += n;
-			continue;
-		}
-		if (n > NAME_MAX) {
-			rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: a component is "
-				     "too long", w->path);
-			goto out;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		p += n;
-		if (!strcmp(comp, "..")) {
-			/* never above root_fd: RESOLVE_IN_ROOT's rule */
-			if (depth > 0)
-				close(stack[depth--]);
-			continue;
-		}
-		fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			rc = err_set(w->e, -errno, "cannot open %s: %s", w->path,
-				     strerror(errno));
-			goto out;
-		}
-		if ((rc = cf_check_mount(w, fd, comp)) < 0 || fstat(fd, st) != 0) {
-			rc = rc < 0 ? rc : -errno;
-			close(fd);
-			goto out;
-		}
-		if (S_ISLNK(st->st_mode) && last && nofollow && w->keep_link) {
-			rc = fd;
-			goto out;
-		}
-		if (S_ISLNK(st->st_mode)) {
-			char lnk[PATH_MAX + 1];
-			ssize_t ln;
-
-			if ((last && nofollow) || ++links > MAX_LINKS) {
-				close(fd);
-				rc = err_set(w->e, -ELOOP, "refusing %s: %s is a symlink%s",
-					     w->path, comp, last && nofollow ? "" : " (too many)");
-				goto out;
-			}
-			ln = readlinkat(fd, "", lnk, sizeof(lnk) - 1);
-			close(fd);
-			if (ln <= 0) {
-				rc = ln < 0 ? -errno : -ENOENT;
-				goto out;
-			}
-			lnk[ln] = '\0';
-			if (strlen(p) + (size_t)ln + 2 > 2 * PATH_MAX) {
-				rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: name too "
-					     "long after its symlinks", w->path);
-				goto out;
-			}
-			/* an absolute target starts again at the root */
-			if (lnk[0] == '/')
-				while (depth > 0)
-					close(stack[depth--]);
-			snprintf(tmp, 2 * PATH_MAX + 2, "%s/%s", lnk, p);
-			strcpy(rest, tmp);
-			p = rest;
-			continue;
-		}
-		if (last) {
-			rc = fd;
-			goto out;
-		}
-		if (!S_ISDIR(st->st_mode)) {
-			close(fd);
-			rc = err_set(w->e, -ENOTDIR, "cannot open %s: %s is not a directory",
-				     w->path, comp);
-			goto out;
-		}
-		if (depth + 1 >= MAX_DEPTH) {
-			close(fd);
-			rc = err_set(w->e, -ENAMETOOLONG, "cannot open %s: too deep", w->path);
-			goto out;
-		}
-		stack[++depth] = fd;
-	}
-out:
-	while (depth > 0)
-		close(stack[depth--]);
-	free(rest);
-	free(tmp);
-	return rc;
+	while (rc == 0)
+		rc = walk_step(w, &c, nofollow, st, &fd);
+	cursor_end(&c);
+	return rc < 0 ? rc : fd;
 }
 
 /* Open pfd (O_PATH, checked) for real through /proc/self/fd: that inode. */
@@ -251,16 +334,102 @@ static int user_path(struct walk *w, const char *path, int flags, struct stat *s
 	return pfd;
 }
 
+/*
+ * O_CREAT | O_EXCL: the new name's directory walked and checked like any
+ * path, then a new inode made in it, never what the target put there.
+ * The fd or -errno with w->e set.
+ */
+static int create_new(struct walk *w, int root_fd, const char *path, int acc, mode_t mode)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	struct stat st;
+	int pfd, fd;
+
+	if (split_last(path, dir, sizeof(dir), &base) != 0)
+		return err_set(w->e, -EINVAL, "cannot create %s: no file name", path);
+	/* the parent walked and checked too when it is root_fd itself
+	 * (a cwd on FUSE would be asked to create) */
+	pfd = walk_path(w, root_fd, dir[0] ? dir : ".", false, &st);
+	if (pfd >= 0 && !S_ISDIR(st.st_mode)) {
+		close(pfd);
+		pfd = err_set(w->e, -ENOTDIR, "cannot create %s: its directory is "
+			      "not one", path);
+	}
+	if (pfd < 0)
+		return pfd;
+	/* O_EXCL: a new inode, never what the target put there */
+	fd = openat(pfd, base, acc | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK, mode);
+	if (fd < 0)
+		fd = err_set(w->e, -errno, "cannot create %s: %s", path, strerror(errno));
+	close(pfd);
+	return fd;
+}
+
+/* What path found (stat st) must be: a directory when want_dir, else a
+ * regular file.  0, or -ENOTDIR / -EINVAL with w->e set. */
+static int check_kind(struct walk *w, const char *path, const struct stat *st,
+		      bool want_dir)
+{
+	int rc;
+
+	if (want_dir != !!S_ISDIR(st->st_mode) || (!want_dir && !S_ISREG(st->st_mode))) {
+		rc = err_set(w->e, want_dir ? -ENOTDIR : S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL,
+			     "refusing %s: it is %s, not a %s (jsym opens no other kind)",
+			     path, want_dir && S_ISREG(st->st_mode) ? "a regular file" :
+			     kind_name(st->st_mode), want_dir ? "directory" : "regular file");
+		return rc == -EISDIR ? -EINVAL : rc;
+	}
+	return 0;
+}
+
+/*
+ * An existing path: walked below root_fd (or, AT_FDCWD, the user's own),
+ * its kind checked, then what flags ask for: a new unnamed file in it
+ * (O_TMPFILE), the O_PATH fd itself, or that inode opened for real.  The
+ * fd or -errno with w->e set.
+ */
+static int open_existing(struct walk *w, int root_fd, const char *path, int flags,
+			 mode_t mode)
+{
+	bool tmpfile = (flags & O_TMPFILE) == O_TMPFILE;
+	bool want_dir = tmpfile || (flags & O_DIRECTORY);
+	int acc = flags & O_ACCMODE, pfd, fd;
+	struct stat st;
+
+	pfd = root_fd == AT_FDCWD ? user_path(w, path, flags, &st) :
+	      walk_path(w, root_fd, path, flags & O_NOFOLLOW, &st);
+	if (pfd < 0)
+		return pfd;
+	if ((fd = check_kind(w, path, &st, want_dir)) < 0) {
+		close(pfd);
+		return fd;
+	}
+	if (tmpfile) {
+		fd = openat(pfd, ".", O_TMPFILE | acc | O_CLOEXEC, mode);
+		if (fd < 0)
+			fd = err_set(w->e, -errno, "cannot create a file in %s: %s", path,
+				     strerror(errno));
+		close(pfd);
+		return fd;
+	}
+	if (flags & O_PATH)
+		return pfd;
+	fd = reopen(w, pfd, &st, want_dir ? O_RDONLY | O_DIRECTORY :
+		    acc | (flags & O_TRUNC));
+	close(pfd);
+	return fd;
+}
+
 int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 		 mode_t mode, struct err_text *e)
 {
 	struct walk w = { .mnt_fd = mnt_fd, .path = path ? path : "", .e = e };
 	bool tmpfile = (flags & O_TMPFILE) == O_TMPFILE, own;
 	bool create = !tmpfile && (flags & O_CREAT);
-	bool want_dir = tmpfile || (flags & O_DIRECTORY);
 	bool user = root_fd == AT_FDCWD;
-	int acc = flags & O_ACCMODE, pfd, fd;
-	struct stat st;
+	int acc = flags & O_ACCMODE, fd;
 
 	if ((root_fd < 0 && !user) || !path || !*path || (flags & ~KNOWN_FLAGS) ||
 	    (create && !(flags & O_EXCL)) || (user && (create || tmpfile || acc != O_RDONLY)))
@@ -270,66 +439,8 @@ int confine_open(int mnt_fd, int root_fd, const char *path, int flags,
 	if (w.self < 0)
 		return err_set(e, w.self, "cannot open %s: this process's /proc/self: %s",
 			       path, strerror(-w.self));
-	if (create) {
-		char dir[PATH_MAX];
-		const char *base;
-
-		if (split_last(path, dir, sizeof(dir), &base) != 0) {
-			fd = err_set(e, -EINVAL, "cannot create %s: no file name", path);
-			goto out;
-		}
-		/* the parent walked and checked too when it is root_fd itself
-		 * (a cwd on FUSE would be asked to create) */
-		pfd = walk_path(&w, root_fd, dir[0] ? dir : ".", false, &st);
-		if (pfd >= 0 && !S_ISDIR(st.st_mode)) {
-			close(pfd);
-			pfd = err_set(e, -ENOTDIR, "cannot create %s: its directory is "
-				      "not one", path);
-		}
-		if (pfd < 0) {
-			fd = pfd;
-			goto out;
-		}
-		/* O_EXCL: a new inode, never what the target put there */
-		fd = openat(pfd, base, acc | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
-			    O_NONBLOCK, mode);
-		if (fd < 0)
-			fd = err_set(e, -errno, "cannot create %s: %s", path, strerror(errno));
-		close(pfd);
-		goto out;
-	}
-	pfd = user ? user_path(&w, path, flags, &st) :
-	      walk_path(&w, root_fd, path, flags & O_NOFOLLOW, &st);
-	if (pfd < 0) {
-		fd = pfd;
-		goto out;
-	}
-	if (want_dir != !!S_ISDIR(st.st_mode) || (!want_dir && !S_ISREG(st.st_mode))) {
-		close(pfd);
-		fd = err_set(e, want_dir ? -ENOTDIR : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
-			     "refusing %s: it is %s, not a %s (jsym opens no other kind)",
-			     path, want_dir && S_ISREG(st.st_mode) ? "a regular file" :
-			     kind_name(st.st_mode), want_dir ? "directory" : "regular file");
-		if (fd == -EISDIR)
-			fd = -EINVAL;
-		goto out;
-	}
-	if (tmpfile) {
-		fd = openat(pfd, ".", O_TMPFILE | acc | O_CLOEXEC, mode);
-		if (fd < 0)
-			fd = err_set(e, -errno, "cannot create a file in %s: %s", path,
-				     strerror(errno));
-		close(pfd);
-		goto out;
-	}
-	if (flags & O_PATH) {
-		fd = pfd;
-		goto out;
-	}
-	fd = reopen(&w, pfd, &st, want_dir ? O_RDONLY | O_DIRECTORY :
-		    acc | (flags & O_TRUNC));
-	close(pfd);
-out:
+	fd = create ? create_new(&w, root_fd, path, acc, mode) :
+	     open_existing(&w, root_fd, path, flags, mode);
 	free(w.mi);
 	if (own)
 		close(w.self);
