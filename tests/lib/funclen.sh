@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # tests/lib/funclen.sh [N | NAME...] - the length in lines of the product's C
-# functions (attach/, agent/), from the opening line to the closing brace, as
-# Universal Ctags sees them (its `end:` field).
+# functions (every tracked .c outside tests/ and docs/: attach/, agent/,
+# common/, and a new folder without being told), from the opening line to
+# the closing brace, as Universal Ctags sees them (its `end:` field).
 #
 #   bash tests/lib/funclen.sh            the 10 longest
 #   bash tests/lib/funclen.sh 25         the 25 longest
@@ -14,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 command -v ctags >/dev/null || { echo "funclen.sh: no ctags (universal-ctags)" >&2; exit 2; }
-all=$(git ls-files 'attach/*.c' 'agent/*.c' |
+all=$(git ls-files '*.c' ':!:tests/*' ':!:docs/*' |
 	xargs ctags -x --_xformat='%N %F %n %{end}' --kinds-c=f 2>/dev/null |
 	awk '$4 != "" { printf "%5d  %s  %s:%d\n", $4 - $3 + 1, $1, $2, $3 }' |
 	sort -k1,1nr -k2,2)
