@@ -26,18 +26,29 @@ Suite *memfd_suite(void); /* the runner finds the definition below */
 
 #define JVM_UID 1000
 
+/* A "JVM": a child that has taken JVM_UID by the time this returns (it
+ * says so through a pipe: the helper takes the ids target_open reads). */
 static pid_t start_jvm(void)
 {
-	pid_t pid = fork();
+	int p[2];
+	pid_t pid;
+	char c;
 
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		close(p[0]);
 		if (setresgid(JVM_UID, JVM_UID, JVM_UID) || setresuid(JVM_UID, JVM_UID, JVM_UID))
+			_exit(1);
+		if (write(p[1], "u", 1) != 1)
 			_exit(1);
 		pause();
 		_exit(0);
 	}
-	usleep(20000);
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	close(p[0]);
 	return pid;
 }
 
