@@ -10,6 +10,7 @@
 #     be 1 (a usage error); `--help` and `list` must exit 0
 #   - make: `make -n` with the documented arguments exits 0
 #   - perf: the subcommand exists and `perf SUB -h` lists every option shown
+#     (--no-X as its --X: perf negates every boolean option that way)
 #   - kubectl: must carry the marker `# docs-test: needs-kubernetes`
 #     (docs/testing.md); it cannot run here, so its case is skipped
 # Synopsis lines (placeholders such as PID, [--json], ...) are not run:
@@ -64,7 +65,12 @@ while IFS=$'\t' read -r where kind cmd <&3; do
 		perf "$sub" -h >"$KIT_DIR/perf-help" 2>&1
 		for w in "${words[@]:2}"; do
 			[ "$w" = -- ] && break
-			case $w in -*) t_check "perf $sub knows $w" grep -qE "(^|[ ,])$w([ ,]|$)" "$KIT_DIR/perf-help" ;; esac
+			# perf's parser takes --no-X for every boolean --X its
+			# help lists (parse-options.c)
+			opt=$w
+			case $w in --no-*) grep -qE "(^|[ ,])$w([ ,]|$)" "$KIT_DIR/perf-help" ||
+				opt=--${w#--no-} ;; esac
+			case $w in -*) t_check "perf $sub knows $w" grep -qE "(^|[ ,])$opt([ ,]|$)" "$KIT_DIR/perf-help" ;; esac
 		done
 		;;
 	kubectl) t_fail "'$cmd' needs Kubernetes: mark it '# docs-test: needs-kubernetes'" ;;
