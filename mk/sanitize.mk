@@ -46,7 +46,7 @@ $(TSAN_SINK): $(patsubst %.c,glibc-build/tsan/obj/%.o,tests/tsan/tsan_sink.c $(T
 TSAN_MAP := glibc-build/tsan/tsan_map
 $(TSAN_MAP): $(patsubst %.c,glibc-build/tsan/obj/%.o,tests/tsan/tsan_map.c \
 	tests/lib/check_codecache.c $(COMMON_SRCS) $(ATTACH_BASE_SRCS) $(ATTACH_PROC_SRCS) \
-	$(ATTACH_VMSTRUCTS_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS))
+	$(ATTACH_VMSTRUCTS_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_NAME_SRCS) $(FORMAT_VM_SRCS))
 	$(call msg,LD,$@)
 	$(Q)$(CC_glibc) $(SAN_FLAGS_tsan) -o $@ $^ -lpthread -lcap
 

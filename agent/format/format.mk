@@ -13,6 +13,10 @@
 #                        the agent's jitdump unwinding data
 #   FORMAT_HASH_SRCS     the one hash table (hashtab.c): the agent's code
 #                        table and compiles, the lookup library's index
+#   FORMAT_VM_SRCS       the one reader of HotSpot's vmStructs tables
+#                        (vm_tables.c) and the memory it reads them through
+#                        (vm_mem.c, vm_lines.c): the agent reads its own
+#                        JVM's, `jsym map` another process's
 #
 # The agent links these objects, so agent/jvm/agent.mk gives them the
 # agent's per-object flags (hidden visibility; for glibc the forced
@@ -25,3 +29,4 @@ FORMAT_WRITER_SRCS := agent/format/journal.c agent/format/bbuf.c
 FORMAT_NAME_SRCS := agent/format/javaname.c
 FORMAT_HASH_SRCS := agent/format/hashtab.c
 FORMAT_EHFRAME_SRCS := agent/format/ehframe.c
+FORMAT_VM_SRCS := agent/format/vm_mem.c agent/format/vm_lines.c agent/format/vm_tables.c

@@ -16,7 +16,7 @@
 INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
 AGENT_MODULE_SRCS := $(COMMON_SRCS) $(FORMAT_WRITER_SRCS) $(FORMAT_EHFRAME_SRCS) $(FORMAT_NAME_SRCS) $(FORMAT_HASH_SRCS) \
-	$(addprefix agent/jvm/,names.c codeheap.c options.c codetable.c \
+	$(FORMAT_VM_SRCS) $(addprefix agent/jvm/,names.c codeheap.c options.c codetable.c \
 	perfmap.c outfile.c procinfo.c unfold.c frames.c agentlog.c sink.c sink_io.c sink_journal.c sink_rotate.c \
 	sink_jitdump.c sink_map.c jitdump.c jitlines.c jitunwind.c frameshape.c)
 AGENT_SRCS := $(AGENT_MODULE_SRCS) agent/jvm/methodinfo.c agent/jvm/agent.c

@@ -15,6 +15,7 @@
 #include "vm_jvm.h"
 #include "vm_layout.h"
 #include "vm_scan.h"
+#include "vm_tables_text.h"
 #include "vm_write.h"
 #include "vmstructs.h"
 

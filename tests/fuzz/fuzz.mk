@@ -56,8 +56,8 @@ FUZZ_TARGETS += termtext
 FUZZ_SRCS_termtext := tests/fuzz/fuzz_termtext.c attach/base/termtext.c attach/base/text.c
 # jsym map: the serviceability tables and the code-cache walk over a fake
 # JVM memory (attach/vmstructs)
-VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_mem.c vm_tables.c vm_layout.c vm_blob.c \
-	vm_names.c vm_method.c vm_lines.c vm_scan.c vm_maps.c) common/errtext.c agent/format/javaname.c \
+VM_FUZZ_SRCS := $(addprefix attach/vmstructs/,vm_layout.c vm_blob.c \
+	vm_names.c vm_method.c vm_scan.c vm_maps.c) $(FORMAT_VM_SRCS) common/errtext.c agent/format/javaname.c \
 	attach/base/termtext.c attach/base/text.c
 VM_FUZZ_FLAGS := -DVM_CACHE_LINES=64u
 FUZZ_TARGETS += vm_tables

@@ -28,7 +28,7 @@
 #include "vm_blob.h"
 #include "vm_names.h"
 #include "vm_scan.h"
-#include "vm_tables.h"
+#include "vm_tables_text.h"
 #include "vm_write.h"
 
 extern Suite *vmstructs_suite(void); /* listed in the runner by tests/tests.mk */

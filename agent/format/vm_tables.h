@@ -8,8 +8,10 @@
  * gHotSpotVMTypes (name, superclass, size), gHotSpotVMIntConstants and
  * gHotSpotVMLongConstants, plus globals giving each table's entry stride
  * and the offset of every column.  jsym takes every layout it needs from
- * here, never from per-build constants.  The tables live in the target and
- * are read as untrusted: counts, strides, offsets and strings are bounded.
+ * here, never from per-build constants: `jsym map` from another process,
+ * the agent (agent/jvm/codeheap.c) from its own JVM, with this one reader.
+ * The tables live in the target and are read as untrusted: counts,
+ * strides, offsets and strings are bounded.
  */
 #ifndef JSYM_VM_TABLES_H
 #define JSYM_VM_TABLES_H
@@ -17,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base.h"
+#include "errtext.h"
 #include "vm_mem.h"
 
 /* The exported symbols, in the order of vm_table_symbol_names. */
@@ -72,12 +74,6 @@ struct vm_tables {
 int vm_tables_read(struct vm_mem *m, const uint64_t sym[VS_COUNT], struct vm_tables *t,
 		   struct err_text *e);
 void vm_tables_free(struct vm_tables *t);
-
-/* Every field, type and constant of t, one a line ("field T::N TYPE +OFF",
- * "type T : SUPER size N", "int N = V", "long N = V"), the names escaped for
- * a terminal (they are the JVM's memory); *text is malloc'd.  Its length,
- * or -ENOMEM. */
-long vm_tables_text(const struct vm_tables *t, char **text);
 
 /* Lookups (NULL / false when absent). */
 const struct vm_field *vm_field_find(const struct vm_tables *t, const char *type,

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * vm_mem.h - reading another process's memory, bounded and cached.
+ * vm_mem.h - reading a JVM's memory, bounded and cached.
  *
  * Everything `jsym map` learns about a JVM comes through one struct vm_mem:
  * a read callback (process_vm_readv on a live process, a byte image in the
- * unit tests and fuzzers) behind a small page cache.  The target keeps
+ * unit tests and fuzzers) behind a small page cache.  The agent reads its
+ * own JVM's vmStructs tables through one too (agent/jvm/codeheap.c: its
+ * callback reads the agent's own memory, no cache).  The target keeps
  * running while it is read, so every value read here is a claim to check,
  * never a fact: callers bound every pointer and length they follow.
  */
