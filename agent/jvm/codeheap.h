@@ -12,7 +12,9 @@
  * nmethod that starts at the reported address and takes its code_end.
  *
  * Nothing is trusted: the tables come from the libjvm.so the agent runs in
- * (its exported gHotSpotVM* symbols, found with dl_iterate_phdr: no libdl);
+ * (its exported gHotSpotVM* symbols, found with dl_iterate_phdr: no libdl),
+ * read by `jsym map`'s own reader (agent/format's vm_tables.h) through a
+ * struct vm_mem over the agent's own memory;
  * every read stays inside a code heap's committed range; the nmethod found
  * must begin its code exactly at the reported address, and end it after the
  * reported size, inside the heap.  Anything else keeps JVMTI's size.
@@ -21,6 +23,9 @@
 #define JSYM_CODEHEAP_H
 
 #include <stdint.h>
+
+#include "vm_mem.h"
+#include "vm_tables.h"
 
 /* The size to record for the code JVMTI reported at code_begin with
  * jvmti_size bytes, on a JVM of JVMTI major version jdk_major (1 for JDK
@@ -47,16 +52,11 @@ int codeheap_blob_at(uint64_t addr, struct codeheap_blob *b);
 
 /* ---- for the unit tests: the same lookups over given tables ---- */
 
-/* One vmStructs table and one vmTypes table, as HotSpot lays them out. */
-struct codeheap_tables {
-	const char *structs;    /* gHotSpotVMStructs */
-	uint64_t s_type, s_field, s_typestr, s_static, s_offset, s_address, s_stride;
-	const char *types;      /* gHotSpotVMTypes */
-	uint64_t t_type, t_size, t_stride;
-};
-
-/* Take the layout from t; 0 or -ENOENT (a table lacks an entry). */
-int codeheap_setup(const struct codeheap_tables *t);
+/* Take the layout from HotSpot's vmStructs tables read through m with
+ * vm_tables_read (sym: the exported symbols' addresses, vm_tables.h): the
+ * agent reads its own JVM's, the tests fake ones.  0, -ENOENT (a table
+ * lacks an entry), or vm_tables_read's -errno. */
+int codeheap_setup(struct vm_mem *m, const uint64_t sym[VS_COUNT]);
 
 /* code_end - code_begin of the nmethod whose code begins at code_begin,
  * or 0 (not found, or not plausible against min_size). */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_agent_codeheap.c - the agent's in-process code heap lookup
- * (agent/jvm/codeheap.c) over fake vmStructs tables and a fake code heap
+ * (agent/jvm/codeheap.c) over fake vmStructs tables, read as the agent
+ * reads its own JVM's (vm_tables_read through a vm_mem over this
+ * process's memory), and a fake code heap
  * laid out as JDK 11 (two heaps in a GrowableArray, code_begin/code_end
  * pointers) and JDK 8 (one CodeCache::_heap, int offsets).
  */
@@ -24,8 +26,13 @@ struct entry {
 };
 
 struct type {
-	const char *name;
+	const char *name, *super;
 	uint64_t size;
+};
+
+struct constant {               /* gHotSpotVMIntConstants, ...Long...: empty */
+	const char *name;
+	int64_t value;
 };
 
 /* The fake JVM's objects. */
@@ -49,6 +56,7 @@ struct heapblock {
 struct blob11 {                 /* JDK 11: pointers */
 	const char *name;
 	uintptr_t code_begin, code_end;
+	int32_t frame_size, frame_complete, size;
 };
 struct blob8 {                  /* JDK 8: offsets from the blob */
 	const char *name;
@@ -68,6 +76,12 @@ static struct codeheap *one_heap = &heaps[0];
 
 static struct entry structs[32];
 static struct type types[4];
+static struct constant no_consts[1];
+
+/* The exported globals: each table's address, column offsets and stride. */
+static uint64_t globals[VS_COUNT];
+static const char *structs_ptr = (const char *)structs, *types_ptr = (const char *)types;
+static const char *consts_ptr = (const char *)no_consts;
 
 static void add(int *n, const char *type, const char *field, int is_static, uint64_t off,
 		void *addr)
@@ -75,7 +89,82 @@ static void add(int *n, const char *type, const char *field, int is_static, uint
 	structs[(*n)++] = (struct entry){ type, field, "", is_static, off, addr };
 }
 
-static struct codeheap_tables tables(bool jdk8)
+/* The frame's fields (codeheap_blob_at), each with its type string. */
+static void frame_fields(void)
+{
+	int n = 0;
+
+	while (structs[n].type)
+		n++;
+	structs[n++] = (struct entry){ "CodeBlob", "_frame_size", "int", 0,
+				       offsetof(struct blob11, frame_size), NULL };
+	structs[n++] = (struct entry){ "CodeBlob", "_frame_complete_offset", "int", 0,
+				       offsetof(struct blob11, frame_complete), NULL };
+	structs[n++] = (struct entry){ "CodeBlob", "_size", "int", 0,
+				       offsetof(struct blob11, size), NULL };
+	structs[n++] = (struct entry){ "HeapBlock::Header", "_length", "size_t", 0,
+				       offsetof(struct heapblock, length), NULL };
+	types[1] = (struct type){ "CodeBlob", NULL, sizeof(struct blob11) };
+	types[2] = (struct type){ NULL, NULL, 0 };
+}
+
+/* vm_read_fn over the test's own memory (the fake JVM). */
+static int own_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	(void)ctx;
+	memcpy(buf, (const void *)(uintptr_t)addr, n);
+	return 0;
+}
+
+/* The symbols' addresses, as the agent finds them in libjvm.so. */
+static void symbols(uint64_t sym[VS_COUNT])
+{
+	static const int cols[][2] = {
+		{ VS_S_TYPE, offsetof(struct entry, type) },
+		{ VS_S_FIELD, offsetof(struct entry, field) },
+		{ VS_S_TYPESTR, offsetof(struct entry, typestr) },
+		{ VS_S_STATIC, offsetof(struct entry, is_static) },
+		{ VS_S_OFFSET, offsetof(struct entry, offset) },
+		{ VS_S_ADDRESS, offsetof(struct entry, address) },
+		{ VS_S_STRIDE, sizeof(struct entry) },
+		{ VS_T_TYPE, offsetof(struct type, name) },
+		{ VS_T_SUPER, offsetof(struct type, super) },
+		{ VS_T_SIZE, offsetof(struct type, size) },
+		{ VS_T_STRIDE, sizeof(struct type) },
+		{ VS_I_NAME, offsetof(struct constant, name) },
+		{ VS_I_VALUE, offsetof(struct constant, value) },
+		{ VS_I_STRIDE, sizeof(struct constant) },
+		{ VS_L_NAME, offsetof(struct constant, name) },
+		{ VS_L_VALUE, offsetof(struct constant, value) },
+		{ VS_L_STRIDE, sizeof(struct constant) },
+	};
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		globals[cols[i][0]] = (uint64_t)cols[i][1];
+		sym[cols[i][0]] = (uintptr_t)&globals[cols[i][0]];
+	}
+	sym[VS_STRUCTS] = (uintptr_t)&structs_ptr;
+	sym[VS_TYPES] = (uintptr_t)&types_ptr;
+	sym[VS_INTS] = sym[VS_LONGS] = (uintptr_t)&consts_ptr;
+}
+
+/* codeheap_setup over the fake tables, read through a vm_mem over this
+ * process's memory: the path the agent takes over its own JVM's. */
+static int setup(void)
+{
+	uint64_t sym[VS_COUNT];
+	struct vm_mem m;
+	int rc;
+
+	symbols(sym);
+	ck_assert_int_eq(vm_mem_init(&m, own_read, NULL, false), 0);
+	rc = codeheap_setup(&m, sym);
+	vm_mem_free(&m);
+	return rc;
+}
+
+/* Fill the fake tables as JDK 8 or JDK 11 lays them out. */
+static void tables(bool jdk8)
 {
 	int n = 0;
 
@@ -98,18 +187,8 @@ static struct codeheap_tables tables(bool jdk8)
 	add(&n, "VirtualSpace", "_high", 0, offsetof(struct vspace, high), NULL);
 	add(&n, "HeapBlock", "_header", 0, 0, NULL);
 	add(&n, "HeapBlock::Header", "_used", 0, offsetof(struct heapblock, used), NULL);
-	types[0] = (struct type){ "HeapBlock", sizeof(struct heapblock) };
-	types[1] = (struct type){ NULL, 0 };
-	return (struct codeheap_tables){
-		.structs = (const char *)structs, .s_type = offsetof(struct entry, type),
-		.s_field = offsetof(struct entry, field),
-		.s_typestr = offsetof(struct entry, typestr),
-		.s_static = offsetof(struct entry, is_static),
-		.s_offset = offsetof(struct entry, offset),
-		.s_address = offsetof(struct entry, address), .s_stride = sizeof(struct entry),
-		.types = (const char *)types, .t_type = offsetof(struct type, name),
-		.t_size = offsetof(struct type, size), .t_stride = sizeof(struct type),
-	};
+	types[0] = (struct type){ "HeapBlock", NULL, sizeof(struct heapblock) };
+	types[1] = (struct type){ NULL, NULL, 0 };
 }
 
 /* A used block of nseg segments at segment first of heap h, its segment
@@ -139,12 +218,12 @@ static void reset(void)
 
 START_TEST(jdk11_pointers_two_heaps)
 {
-	struct codeheap_tables t = tables(false);
 	uintptr_t b0, b1;
 	struct blob11 *nm;
 
+	tables(false);
 	reset();
-	ck_assert_int_eq(codeheap_setup(&t), 0);
+	ck_assert_int_eq(setup(), 0);
 	b0 = block(0, 3, 5);
 	nm = (struct blob11 *)b0;
 	nm->code_begin = b0 + 0x40;
@@ -170,12 +249,12 @@ END_TEST
 
 START_TEST(jdk8_offsets_one_heap)
 {
-	struct codeheap_tables t = tables(true);
 	uintptr_t b;
 	struct blob8 *nm;
 
+	tables(true);
 	reset();
-	ck_assert_int_eq(codeheap_setup(&t), 0);
+	ck_assert_int_eq(setup(), 0);
 	b = block(0, 7, 20);
 	nm = (struct blob8 *)b;
 	nm->code_offset = 0x1a0;
@@ -191,13 +270,56 @@ START_TEST(jdk8_offsets_one_heap)
 }
 END_TEST
 
+START_TEST(jdk11_frame_of_a_blob)
+{
+	struct codeheap_blob cb;
+	struct blob11 *nm, *next;
+	uintptr_t b0, b1;
+
+	tables(false);
+	frame_fields();
+	reset();
+	ck_assert_int_eq(setup(), 0);
+	b0 = block(0, 3, 5);
+	nm = (struct blob11 *)b0;
+	nm->code_begin = b0 + 0x40;
+	nm->code_end = b0 + 0x40 + 0x98;
+	nm->frame_size = 0x10006;       /* more than 16 bits: read as an int */
+	nm->frame_complete = 0x10;
+	b1 = block(0, 8, 4);    /* the block right after: its code bounds b0's */
+	next = (struct blob11 *)b1;
+	next->code_begin = b1 + 0x50;
+	next->code_end = b1 + 0x50 + 0x60;
+	ck_assert_int_eq(codeheap_blob_lookup(b0 + 0x60, &cb), 0);
+	ck_assert_uint_eq(cb.code_begin, b0 + 0x40);
+	ck_assert_uint_eq(cb.code_end, b0 + 0x40 + 0x98);
+	ck_assert_uint_eq(cb.frame_words, 0x10006);
+	ck_assert_int_eq(cb.frame_complete, 0x10);
+	ck_assert_uint_eq(cb.limit, b1 + 0x50);
+	/* before the code (the blob's header) */
+	ck_assert_int_eq(codeheap_blob_lookup(b0 + 0x20, &cb), -ENOENT);
+	/* a frame size of 1 word and a frame-complete offset past the code */
+	nm->frame_size = 1;
+	nm->frame_complete = 0x98;
+	ck_assert_int_eq(codeheap_blob_lookup(b0 + 0x60, &cb), 0);
+	ck_assert_uint_eq(cb.frame_words, 0);
+	ck_assert_int_eq(cb.frame_complete, -1);
+	/* a field's type string no integer width: no frames, sizes still */
+	tables(false);
+	frame_fields();
+	structs[12].typestr = "float";     /* CodeBlob::_frame_size */
+	ck_assert_int_eq(setup(), 0);
+	ck_assert_int_eq(codeheap_blob_lookup(b0 + 0x60, &cb), -ENOENT);
+	ck_assert_uint_eq(codeheap_lookup(b0 + 0x40, 0x80), 0x98);
+}
+END_TEST
+
 START_TEST(missing_entries_refused)
 {
-	struct codeheap_tables t = tables(false);
-
+	tables(false);
 	reset();
 	structs[1].field = "_length";   /* no _len under either name */
-	ck_assert_int_eq(codeheap_setup(&t), -ENOENT);
+	ck_assert_int_eq(setup(), -ENOENT);
 	ck_assert_uint_eq(codeheap_lookup((uintptr_t)mem[0] + 0x100, 0x10), 0);
 }
 END_TEST
@@ -209,6 +331,7 @@ Suite *agent_codeheap_suite(void)
 
 	tcase_add_test(tc, jdk11_pointers_two_heaps);
 	tcase_add_test(tc, jdk8_offsets_one_heap);
+	tcase_add_test(tc, jdk11_frame_of_a_blob);
 	tcase_add_test(tc, missing_entries_refused);
 	suite_add_tcase(s, tc);
 	return s;
