@@ -9,9 +9,12 @@
 # libc symbol the agent uses to a version <= GLIBC_2.17, and links libgcc
 # statically; both builds link with -z defs (no undefined non-libc symbol),
 # -fvisibility=hidden (only the JVMTI entry points and jsym_agent_probe are
-# exported).  tests/integration/20-agent-elf.sh checks both.  The journal
-# writer is agent/format's (FORMAT_WRITER_SRCS): its objects are in
-# AGENT_SRCS, so they get the same per-object flags.
+# exported).  tests/integration/20-agent-elf.sh checks both.  Objects are
+# compiled one section a function and linked with --gc-sections: the agent
+# links shared modules (agent/format's vmStructs reader) of which it calls
+# a part, and drops the rest.  The journal writer is agent/format's
+# (FORMAT_WRITER_SRCS): its objects are in AGENT_SRCS, so they get the same
+# per-object flags.
 
 INC_agent/jvm := -Iagent/jvm $(INC_agent/format)
 # Modules without JVMTI calls: linked into the unit runner as well.
@@ -29,14 +32,15 @@ AGENT_LIB_musl := $(B_musl)/libjsym-agent.so
 # Objects of the agent library get hidden visibility in both trees; the
 # glibc ones are also compiled against old symbol versions.
 $(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,glibc,$(s))_CFLAGS += -fvisibility=hidden \
-	-include $(ROOT)/agent/jvm/glibc_compat.h))
-$(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden))
+	-ffunction-sections -fdata-sections -include $(ROOT)/agent/jvm/glibc_compat.h))
+$(foreach s,$(AGENT_SRCS),$(eval $(call obj_of,musl,$(s))_CFLAGS += -fvisibility=hidden \
+	-ffunction-sections -fdata-sections))
 $(call obj_of,glibc,$(AGENT_SRCS)): agent/jvm/glibc_compat.h
 # jvmti.h declares one old-style function pointer type.
 AGENT_JVMTI_SRCS := agent/jvm/methodinfo.c agent/jvm/unfold.c agent/jvm/frames.c agent/jvm/jitlines.c agent/jvm/agent.c
 $(foreach l,glibc musl,$(foreach s,$(AGENT_JVMTI_SRCS),	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 
-AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed \
+AGENT_LDFLAGS := -shared -Wl,-z,defs -Wl,-z,noexecstack -Wl,--as-needed -Wl,--gc-sections \
 	-Wl,--version-script=$(ROOT)/agent/jvm/agent.map
 
 $(AGENT_LIB_glibc): $(call obj_of,glibc,$(AGENT_SRCS)) agent/jvm/agent.map
