@@ -170,9 +170,12 @@ static int find_heaps(struct vm_mem *m, const struct vm_layout *l, uint64_t *hea
 	return 0;
 }
 
-/* One heap's bounds and a copy of its segment map. */
+/* One heap's bounds and a copy of its segment map.  A heap whose committed
+ * bytes pass `room` (what the cap on code-heap bytes leaves) is -E2BIG
+ * before its map is allocated or read: a declared 4 GiB heap of 16-byte
+ * segments has a 256 MiB map, and the cap must keep that from being made. */
 static int open_heap(struct vm_mem *m, const struct vm_layout *l, uint64_t h, struct heap *hp,
-		     struct err_text *e)
+		     uint64_t room, struct err_text *e)
 {
 	uint64_t mem = h + l->heap_memory, seg = h + l->heap_segmap, hb, log2;
 	int rc;
@@ -191,6 +194,8 @@ static int open_heap(struct vm_mem *m, const struct vm_layout *l, uint64_t h, st
 			       "%#llx, %#llx, segment 2^%llu)", (unsigned long long)hp->low,
 			       (unsigned long long)hp->high, (unsigned long long)hb,
 			       (unsigned long long)log2);
+	if (hp->high - hp->low > room)
+		return -E2BIG;
 	hp->log2seg = (unsigned)log2;
 	hp->nsegs = (size_t)((hp->high - hp->low) >> log2);
 	if (hp->nsegs == 0)
@@ -989,10 +994,10 @@ static int open_heaps(struct vm_jvm *j, const struct vm_layout *l, struct vm_sna
 
 	*nh = 0;
 	for (int h = 0; rc == 0 && h < n && !s->capped; h++) {
-		rc = open_heap(&j->mem, l, heaps[h], &hp[*nh], e);
-		if (rc == 0 && hp[*nh].high - hp[*nh].low > max_code - code_bytes) {
+		rc = open_heap(&j->mem, l, heaps[h], &hp[*nh], max_code - code_bytes, e);
+		if (rc == -E2BIG) {
 			s->capped = "code heap bytes";   /* this heap not read */
-			free(hp[*nh].map);
+			rc = 0;
 		} else if (rc == 0) {
 			code_bytes += hp[*nh].high - hp[*nh].low;
 			(*nh)++;

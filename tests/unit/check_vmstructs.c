@@ -178,6 +178,7 @@ END_TEST
 static unsigned char fixed[4096], segmap[4096], heap[4096], meta[4096];
 #define HEAP_LEN (8 * 64)
 static int stub_reads, free_stub_at;    /* free the stub's block at that read */
+static int segmap_reads;                /* reads of the segment map's page */
 
 static void put(unsigned char *p, uint64_t v, int w)
 {
@@ -192,6 +193,8 @@ static int fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
 	};
 
 	(void)ctx;
+	if (addr >= 0x20000 && addr < 0x20000 + sizeof(segmap))
+		segmap_reads++;
 	if (addr == HEAP + 4 * 64 && ++stub_reads == free_stub_at)
 		heap[4 * 64 + 4] = 0;   /* the stub's block: now free */
 	for (size_t i = 0; i < 4; i++) {
@@ -207,7 +210,7 @@ static int fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
 static void fake_jvm(struct vm_layout *l)
 {
 	codecache_layout(l, HEAPS_SYM);
-	stub_reads = free_stub_at = 0;
+	stub_reads = free_stub_at = segmap_reads = 0;
 	memset(fixed, 0, sizeof(fixed));
 	memset(heap, 0, sizeof(heap));
 	memset(meta, 0, sizeof(meta));
@@ -481,6 +484,34 @@ START_TEST(walk_stops_at_caps)
 	ck_assert_ptr_null(s.capped);
 	vm_snapshot_free(&s);
 	vm_name_cache_free(&nc);
+	vm_mem_free(&j.mem);
+}
+END_TEST
+
+/* Issue 33 row 8: a heap that declares 4 GiB committed in 16-byte
+ * segments (a 256 MiB segment map) is past the 2 GiB cap on code-heap
+ * bytes: refused before its map is allocated or read.  Before, open_heap
+ * allocated the 256 MiB and read the map first (here the read fails past
+ * the fake's one page, so the walk failed instead of being capped). */
+START_TEST(walk_refuses_a_huge_heap_before_its_map)
+{
+	struct vm_layout l;
+	struct vm_jvm j;
+	struct vm_snapshot s = { 0 };
+	struct err_text e = { "" };
+
+	fake_jvm(&l);
+	put(fixed + 0x308, HEAP + (4ull << 30), 8);     /* high */
+	put(fixed + 0x318, HEAP + (4ull << 30), 8);     /* high boundary */
+	put(fixed + 0x300 + 248, 4, 4);                 /* 16-byte segments */
+	memset(&j, 0, sizeof(j));
+	ck_assert_int_eq(vm_mem_init(&j.mem, fake_read, NULL, true), 0);
+	ck_assert_int_eq(vm_snapshot_take(&j, &l, NULL, &s, &e), 0);
+	ck_assert_int_eq(segmap_reads, 0);
+	ck_assert_int_eq((int)s.heaps, 0);
+	ck_assert_int_eq((int)s.n, 0);
+	ck_assert_str_eq(s.capped, "code heap bytes");
+	vm_snapshot_free(&s);
 	vm_mem_free(&j.mem);
 }
 END_TEST
@@ -966,6 +997,7 @@ Suite *vmstructs_suite(void)
 	tcase_add_test(tc, render_escapes_method_names);
 	tcase_add_test(tc, tables_text_escaped);
 	tcase_add_test(tc, walk_stops_at_caps);
+	tcase_add_test(tc, walk_refuses_a_huge_heap_before_its_map);
 	tcase_add_test(tc, walk_drops_what_changed);
 	tcase_add_test(tc, walk_resyncs_on_a_lying_length);
 	tcase_add_test(tc, prefetch_batches_and_leaves_out_holes);
