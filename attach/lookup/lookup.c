@@ -18,28 +18,102 @@
 
 /* ---- strings ------------------------------------------------------------ */
 
+/* The length of t up to its first NUL: the copy is read as a C string, so
+ * what follows a NUL is never shown, and the block's size stays what
+ * lk_strs_len says (the caps count it so). */
+static size_t text_len(const struct lookup_text *t)
+{
+	const char *nul = t->len ? memchr(t->p, '\0', t->len) : NULL;
+
+	return nul ? (size_t)(nul - t->p) : t->len;
+}
+
+/* The bytes pack_strs makes of s. */
+static size_t strs_size(const struct lookup_sym *s)
+{
+	return text_len(&s->class_name) + text_len(&s->method) + text_len(&s->signature) +
+	       text_len(&s->name) + 4;
+}
+
 /* Copy the four texts into one block; offsets of the last three.  NULL on ENOMEM. */
 static char *pack_strs(const struct lookup_sym *s, uint32_t *o_method, uint32_t *o_sig,
 		       uint32_t *o_name)
 {
 	const struct lookup_text *t[4] = { &s->class_name, &s->method, &s->signature, &s->name };
-	size_t total = 0, pos = 0;
+	size_t total = strs_size(s), pos = 0;
 	uint32_t *offs[4] = { NULL, o_method, o_sig, o_name };
 	char *b;
 
-	for (int i = 0; i < 4; i++)
-		total += t[i]->len + 1;
 	if (total > UINT32_MAX || !(b = malloc(total)))
 		return NULL;
 	for (int i = 0; i < 4; i++) {
+		size_t len = text_len(t[i]);
+
 		if (offs[i])
 			*offs[i] = (uint32_t)pos;
-		if (t[i]->len)
-			memcpy(b + pos, t[i]->p, t[i]->len);
-		pos += t[i]->len;
+		if (len)
+			memcpy(b + pos, t[i]->p, len);
+		pos += len;
 		b[pos++] = '\0';
 	}
 	return b;
+}
+
+/* ---- caps (lookup_lib.h) ------------------------------------------------ */
+
+static size_t cap_of(size_t set, size_t dflt)
+{
+	return set ? set : dflt;
+}
+
+void lk_set_caps(struct lookup *lk, size_t entries, size_t name_bytes, size_t stack_bytes)
+{
+	lk->max_entries = entries;
+	lk->max_name_bytes = name_bytes;
+	lk->max_stack_bytes = stack_bytes;
+}
+
+int lk_over_cap(struct lookup *lk, size_t names, size_t stack)
+{
+	if (names > cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES) - lk->name_bytes ||
+	    lk->name_bytes > cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES))
+		lk->capped = "name bytes";
+	else if (stack > cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES) - lk->stack_bytes ||
+		 lk->stack_bytes > cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES))
+		lk->capped = "stack bytes";
+	else
+		return 0;
+	return -E2BIG;
+}
+
+int lk_cap_error(const struct lookup *lk, struct err_text *e)
+{
+	int names = lk->capped && !strcmp(lk->capped, "name bytes");
+	size_t cap = names ? cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES)
+			   : cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES);
+	int mib = cap % (1u << 20) == 0;
+
+	if (lk->capped && !strcmp(lk->capped, "entries"))
+		return err_set(e, -E2BIG, "more than %zu live code ranges, jsym's cap on "
+			       "entries (docs/lookup.md, \"Limits\"): refused, nothing of it "
+			       "is used", cap_of(lk->max_entries, LOOKUP_MAX_ENTRIES));
+	return err_set(e, -E2BIG, "more than %zu %s of %s, jsym's cap on %s "
+		       "(docs/lookup.md, \"Limits\"): refused, nothing of it is used",
+		       mib ? cap >> 20 : cap, mib ? "MiB" : "bytes",
+		       names ? "names" : "inline-stack tables",
+		       names ? "name bytes" : "stack bytes");
+}
+
+/* What e holds beyond its slot, into *names and *stack (added). */
+static void ent_held(const struct lk_ent *e, size_t *names, size_t *stack)
+{
+	if (e->strs)
+		*names += lk_strs_len(e->strs, e->o_name);
+	for (uint32_t i = 0; i < e->n_inl; i++)
+		*names += lk_strs_len(e->inl[i].strs, e->inl[i].o_name);
+	*stack += (size_t)e->n_inl * sizeof(*e->inl);
+	if (e->fx)
+		lk_frames_held(e->fx, names, stack);
 }
 
 /* lk_grow for the entries, which stay aligned to a cache line (realloc
@@ -120,6 +194,7 @@ void lookup_clear(struct lookup *lk)
 	lk->n_order = lk->n_sorted = 0;
 	lk->order_valid = 0;
 	lk->dirty = 0;
+	lk->name_bytes = lk->stack_bytes = 0;
 	memset(&lk->st, 0, sizeof(lk->st));
 	lk->st.source = source;
 	lk->st.resets = resets;
@@ -134,7 +209,11 @@ static int valid_range(uint64_t start, uint64_t size)
 static void kill_entry(struct lookup *lk, uint32_t idx)
 {
 	struct lk_ent *e = &lk->ents[idx];
+	size_t names = 0, stack = 0;
 
+	ent_held(e, &names, &stack);
+	lk->name_bytes -= names;
+	lk->stack_bytes -= stack;
 	lk_map_del(&lk->by_id, e->id, idx);
 	lk_map_del(&lk->by_start, e->start, idx);
 	lk->n_inl -= e->n_inl;
@@ -195,6 +274,17 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 		lk->st.superseded++;
 	}
 	maybe_compact(lk);
+	/* the caps, once the entries this one ends are gone: nothing is
+	 * allocated for an entry past them */
+	if (lk->n_ents - lk->n_dead >= cap_of(lk->max_entries, LOOKUP_MAX_ENTRIES)) {
+		lk->capped = "entries";
+		free(e.strs);
+		return -E2BIG;
+	}
+	if (lk_over_cap(lk, lk_strs_len(e.strs, e.o_name), 0) < 0) {
+		free(e.strs);
+		return -E2BIG;
+	}
 	idx = (uint32_t)lk->n_ents;
 	if (lk_map_put(&lk->by_id, e.id, idx) < 0) {
 		free(e.strs);
@@ -206,6 +296,7 @@ int lookup_add(struct lookup *lk, const struct lookup_sym *sym)
 		return -ENOMEM;
 	}
 	lk->ents[lk->n_ents++] = e;
+	lk->name_bytes += lk_strs_len(e.strs, e.o_name);
 	lk->dirty = 1;
 	return 0;
 }
@@ -224,6 +315,8 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)
 		return -EINVAL;
+	if (lk_over_cap(lk, strs_size(sym), sizeof(*e->inl)) < 0)
+		return -E2BIG;
 	lk_ent_grows(lk, e);
 	cap = lk_grown_cap(e->n_inl);
 	if (lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
@@ -235,6 +328,8 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 	in.end = sym->start + sym->size;
 	e->inl[e->n_inl++] = in;
 	lk->n_inl++;
+	lk->name_bytes += lk_strs_len(in.strs, in.o_name);
+	lk->stack_bytes += sizeof(*e->inl);
 	return 0;
 }
 

@@ -49,6 +49,7 @@ void lookup_free(struct lookup *lk)
 int lookup_follow_journal(struct lookup *lk, int fd)
 {
 	close_source(lk);
+	lk->capped = NULL;
 	jr_open_fd(&lk->jr, fd);
 	lk->st.source = LOOKUP_SOURCE_JOURNAL;
 	return 0;
@@ -57,6 +58,7 @@ int lookup_follow_journal(struct lookup *lk, int fd)
 int lookup_follow_map(struct lookup *lk, int fd)
 {
 	close_source(lk);
+	lk->capped = NULL;
 	pm_open_fd(&lk->pm, fd);
 	lk->st.source = LOOKUP_SOURCE_MAP;
 	return 0;
@@ -66,7 +68,24 @@ int lookup_follow_map(struct lookup *lk, int fd)
 static void start_over(struct lookup *lk)
 {
 	lookup_clear(lk);
+	lk->capped = NULL;
 	lk->st.resets++;
+}
+
+/*
+ * rc from applying what was read: past a cap (-E2BIG), forget all of it,
+ * so no partial index answers, and say which cap; the lookup stays so
+ * (lk->capped) until the file is started over or another is followed.
+ */
+static long refused(struct lookup *lk, long rc, struct err_text *e)
+{
+	const char *capped = lk->capped;
+
+	if (rc != -E2BIG)
+		return rc;
+	lookup_clear(lk);
+	lk->capped = capped;
+	return lk_cap_error(lk, e);
 }
 
 static long refresh_journal(struct lookup *lk, struct err_text *e)
@@ -77,6 +96,8 @@ static long refresh_journal(struct lookup *lk, struct err_text *e)
 
 	if (rc == 1)
 		start_over(lk);
+	if (lk->capped)
+		return lk_cap_error(lk, e);
 	while ((rc = jr_next(&lk->jr, &rec, e)) == 1) {
 		if (lk->until && rec.timestamp > lk->until) {
 			jr_unread(&lk->jr, &rec);
@@ -84,7 +105,7 @@ static long refresh_journal(struct lookup *lk, struct err_text *e)
 			break;
 		}
 		if ((rc = lookup_apply_record(lk, &rec)) < 0)
-			return rc;
+			return refused(lk, rc, e);
 		applied++;
 	}
 	lk->st.source_offset = lk->jr.offset;
@@ -99,6 +120,8 @@ static long refresh_map(struct lookup *lk, struct err_text *e)
 
 	if (rc == 1)
 		start_over(lk);
+	if (lk->capped)
+		return lk_cap_error(lk, e);
 	while ((rc = pm_next(&lk->pm, &line, e)) == 1) {
 		struct lookup_sym s = {
 			.kind = LOOKUP_MAP,
@@ -109,7 +132,7 @@ static long refresh_map(struct lookup *lk, struct err_text *e)
 		};
 
 		if ((rc = lookup_add(lk, &s)) < 0)
-			return rc;
+			return refused(lk, rc, e);
 		lk->st.records++;
 		applied++;
 	}

@@ -30,10 +30,37 @@ void lk_frames_free(struct lk_frames *fx)
 	free(fx);
 }
 
+void lk_frames_held(const struct lk_frames *fx, size_t *names, size_t *stack)
+{
+	for (size_t i = 0; i < fx->n_meth; i++)
+		*names += lk_strs_len(fx->meth[i].strs, fx->meth[i].o_file);
+	*stack += sizeof(*fx) + fx->n_ch * sizeof(*fx->ch) + fx->n_fr * sizeof(*fx->fr) +
+		  fx->n_meth * sizeof(*fx->meth);
+}
+
+/* A string up to its first NUL (what follows is never shown, and the
+ * block's size stays what lk_strs_len says). */
+static uint16_t str_len(const struct jr_str *s)
+{
+	const char *nul = s->len ? memchr(s->p, '\0', s->len) : NULL;
+
+	return nul ? (uint16_t)(nul - s->p) : s->len;
+}
+
+/* The bytes add_method makes of a method's five strings. */
+static size_t method_size(const struct jr_str s[5])
+{
+	size_t total = 0;
+
+	for (int k = 0; k < 5; k++)
+		total += str_len(&s[k]) + 1u;
+	return total;
+}
+
 static int add_method(struct lk_frames *fx, const struct jr_str s[5])
 {
 	struct lk_meth *m;
-	size_t total = 0, pos = 0;
+	size_t total = method_size(s), pos = 0;
 	uint32_t *offs[5];
 
 	if (lk_grow((void **)&fx->meth, &fx->cap_meth, fx->n_meth + 1, sizeof(*fx->meth)) < 0)
@@ -44,15 +71,15 @@ static int add_method(struct lk_frames *fx, const struct jr_str s[5])
 	offs[2] = &m->o_sig;
 	offs[3] = &m->o_name;
 	offs[4] = &m->o_file;
-	for (int k = 0; k < 5; k++)
-		total += s[k].len + 1u;
 	if (!(m->strs = malloc(total)))
 		return -ENOMEM;
 	for (int k = 0; k < 5; k++) {
+		uint16_t len = str_len(&s[k]);
+
 		if (offs[k])
 			*offs[k] = (uint32_t)pos;
-		memcpy(m->strs + pos, s[k].p, s[k].len);
-		pos += s[k].len;
+		memcpy(m->strs + pos, s[k].p, len);
+		pos += len;
 		m->strs[pos++] = '\0';
 	}
 	fx->n_meth++;
@@ -107,9 +134,9 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 	struct lk_frames *fx;
 	struct lk_ent *e;
 	struct jr_str s[5];
-	size_t base, pos = 0, n_ch;
+	size_t base, pos = 0, n_ch, n_fr, names = 0, stack;
 	uint32_t idx;
-	int rc;
+	int rc = 0;
 
 	if (jr_frames_parse(rec->body, rec->body_len, &f) < 0) {
 		lk->st.bad_records++;
@@ -120,25 +147,46 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 		lk->st.orphan_inlines++;
 		return 0;
 	}
-	lk_ent_grows(lk, e);
-	if (!e->fx && !(e->fx = calloc(1, sizeof(*e->fx))))
-		return -ENOMEM;
-	fx = e->fx;
-	if (fx->n_ch + f.n_ranges > LK_MAX_CHAINS || fx->n_meth + f.n_methods > LK_MAX_METHODS) {
+	if (e->fx && (e->fx->n_ch + f.n_ranges > LK_MAX_CHAINS ||
+		      e->fx->n_meth + f.n_methods > LK_MAX_METHODS)) {
 		lk->st.bad_records++;
 		return 0;
 	}
-	base = fx->n_meth;
+	/* the caps, before anything is allocated for the record */
 	for (uint32_t i = 0; i < f.n_methods; i++) {
 		jr_frames_method(&f, &pos, s); /* checked by jr_frames_parse */
-		if ((rc = add_method(fx, s)) < 0)
-			return rc;
+		names += method_size(s);
 	}
+	stack = (e->fx ? 0 : sizeof(*e->fx)) + (size_t)f.n_ranges * sizeof(struct lk_chain) +
+		(size_t)f.n_frames * sizeof(struct lk_fr) +
+		(size_t)f.n_methods * sizeof(struct lk_meth);
+	if (lk_over_cap(lk, names, stack) < 0)
+		return -E2BIG;
+	lk_ent_grows(lk, e);
+	if (!e->fx) {
+		if (!(e->fx = calloc(1, sizeof(*e->fx))))
+			return -ENOMEM;
+		lk->stack_bytes += sizeof(*e->fx);
+	}
+	fx = e->fx;
+	base = fx->n_meth;
 	n_ch = fx->n_ch;
-	if ((rc = add_chains(fx, e, &f, base, &lk->st.bad_records)) < 0)
-		return rc;
+	n_fr = fx->n_fr;
+	names = pos = 0;
+	for (uint32_t i = 0; i < f.n_methods && rc == 0; i++) {
+		jr_frames_method(&f, &pos, s);
+		if ((rc = add_method(fx, s)) == 0)
+			names += method_size(s);
+	}
+	if (rc == 0)
+		rc = add_chains(fx, e, &f, base, &lk->st.bad_records);
+	/* what it holds now, whatever failed (lk_frames_held's sum, which
+	 * kill_entry takes off again), added without walking it all */
+	lk->name_bytes += names;
+	lk->stack_bytes += (fx->n_meth - base) * sizeof(*fx->meth) +
+			   (fx->n_ch - n_ch) * sizeof(*fx->ch) + (fx->n_fr - n_fr) * sizeof(*fx->fr);
 	lk->st.chains += fx->n_ch - n_ch;
-	return 0;
+	return rc;
 }
 
 const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hashtab.h"
 #include "journal_read.h"
@@ -138,6 +139,11 @@ struct lookup {
 	size_t cap_chain_buf;
 	struct lookup_stats st;
 	uint64_t until;          /* journal records after this timestamp wait; 0 = none */
+	/* what the live entries hold, against the caps of lookup_lib.h
+	 * (max_*: 0 = the LOOKUP_MAX_* default; lk_set_caps) */
+	size_t name_bytes, stack_bytes;
+	size_t max_entries, max_name_bytes, max_stack_bytes;
+	const char *capped;      /* the cap passed ("entries", ...), or NULL */
 	/* followed source */
 	struct jr_reader jr;
 	struct pm_reader pm;
@@ -218,12 +224,32 @@ static inline long lk_seg_find(const struct lookup *lk, uint64_t addr)
 	return (long)(p - 1);
 }
 
-/* Apply a FRAMES record (lookup_frames.c).  0 or -ENOMEM; bad and orphan
- * records are counted. */
+/* Apply a FRAMES record (lookup_frames.c).  0, -ENOMEM or -E2BIG (a cap:
+ * lk_over_cap); bad and orphan records are counted. */
 int lk_add_frames(struct lookup *lk, const struct jr_record *rec);
 
 /* Free an entry's chains. */
 void lk_frames_free(struct lk_frames *fx);
+
+/* The bytes fx holds: names into *names, tables into *stack (added). */
+void lk_frames_held(const struct lk_frames *fx, size_t *names, size_t *stack);
+
+/* Bytes of a block of NUL-terminated strings whose last starts at `last`. */
+static inline size_t lk_strs_len(const char *strs, uint32_t last)
+{
+	return last + strlen(strs + last) + 1;
+}
+
+/* Would `names` and `stack` more bytes pass a cap?  0, or -E2BIG with
+ * lk->capped set (lookup.c). */
+int lk_over_cap(struct lookup *lk, size_t names, size_t stack);
+
+/* Caps below the LOOKUP_MAX_* defaults (0 keeps a default), for the unit
+ * tests: a case just over and just under each cap without 256 MiB. */
+void lk_set_caps(struct lookup *lk, size_t entries, size_t name_bytes, size_t stack_bytes);
+
+/* The reason of lk->capped into e, and -E2BIG (lookup.c). */
+int lk_cap_error(const struct lookup *lk, struct err_text *e);
 
 /* The chain of fx holding addr, or NULL. */
 const struct lk_chain *lk_chain_at(const struct lk_frames *fx, uint64_t addr);
@@ -234,8 +260,9 @@ struct lookup_frame lk_chain_frame(const struct lk_ent *e, const struct lk_chain
 
 /*
  * Apply one journal record (LOAD, UNLOAD, STUB, INLINE; EPOCH is noted and
- * ignored; unknown and bad records are counted).  Returns 0 or -ENOMEM; the
- * input's own inconsistencies are counted in the stats, never errors.
+ * ignored; unknown and bad records are counted).  Returns 0, -E2BIG (a cap)
+ * or -ENOMEM; the input's own inconsistencies are counted in the stats,
+ * never errors.
  */
 int lookup_apply_record(struct lookup *lk, const struct jr_record *rec);
 
@@ -260,8 +287,10 @@ struct lookup_sym {
 
 /*
  * Add a LOAD/STUB/MAP range.  An existing live entry with the same id, and
- * one with the same start address, is ended first.  Returns 0, -EINVAL
- * (size 0, range wraps, bad kind) or -ENOMEM.
+ * one with the same start address, is ended first.  Texts are copied up to
+ * their first NUL (what follows one is never shown).  Returns 0, -EINVAL
+ * (size 0, range wraps, bad kind), -E2BIG (a cap of lookup_lib.h: lk->capped
+ * says which) or -ENOMEM.
  */
 int lookup_add(struct lookup *lk, const struct lookup_sym *sym);
 
@@ -275,7 +304,7 @@ int lookup_remove(struct lookup *lk, uint64_t id);
 /*
  * Add an inlined-method range to the live LOAD whose id is sym->id.
  * Returns 0, -ENOENT (no such live LOAD), -EINVAL (empty/wrapping range, or
- * the method has LOOKUP_MAX_INLINE already) or -ENOMEM.
+ * the method has LOOKUP_MAX_INLINE already), -E2BIG (a cap) or -ENOMEM.
  */
 int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym);
 

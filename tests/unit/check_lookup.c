@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check_lookup.c - the address index: boundaries, reused addresses, "highest
- * id wins", inline chains, following a journal that grows, and a brute-force
- * oracle on randomized load/unload/stub/query sequences.
+ * id wins", inline chains, following a journal that grows, the caps on
+ * what a lookup holds, and a brute-force oracle on randomized
+ * load/unload/stub/query sequences.
  */
 #include <check.h>
 #include <errno.h>
@@ -554,6 +555,127 @@ START_TEST(follow_map)
 }
 END_TEST
 
+/* Issue 33 row 5: nothing capped what a lookup holds.  The cap on live
+ * entries, at its real value: LOOKUP_MAX_ENTRIES go in, one more is
+ * -E2BIG, one that replaces a live one (same id) still goes in. */
+START_TEST(cap_entries)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_sym s = { .kind = LOOKUP_MAP, .size = 1 };
+
+	for (uint64_t i = 0; i < LOOKUP_MAX_ENTRIES; i++) {
+		s.id = i + 1;
+		s.start = 16 * i;
+		if (lookup_add(lk, &s) != 0)
+			ck_abort_msg("entry %llu of the cap refused", (unsigned long long)i);
+	}
+	s.id = LOOKUP_MAX_ENTRIES + 1;
+	s.start = 16ull * LOOKUP_MAX_ENTRIES;
+	ck_assert_int_eq(lookup_add(lk, &s), -E2BIG);
+	ck_assert_str_eq(lk->capped, "entries");
+	s.id = 1;       /* replaces entry 1: no more live entries */
+	ck_assert_int_eq(lookup_add(lk, &s), 0);
+	lookup_free(lk);
+}
+END_TEST
+
+/* Name bytes: every text copied counts, NULs included; a removed entry
+ * gives its bytes back.  Small caps stand for the 256 MiB ones. */
+START_TEST(cap_name_bytes)
+{
+	struct lookup *lk = lookup_new();
+	/* "C", "m", "()V" and an 11-byte name: 1 + 1 + 3 + 11 + 4 = 20 bytes */
+	struct lookup_sym s = {
+		.kind = LOOKUP_LOAD, .size = 8, .class_name = txt("C"), .method = txt("m"),
+		.signature = txt("()V"), .name = txt("void C.m()x"),
+	};
+
+	lk_set_caps(lk, 0, 100, 0);
+	for (uint64_t i = 0; i < 5; i++) {     /* 100 bytes: just under */
+		s.id = i + 1;
+		s.start = 16 * i;
+		ck_assert_int_eq(lookup_add(lk, &s), 0);
+	}
+	ck_assert_uint_eq(lk->name_bytes, 100);
+	s.id = 6;
+	s.start = 0x1000;
+	s.name = txt("");                       /* 9 bytes more: over */
+	ck_assert_int_eq(lookup_add(lk, &s), -E2BIG);
+	ck_assert_str_eq(lk->capped, "name bytes");
+	ck_assert_int_eq(lookup_remove(lk, 1), 0);
+	ck_assert_uint_eq(lk->name_bytes, 80);
+	lk->capped = NULL;
+	ck_assert_int_eq(lookup_add(lk, &s), 0);
+	/* what follows a NUL is not copied, nor counted */
+	s.id = 7;
+	s.start = 0x2000;
+	s.name = (struct lookup_text){ "ab\0cdefghij", 12 };
+	ck_assert_int_eq(lookup_add(lk, &s), 0);
+	ck_assert_uint_eq(lk->name_bytes, 80 + 9 + 11);
+	ck_assert_str_eq(at(lk, 0x2000), "ab");
+	lookup_free(lk);
+}
+END_TEST
+
+/* Stack bytes: the inline ranges' tables (and their names) count. */
+START_TEST(cap_stack_bytes)
+{
+	struct lookup *lk = lookup_new();
+	struct lookup_sym in = {
+		.kind = LOOKUP_INLINE, .id = 1, .start = 0x1000, .size = 4,
+		.name = txt("i"),
+	};
+
+	lk_set_caps(lk, 0, 0, 3 * sizeof(struct lk_inl));
+	add(lk, LOOKUP_LOAD, 1, 0x1000, 0x100, "outer");
+	for (int k = 0; k < 3; k++)             /* just under */
+		ck_assert_int_eq(lookup_add_inline(lk, &in), 0);
+	ck_assert_int_eq(lookup_add_inline(lk, &in), -E2BIG);
+	ck_assert_str_eq(lk->capped, "stack bytes");
+	ck_assert_uint_eq(lk->stack_bytes, 3 * sizeof(struct lk_inl));
+	ck_assert_int_eq(lookup_remove(lk, 1), 0);
+	ck_assert_uint_eq(lk->stack_bytes, 0);
+	ck_assert_uint_eq(lk->name_bytes, 0);
+	lookup_free(lk);
+}
+END_TEST
+
+/* A followed file past a cap: -E2BIG with the cap named, nothing of it
+ * answers (no partial index), and so on each refresh until the file is
+ * started over. */
+START_TEST(cap_refuses_the_file)
+{
+	struct lookup *lk = lookup_new();
+	struct err_text e = { "" };
+	static const char m[] = "1000 10 a\n2000 10 b\n3000 10 c\n";
+	int fd = memfd_create("jsym-check", MFD_CLOEXEC);
+
+	ck_assert_int_eq(pwrite(fd, m, strlen(m), 0), (ssize_t)strlen(m));
+	lk_set_caps(lk, 3, 0, 0);               /* just under: read */
+	ck_assert_int_eq(lookup_follow_map(lk, dup(fd)), 0);
+	ck_assert_int_eq(lookup_refresh(lk, &e), 3);
+	ck_assert_str_eq(at(lk, 0x3000), "c");
+	lookup_free(lk);
+	lk = lookup_new();
+	lk_set_caps(lk, 2, 0, 0);               /* just over: refused */
+	ck_assert_int_eq(lookup_follow_map(lk, fd), 0);
+	ck_assert_int_eq(lookup_refresh(lk, &e), -E2BIG);
+	ck_assert_str_eq(e.msg, "more than 2 live code ranges, jsym's cap on entries "
+			 "(docs/lookup.md, \"Limits\"): refused, nothing of it is used");
+	ck_assert_str_eq(at(lk, 0x1000), "??");
+	e.msg[0] = '\0';
+	ck_assert_int_eq(lookup_refresh(lk, &e), -E2BIG);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cap on entries"));
+	ck_assert_str_eq(at(lk, 0x1000), "??");
+	/* rewritten in place within the cap: read again */
+	ck_assert_int_eq(ftruncate(fd, 0), 0);
+	ck_assert_int_eq(pwrite(fd, "5000 10 only\n", 13, 0), 13);
+	ck_assert_int_eq(lookup_refresh(lk, &e), 1);
+	ck_assert_str_eq(at(lk, 0x5000), "only");
+	lookup_free(lk);
+}
+END_TEST
+
 Suite *lookup_suite(void)
 {
 	Suite *s = suite_create("lookup");
@@ -570,6 +692,10 @@ Suite *lookup_suite(void)
 	tcase_add_test(tc, follow_journal_started_over);
 	tcase_add_test(tc, until_time);
 	tcase_add_test(tc, follow_map);
+	tcase_add_test(tc, cap_entries);
+	tcase_add_test(tc, cap_name_bytes);
+	tcase_add_test(tc, cap_stack_bytes);
+	tcase_add_test(tc, cap_refuses_the_file);
 	tcase_set_timeout(to, 120);
 	tcase_add_test(to, oracle_small_space);
 	tcase_add_test(to, oracle_sparse_space);

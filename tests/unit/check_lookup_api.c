@@ -3,7 +3,8 @@
  * check_lookup_api.c - the public API (attach/lookup/include/jsym/lookup.h):
  * old journals (INLINE records) still read, FRAMES stacks innermost first
  * with lines, resolving at a time (forward and back), hostile FRAMES
- * records, and the API against lookup_find on random journals.
+ * records, the API against lookup_find on random journals, and a perf map
+ * just under and just over the cap on entries.
  */
 #include <check.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "journal.h"
 #include "jsym/lookup.h"
 #include "lookup_lib.h"
+#include "lookup_int.h"
 
 extern Suite *lookup_api_suite(void); /* listed in the runner by tests/tests.mk */
 
@@ -312,6 +314,89 @@ START_TEST(open_errors)
 }
 END_TEST
 
+/* Follow the journal at path with caps (lk_set_caps): what refresh gives. */
+static long follow_capped(size_t names, size_t stack, struct lookup **out)
+{
+	struct lookup *lk = lookup_new();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	lk_set_caps(lk, 0, names, stack);
+	lookup_follow_journal(lk, fd);
+	*out = lk;
+	return lookup_refresh(lk, NULL);
+}
+
+/* The caps on name bytes and stack bytes count a FRAMES record's method
+ * table and its tables: just under reads, just over is -E2BIG; an UNLOAD
+ * gives it all back. */
+START_TEST(cap_frames_bytes)
+{
+	const size_t stack = sizeof(struct lk_frames) + 3 * sizeof(struct lk_chain) +
+			     4 * sizeof(struct lk_fr) + 2 * sizeof(struct lk_meth);
+	/* LOAD: Outer m ()V "void Outer.run()"; FRAMES: two methods' five strings */
+	const size_t names = (5 + 1 + 3 + 16 + 4) + (5 + 3 + 3 + 16 + 10 + 5) +
+			     (5 + 4 + 4 + 19 + 10 + 5);
+	struct journal_writer w;
+	struct lookup *lk;
+	uint64_t id;
+
+	jopen(&w);
+	id = load(&w, 100, 0x1000, 0x100, "Outer", "void Outer.run()");
+	put_frames(&w, 100, id, 1);
+	ck_assert_int_eq(journal_close(&w), 0);
+	ck_assert_int_eq(follow_capped(names, stack, &lk), 2);
+	ck_assert_uint_eq(lk->name_bytes, names);
+	ck_assert_uint_eq(lk->stack_bytes, stack);
+	ck_assert_int_eq(lookup_remove(lk, id), 0);
+	ck_assert_uint_eq(lk->name_bytes, 0);
+	ck_assert_uint_eq(lk->stack_bytes, 0);
+	lookup_free(lk);
+	ck_assert_int_eq(follow_capped(names - 1, stack, &lk), -E2BIG);
+	ck_assert_str_eq(lk->capped, "name bytes");
+	lookup_free(lk);
+	ck_assert_int_eq(follow_capped(names, stack - 1, &lk), -E2BIG);
+	ck_assert_str_eq(lk->capped, "stack bytes");
+	ck_assert_uint_eq(lk->stack_bytes, 0);  /* forgotten */
+	lookup_free(lk);
+	unlink(path);
+}
+END_TEST
+
+/* Issue 33 row 5, through the library: a perf map of LOOKUP_MAX_ENTRIES
+ * lines opens; one line more is -E2BIG (open fails, and a handle that
+ * follows the file fails its refresh, says why and answers nothing). */
+START_TEST(cap_entries_map)
+{
+	struct jsym_frame f[1];
+	jsym_lookup *lk, *lk2 = (jsym_lookup *)1;
+	FILE *fp;
+	int fd;
+
+	strcpy(path, "/tmp/jsym-check-api-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(fp);
+	for (unsigned i = 0; i < LOOKUP_MAX_ENTRIES; i++)
+		fprintf(fp, "%x 10 m%u\n", 0x10000 + 16 * i, i);
+	ck_assert_int_eq(fflush(fp), 0);
+	ck_assert_int_eq(jsym_lookup_open_files(&lk, NULL, path), 0);
+	ck_assert_int_eq(jsym_lookup_resolve(lk, 0x10000 + 16ull * (LOOKUP_MAX_ENTRIES - 1), f, 1),
+			 1);
+	ck_assert_str_eq(f[0].name, "m1048575");
+	fprintf(fp, "%x 10 one-more\n", 0x10000 + 16 * LOOKUP_MAX_ENTRIES);
+	ck_assert_int_eq(fclose(fp), 0);
+	ck_assert_int_eq(jsym_lookup_open_files(&lk2, NULL, path), -E2BIG);
+	ck_assert_ptr_null(lk2);
+	ck_assert_int_eq(jsym_lookup_refresh(lk), -E2BIG);
+	ck_assert_ptr_nonnull(strstr(jsym_lookup_error(lk), "more than 1048576 live code ranges"));
+	ck_assert_int_eq(jsym_lookup_resolve(lk, 0x10000, f, 1), 0);
+	jsym_lookup_close(lk);
+	unlink(path);
+}
+END_TEST
+
 Suite *lookup_api_suite(void)
 {
 	Suite *s = suite_create("lookup_api");
@@ -325,6 +410,8 @@ Suite *lookup_api_suite(void)
 	tcase_add_test(tc, frames_hostile);
 	tcase_add_test(tc, api_oracle);
 	tcase_add_test(tc, open_errors);
+	tcase_add_test(tc, cap_frames_bytes);
+	tcase_add_test(tc, cap_entries_map);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -44,6 +44,28 @@
 #include "errtext.h"        /* struct err_text (common/) */
 #include "journal_format.h" /* enum jf_epoch_reason (agent/format) */
 
+/*
+ * Caps: what one struct lookup holds at once, so a forged journal or perf
+ * map cannot make `jsym resolve` or libjsym-lookup.so.1 allocate without
+ * bound (docs/lookup.md, "Limits", has the measured figures).  The model is
+ * `jsym map`'s (attach/vmstructs/vm_scan.h): a million code ranges and
+ * their names hold everything `jsym map` can write, and several times the
+ * 100k to 200k methods a big JVM compiles over its life.
+ *   - LOOKUP_MAX_ENTRIES: live code ranges (LOAD, STUB, perf-map lines);
+ *     ended ones do not count.  Each costs about 300 bytes of index.
+ *   - LOOKUP_MAX_NAME_BYTES: the bytes of every name the lookup copies
+ *     (class, method, signature, display name, source file, NULs included)
+ *     for live ranges, their INLINE ranges and their FRAMES method tables.
+ *   - LOOKUP_MAX_STACK_BYTES: the inline stacks' tables of live ranges
+ *     (INLINE ranges, FRAMES chain ranges, frames, method slots).
+ * Past a cap lookup_refresh fails with -E2BIG and a reason naming the cap;
+ * the lookup then forgets all it read (no partial index answers) and keeps
+ * failing so until the file is started over or another is followed.
+ */
+#define LOOKUP_MAX_ENTRIES (1u << 20)
+#define LOOKUP_MAX_NAME_BYTES (256u << 20)
+#define LOOKUP_MAX_STACK_BYTES (256u << 20)
+
 enum lookup_kind {
 	LOOKUP_LOAD = 1, /* compiled Java method (journal LOAD) */
 	LOOKUP_STUB = 3, /* interpreter, stubs, adapters (journal STUB) */
@@ -135,8 +157,9 @@ int lookup_follow_map(struct lookup *lk, int fd);
  * reason in e (may be NULL): -EAGAIN (journal header not written yet: try
  * later),
  * -EPROTO (not a journal / unsupported version), -EBADMSG (corruption: what
- * was read before it stays usable, later calls keep failing), -ENOMEM, I/O
- * errors, -EBADF when nothing is followed.
+ * was read before it stays usable, later calls keep failing), -E2BIG (past
+ * a cap above: nothing read stays, later calls keep failing until the file
+ * is started over), -ENOMEM, I/O errors, -EBADF when nothing is followed.
  */
 long lookup_refresh(struct lookup *lk, struct err_text *e);
 

@@ -28,6 +28,14 @@
  *     other than jsym_lookup_resolve / jsym_lookup_error.
  *   - Times are CLOCK_MONOTONIC nanoseconds: the clock of the journal and
  *     of `perf record -k 1`.
+ *   - What a handle holds is capped (docs/lookup.md, "Limits"): 1,048,576
+ *     live code ranges, 256 MiB of names, 256 MiB of inline-stack tables.
+ *     A file past a cap is refused with -E2BIG (never read in part): open
+ *     fails, or refresh fails, forgets what the handle held (resolve then
+ *     answers 0) and keeps failing until the file is started over.  A read
+ *     has no deadline of its own: only regular files on local file systems
+ *     are opened (no FIFO, device or FUSE file), so it ends at the end of
+ *     the file, in a time that grows with the file's size.
  *
  * ABI: version 1.0.  struct jsym_frame and every function here keep their
  * layout and meaning for all 1.x; later additions get new symbol versions.
@@ -77,7 +85,7 @@ struct jsym_frame {
  * kernel's rule for /proc/PID/root).  Nothing is read until the first
  * jsym_lookup_refresh, which open does once.
  * Returns 0 and *out, or -ENOENT (no files), -EACCES/-EPERM, -ESRCH, -ENOMEM,
- * -EPROTO (not a journal), ...
+ * -EPROTO (not a journal), -E2BIG (past a cap, see Conventions), ...
  */
 int jsym_lookup_open_pid(jsym_lookup **out, int pid, const char *dir);
 
@@ -91,7 +99,8 @@ int jsym_lookup_open_files(jsym_lookup **out, const char *journal, const char *m
  * Follow the file: read and apply what was appended since the last call.
  * A journal started over by a new JVM with the same pid is read again from
  * its start.  Returns the number of records or lines applied (>= 0), or
- * -errno (-EBADMSG: corruption; what was read before it stays usable).
+ * -errno (-EBADMSG: corruption; what was read before it stays usable;
+ * -E2BIG: past a cap, nothing read stays, see Conventions).
  */
 long jsym_lookup_refresh(jsym_lookup *lk);
 
