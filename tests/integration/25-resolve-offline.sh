@@ -5,7 +5,8 @@
 # the UTF-8 C1 control U+009B that some terminals take as CSI, DEL, the
 # bidi override U+202E that shows "exe.jpg" as "gpj.exe"), the JSON
 # output stays valid JSON with the bytes intact, and the exit codes are the
-# CLI's (1 usage, 2 files missing); a device node or FIFO planted where
+# CLI's (1 usage, 2 files missing); a map past the cap on entries is
+# refused whole with the cap named; a device node or FIFO planted where
 # `resolve --pid` reads a target's map and journal is never opened.  Fast:
 # no JVM, no root (as root the planted map is a device node).
 source "${JSYM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
@@ -44,6 +45,21 @@ t_expect_rc 1
 t_run "$J" resolve --map "$KIT_DIR/none.map" 7f0000001010
 t_expect_rc 2
 t_expect_err '^jsym: cannot open .*none\.map'
+
+t_case a-map-past-the-cap-on-entries
+# Issue 33 row 5: a map of 1,048,576 lines (LOOKUP_MAX_ENTRIES) is read,
+# one line more is refused whole, naming the cap (exit 2, nothing printed).
+big=$KIT_DIR/perf-cap.map
+awk 'BEGIN{for(i=0;i<1048576;i++) printf "7f00%08x 10 m%d\n", i*16, i}' >"$big"
+t_run "$J" resolve --map "$big" 7f0000fffff0
+t_expect_rc 0
+t_expect_out '^0x7f0000fffff0  m1048575\+0x0 '
+echo "7f0010000000 10 one.more" >>"$big"
+t_run "$J" resolve --map "$big" 7f0000fffff0
+t_expect_rc 2
+t_expect_err "^jsym: $big: more than 1048576 live code ranges, jsym's cap on entries \(docs/lookup.md"
+t_check "nothing resolved past the cap" test ! -s "$KIT_DIR/t_run.out"
+rm -f "$big"
 
 t_case planted-nodes-not-opened
 # What `resolve --pid` reads is the target's: a container can put a device
