@@ -111,7 +111,7 @@ static void ent_held(const struct lk_ent *e, size_t *names, size_t *stack)
 		*names += lk_strs_len(e->strs, e->o_name);
 	for (uint32_t i = 0; i < e->n_inl; i++)
 		*names += lk_strs_len(e->inl[i].strs, e->inl[i].o_name);
-	*stack += (size_t)e->n_inl * sizeof(*e->inl);
+	*stack += lk_grown_cap(e->n_inl) * sizeof(*e->inl);
 	if (e->fx)
 		lk_frames_held(e->fx, names, stack);
 }
@@ -306,7 +306,7 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 	struct lk_ent *e;
 	struct lk_inl in = { 0 };
 	uint32_t idx;
-	size_t cap;
+	size_t cap, grows;
 
 	if (!lk_map_get(&lk->by_id, sym->id, &idx))
 		return -ENOENT;
@@ -315,10 +315,11 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 		return -ENOENT;
 	if (!valid_range(sym->start, sym->size) || e->n_inl >= LOOKUP_MAX_INLINE)
 		return -EINVAL;
-	if (lk_over_cap(lk, strs_size(sym), sizeof(*e->inl)) < 0)
+	cap = lk_grown_cap(e->n_inl);
+	grows = (lk_grown_cap((size_t)e->n_inl + 1) - cap) * sizeof(*e->inl);
+	if (lk_over_cap(lk, strs_size(sym), grows) < 0)
 		return -E2BIG;
 	lk_ent_grows(lk, e);
-	cap = lk_grown_cap(e->n_inl);
 	if (lk_grow((void **)&e->inl, &cap, (size_t)e->n_inl + 1, sizeof(*e->inl)) < 0)
 		return -ENOMEM;
 	in.strs = pack_strs(sym, &in.o_method, &in.o_sig, &in.o_name);
@@ -329,7 +330,7 @@ int lookup_add_inline(struct lookup *lk, const struct lookup_sym *sym)
 	e->inl[e->n_inl++] = in;
 	lk->n_inl++;
 	lk->name_bytes += lk_strs_len(in.strs, in.o_name);
-	lk->stack_bytes += sizeof(*e->inl);
+	lk->stack_bytes += grows;
 	return 0;
 }
 

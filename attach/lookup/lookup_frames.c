@@ -30,12 +30,48 @@ void lk_frames_free(struct lk_frames *fx)
 	free(fx);
 }
 
+/* The tables' bytes as allocated: their capacities, so the cap on stack
+ * bytes bounds the memory they take. */
+static size_t tables_size(const struct lk_frames *fx)
+{
+	return sizeof(*fx) + fx->cap_ch * sizeof(*fx->ch) + fx->cap_fr * sizeof(*fx->fr) +
+	       fx->cap_meth * sizeof(*fx->meth);
+}
+
 void lk_frames_held(const struct lk_frames *fx, size_t *names, size_t *stack)
 {
 	for (size_t i = 0; i < fx->n_meth; i++)
 		*names += lk_strs_len(fx->meth[i].strs, fx->meth[i].o_file);
-	*stack += sizeof(*fx) + fx->n_ch * sizeof(*fx->ch) + fx->n_fr * sizeof(*fx->fr) +
-		  fx->n_meth * sizeof(*fx->meth);
+	*stack += tables_size(fx);
+}
+
+/* The capacity a table of cap items has once it holds need: exactly need
+ * at first (most methods have one FRAMES record, and lk_grow's 16 items
+ * at least would take several times their tables), then doubling. */
+static size_t cap_after(size_t cap, size_t need)
+{
+	if (need <= cap)
+		return cap;
+	if (!cap)
+		return need;
+	while (cap < need)
+		cap *= 2;
+	return cap;
+}
+
+/* Grow table *p of elem-byte items to cap_after(*cap, need).  0 or -ENOMEM. */
+static int fx_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t nc = cap_after(*cap, need);
+	void *np;
+
+	if (nc == *cap)
+		return 0;
+	if (!(np = realloc(*p, nc * elem)))
+		return -ENOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
 }
 
 /* A string up to its first NUL (what follows is never shown, and the
@@ -63,7 +99,7 @@ static int add_method(struct lk_frames *fx, const struct jr_str s[5])
 	size_t total = method_size(s), pos = 0;
 	uint32_t *offs[5];
 
-	if (lk_grow((void **)&fx->meth, &fx->cap_meth, fx->n_meth + 1, sizeof(*fx->meth)) < 0)
+	if (fx_grow((void **)&fx->meth, &fx->cap_meth, fx->n_meth + 1, sizeof(*fx->meth)) < 0)
 		return -ENOMEM;
 	m = &fx->meth[fx->n_meth];
 	offs[0] = NULL;
@@ -100,8 +136,8 @@ static int add_chains(struct lk_frames *fx, const struct lk_ent *e, const struct
 	const unsigned char *fr = f->frames;
 	int unsorted = 0;
 
-	if (lk_grow((void **)&fx->ch, &fx->cap_ch, fx->n_ch + f->n_ranges, sizeof(*fx->ch)) < 0 ||
-	    lk_grow((void **)&fx->fr, &fx->cap_fr, fx->n_fr + f->n_frames, sizeof(*fx->fr)) < 0)
+	if (fx_grow((void **)&fx->ch, &fx->cap_ch, fx->n_ch + f->n_ranges, sizeof(*fx->ch)) < 0 ||
+	    fx_grow((void **)&fx->fr, &fx->cap_fr, fx->n_fr + f->n_frames, sizeof(*fx->fr)) < 0)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < f->n_ranges; i++) {
 		const unsigned char *r = f->ranges + (size_t)i * JF_FRAMES_RANGE;
@@ -128,13 +164,35 @@ static int add_chains(struct lk_frames *fx, const struct lk_ent *e, const struct
 	return 0;
 }
 
+/* What record f adds to e: its method table's names, and the growth of
+ * e's tables (the caps count what is allocated). */
+static void frames_cost(const struct lk_ent *e, const struct jr_frames *f, size_t *names,
+			size_t *stack)
+{
+	struct lk_frames none = { 0 };
+	const struct lk_frames *fx = e->fx ? e->fx : &none;
+	struct jr_str s[5];
+	size_t pos = 0;
+
+	*names = 0;
+	for (uint32_t i = 0; i < f->n_methods; i++) {
+		jr_frames_method(f, &pos, s); /* checked by jr_frames_parse */
+		*names += method_size(s);
+	}
+	*stack = (e->fx ? 0 : sizeof(*fx)) +
+		 (cap_after(fx->cap_ch, fx->n_ch + f->n_ranges) - fx->cap_ch) * sizeof(*fx->ch) +
+		 (cap_after(fx->cap_fr, fx->n_fr + f->n_frames) - fx->cap_fr) * sizeof(*fx->fr) +
+		 (cap_after(fx->cap_meth, fx->n_meth + f->n_methods) - fx->cap_meth) *
+			 sizeof(*fx->meth);
+}
+
 int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 {
 	struct jr_frames f;
 	struct lk_frames *fx;
 	struct lk_ent *e;
 	struct jr_str s[5];
-	size_t base, pos = 0, n_ch, n_fr, names = 0, stack;
+	size_t base, pos = 0, n_ch, names, stack, had;
 	uint32_t idx;
 	int rc = 0;
 
@@ -153,26 +211,19 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 		return 0;
 	}
 	/* the caps, before anything is allocated for the record */
-	for (uint32_t i = 0; i < f.n_methods; i++) {
-		jr_frames_method(&f, &pos, s); /* checked by jr_frames_parse */
-		names += method_size(s);
-	}
-	stack = (e->fx ? 0 : sizeof(*e->fx)) + (size_t)f.n_ranges * sizeof(struct lk_chain) +
-		(size_t)f.n_frames * sizeof(struct lk_fr) +
-		(size_t)f.n_methods * sizeof(struct lk_meth);
+	frames_cost(e, &f, &names, &stack);
 	if (lk_over_cap(lk, names, stack) < 0)
 		return -E2BIG;
 	lk_ent_grows(lk, e);
-	if (!e->fx) {
-		if (!(e->fx = calloc(1, sizeof(*e->fx))))
-			return -ENOMEM;
-		lk->stack_bytes += sizeof(*e->fx);
-	}
+	had = e->fx ? tables_size(e->fx) : 0;
+	if (!e->fx && !(e->fx = calloc(1, sizeof(*e->fx))))
+		return -ENOMEM;
 	fx = e->fx;
 	base = fx->n_meth;
 	n_ch = fx->n_ch;
-	n_fr = fx->n_fr;
-	names = pos = 0;
+	names = 0;
+	rc = fx_grow((void **)&fx->meth, &fx->cap_meth, fx->n_meth + f.n_methods,
+		     sizeof(*fx->meth));
 	for (uint32_t i = 0; i < f.n_methods && rc == 0; i++) {
 		jr_frames_method(&f, &pos, s);
 		if ((rc = add_method(fx, s)) == 0)
@@ -183,8 +234,7 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 	/* what it holds now, whatever failed (lk_frames_held's sum, which
 	 * kill_entry takes off again), added without walking it all */
 	lk->name_bytes += names;
-	lk->stack_bytes += (fx->n_meth - base) * sizeof(*fx->meth) +
-			   (fx->n_ch - n_ch) * sizeof(*fx->ch) + (fx->n_fr - n_fr) * sizeof(*fx->fr);
+	lk->stack_bytes += tables_size(fx) - had;
 	lk->st.chains += fx->n_ch - n_ch;
 	return rc;
 }
