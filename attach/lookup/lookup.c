@@ -73,13 +73,18 @@ void lk_set_caps(struct lookup *lk, size_t entries, size_t name_bytes, size_t st
 	lk->max_stack_bytes = stack_bytes;
 }
 
+/* Would `more` bytes on top of `held` pass cap?  (No overflow.) */
+static int passes(size_t held, size_t more, size_t cap)
+{
+	return held > cap || more > cap - held;
+}
+
 int lk_over_cap(struct lookup *lk, size_t names, size_t stack)
 {
-	if (names > cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES) - lk->name_bytes ||
-	    lk->name_bytes > cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES))
+	if (passes(lk->name_bytes, names, cap_of(lk->max_name_bytes, LOOKUP_MAX_NAME_BYTES)))
 		lk->capped = "name bytes";
-	else if (stack > cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES) - lk->stack_bytes ||
-		 lk->stack_bytes > cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES))
+	else if (passes(lk->stack_bytes, stack,
+			cap_of(lk->max_stack_bytes, LOOKUP_MAX_STACK_BYTES)))
 		lk->capped = "stack bytes";
 	else
 		return 0;
