@@ -205,8 +205,8 @@ int lk_add_frames(struct lookup *lk, const struct jr_record *rec)
 		lk->st.orphan_inlines++;
 		return 0;
 	}
-	if (e->fx && (e->fx->n_ch + f.n_ranges > LK_MAX_CHAINS ||
-		      e->fx->n_meth + f.n_methods > LK_MAX_METHODS)) {
+	if ((e->fx ? e->fx->n_ch : 0) + f.n_ranges > LK_MAX_CHAINS ||
+	    (e->fx ? e->fx->n_meth : 0) + f.n_methods > LK_MAX_METHODS) {
 		lk->st.bad_records++;
 		return 0;
 	}
