@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # 20-agent-perf.sh - perf names Java frames from jsym's map.
 #
-# AgentBusy runs with the agent writing /tmp/perf-<pid>.map (the default
-# dir, where perf looks); `perf record -e cpu-clock -g` samples it for 3 s;
+# AgentBusy runs with the JDK's default flags and the agent writing
+# /tmp/perf-<pid>.map (the default dir, where perf looks); `perf record -e
+# cpu-clock -g` samples it for 3 s (frame pointers: mostly the top frame
+# alone, which is all this checks; 22-agent-whole-stacks has whole stacks);
 # `perf script` must show Java frames named from the map.  Prints the naming
 # rate: frames in the map's address ranges (perf's dso /tmp/perf-<pid>.map)
 # that got a symbol, overall and for the leaf frame of each sample.
@@ -16,7 +18,7 @@ home=$(t_jdks | head -n 1 | cut -d" " -f1)
 [ -n "$home" ] || t_skip "needs JDK 17 (apt-get install openjdk-17-jdk-headless)"
 cls=$(ag_classes)
 
-ag_start perf "$home" -XX:+PreserveFramePointer "-agentpath:$AG_LIB" -cp "$cls" -- AgentBusy 12
+ag_start perf "$home" "-agentpath:$AG_LIB" -cp "$cls" -- AgentBusy 12
 p=$AG_PID
 ag_wait_out perf "agent-busy: started" 60 || t_abort "the JVM with the agent did not start within 60 s"
 sleep 1
