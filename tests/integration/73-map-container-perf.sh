@@ -6,9 +6,10 @@
 #
 # For each HotSpot JDK - the Debian root's own JRE 17 and every host JDK
 # newer than 17 (Temurin 25), bind-mounted read-only at its own path - a
-# container JVM runs the workload as PID 1, uid 1000, with
-# -XX:+DisableAttachMechanism -XX:+PreserveFramePointer.  From the host,
-# `jsym map <hostpid>` writes /tmp/perf-1.map in the container (1000:1000,
+# container JVM runs the workload as PID 1, uid 1000, with the JDK's default
+# flags but -XX:+DisableAttachMechanism (no -XX:+PreserveFramePointer: perf
+# only has to name the sampled top frames).  From the host, `jsym map
+# <hostpid>` writes /tmp/perf-1.map in the container (1000:1000,
 # 0644, sorted, Java methods named); a later `jsym map` after more JIT work
 # writes a different map; perf (dso /tmp/perf-<hostpid>.map, which it reads
 # from the container's /tmp/perf-1.map) names Java frames from it, and the
@@ -43,7 +44,7 @@ one_jdk() {
 	shift 2
 	ct=$(kit_start "$label" "$rootfs" --uid 1000 --gid 1000 \
 		--bind "$classes:/opt/jsym-java:ro" "$@" \
-		-- "$java" -Xmx128m -XX:+DisableAttachMechanism -XX:+PreserveFramePointer \
+		-- "$java" -Xmx128m -XX:+DisableAttachMechanism \
 		-cp /opt/jsym-java Workload 0) || t_abort "kit_start $label"
 	kit_wait_jvm "$ct" 60 || t_abort "$label: the JVM did not start: $(cat "$KIT_DIR/$label.log")"
 	for _ in $(seq 100); do grep -q 'workload: started' "$KIT_DIR/$label.log" && break; sleep 0.1; done
