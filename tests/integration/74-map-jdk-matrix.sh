@@ -69,7 +69,7 @@ one_jdk() {
 	mkdir -p "$o"
 	[ "$major" = 8 ] && extra=(-XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/comp.log)
 	ct=$(kit_start "m$label" "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" "$@" \
-		-- "$home/bin/java" -Xmx128m -XX:+PreserveFramePointer "${extra[@]}" \
+		-- "$home/bin/java" -Xmx128m "${extra[@]}" \
 		-cp /opt/jsym-java Workload 0) || t_abort "kit_start $label"
 	kit_wait_jvm "$ct" 60 || t_abort "$label: the JVM did not start: $(tail -n 5 "$KIT_DIR/m$label.log")"
 	root=/proc/$ct/root
