@@ -116,7 +116,7 @@ while read -r label home version where <&3; do
 	t_log "JDK $label ($version): $home"
 	name=jdk$label
 	outdir=/tmp
-	jopts=(-Xmx64m -XX:+UseSerialGC -XX:+PreserveFramePointer)
+	jopts=(-Xmx64m -XX:+UseSerialGC)
 	if [ "$major" -ge 28 ]; then
 		# JDK-8384557: a container whose /tmp is unusable names another
 		mkdir -p "$KIT_DIR/alt$major"
