@@ -26,7 +26,7 @@ rootfs=$(kit_rootfs debian)
 start() {
 	local pid
 	pid=$(kit_start "$1" "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
-		-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/jsym-java Workload 0)
+		-- "$KIT_CT_JAVA" -Xmx128m -cp /opt/jsym-java Workload 0)
 	kit_wait_jvm "$pid" 60 || t_abort "container JVM $1 did not start: $(cat "$KIT_DIR/$1.log")"
 	echo "$pid"
 }

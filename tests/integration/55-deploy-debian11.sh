@@ -23,7 +23,7 @@ judge() {
 }
 
 ct=$(kit_start d11 "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
-	-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/jsym-java Workload 0) ||
+	-- "$KIT_CT_JAVA" -Xmx128m -cp /opt/jsym-java Workload 0) ||
 	t_abort "kit_start d11"
 kit_wait_jvm "$ct" 60 || t_abort "the bullseye JVM did not start: $(cat "$KIT_DIR/d11.log")"
 root=/proc/$ct/root

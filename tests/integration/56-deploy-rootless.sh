@@ -20,7 +20,7 @@ classes=$(kit_java_build)
 
 ct=$(kit_start rl debian --userns "0:$HOST0:65536" --uid 1000 --gid 1000 \
 	--bind "$classes:/opt/jsym-java:ro" \
-	-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/jsym-java Workload 0) ||
+	-- "$KIT_CT_JAVA" -Xmx128m -cp /opt/jsym-java Workload 0) ||
 	t_abort "kit_start rl"
 kit_wait_jvm "$ct" 60 || t_abort "the rootless JVM did not start: $(cat "$KIT_DIR/rl.log")"
 root=/proc/$ct/root
