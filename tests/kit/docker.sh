@@ -156,7 +156,7 @@ dk_jsym_image() {
 # dk_jvm_cmd : the workload's command line inside a container whose root is
 # the kit's debian (its JDK 17), the classes at /opt/app.
 dk_jvm_cmd() {
-	echo "$KIT_CT_JAVA" -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0
+	echo "$KIT_CT_JAVA" -Xmx64m -cp /opt/app Workload 0
 }
 
 # dk_run NAME IMAGE [docker run options...] : the workload as PID 1 of a

@@ -138,7 +138,7 @@ pod_jvm() {
 	shift 2
 	classes=$(kit_java_build) || return 1
 	pid=$(pod_start "$name" "$root" --user 1000:1000 -v "$classes:/opt/app:ro" "$@" -- \
-		"$KIT_CT_JAVA" -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0) || return 1
+		"$KIT_CT_JAVA" -Xmx64m -cp /opt/app Workload 0) || return 1
 	if ! kit_wait_jvm "$pid" 60; then
 		echo "runc JVM $name did not start: $("${POD[@]}" logs "$(pod_name "$name")" 2>&1 | tail -n 3)" >&2
 		return 1
