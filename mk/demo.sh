@@ -5,18 +5,22 @@
 # `make demo` (root) builds jsym, then:
 #  1. starts the sample workload (tests/java/Workload.java, compiled with the
 #     host JDK) as PID 1 of a Debian 12 container, uid 1000, with the
-#     container's own JRE and -XX:+PreserveFramePointer: a runc container
-#     started by podman when both work here (tests/kit/podman.sh), else one of
-#     the test kit's (tests/kit); it says which;
-#  2. `jsym attach --options unfold` from the host, then the same from a
-#     kubectl-debug-like sidecar (the runtime's default capabilities): under
+#     container's own JRE and the JDK's default flags (no
+#     -XX:+PreserveFramePointer): a runc container started by podman when both
+#     work here (tests/kit/podman.sh), else one of the test kit's (tests/kit);
+#     it says which;
+#  2. `jsym attach --options unfold,jitdump` from the host, then the same from
+#     a kubectl-debug-like sidecar (the runtime's default capabilities): under
 #     runc a container of the image of deploy/Dockerfile (built once per
 #     source tree), else the build tree bound at /opt/jsym; the second
 #     attach refreshes the running agent;
-#  3. samples the JVM with `perf record -g -p HOSTPID` and prints the hottest
-#     Java methods and a call stack, named from the container's
-#     /tmp/perf-1.map; then the same stacks through bpftrace's ustack(perf)
-#     when bpftrace is installed and can run;
+#  3. samples the JVM with `perf record -k mono --call-graph dwarf -p
+#     HOSTPID`, counts the JIT samples named from the container's
+#     /tmp/perf-1.map, then `perf inject --jit` (the agent's jitdump: the
+#     code and its unwinding data) and prints the hottest Java methods and
+#     one whole call stack, Java frames down to call_stub and the thread's
+#     start; then bpftrace's ustack(perf) when bpftrace is installed and can
+#     run (it walks frame pointers: the top frame of a default-flags JVM);
 #  4. `jsym resolve --pid HOSTPID` on sampled addresses, one of them inside
 #     code the JIT inlined (the agent's `unfold` journals inlined ranges).
 #
@@ -76,7 +80,8 @@ indent() {
 }
 
 printf 'jsym demo: a JIT-heavy JVM in a container; jsym attaches to it from the\n'
-printf 'host and from a sidecar, and perf names its Java frames.\n'
+printf 'host and from a sidecar; perf names its Java frames and walks its whole\n'
+printf 'stacks, without -XX:+PreserveFramePointer.\n'
 
 # ---------------------------------------------------------------- the JVM
 classes=$(kit_java_build) || die "cannot compile tests/java/Workload.java with $KIT_HOST_JDK"
@@ -108,7 +113,7 @@ elif [ "${JSYM_DEMO_RUNTIME:-}" != kit ] && pod_usable; then
 		why_host="a runc container cannot be started here: $(tail -n 1 "$KIT_DIR/start.err")"
 	fi
 elif ! ct=$(kit_start app "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/app:ro" \
-	-- "$KIT_CT_JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/app Workload 0 \
+	-- "$KIT_CT_JAVA" -Xmx128m -cp /opt/app Workload 0 \
 	2>"$KIT_DIR/start.err"); then
 	mode=host
 	why_host="a container cannot be started here: $(tail -n 1 "$KIT_DIR/start.err")"
@@ -126,13 +131,13 @@ if [ "$mode" = container ]; then
 	nspid=1
 	say "tests/java/Workload.java compiled with the host JDK ($KIT_HOST_JDK) into $classes"
 	if [ "$runtime" = runc ]; then
-		say "runc container $(pod_name app): $KIT_CT_JAVA -Xmx64m -XX:+PreserveFramePointer"
-		say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app),"
+		say "runc container $(pod_name app): $KIT_CT_JAVA -Xmx64m"
+		say "  -cp /opt/app Workload 0   (the JDK's default flags; the classes bound read-only at /opt/app),"
 		say "  cgroup $(tail -n 1 "/proc/$ct/cgroup" | cut -d: -f3)"
 		podman logs "$(pod_name app)" >"$KIT_DIR/app.log" 2>&1
 	else
-		say "container 'app': $KIT_CT_JAVA -Xmx128m -XX:+PreserveFramePointer"
-		say "  -cp /opt/app Workload 0   (the classes bound read-only at /opt/app)"
+		say "container 'app': $KIT_CT_JAVA -Xmx128m"
+		say "  -cp /opt/app Workload 0   (the JDK's default flags; the classes bound read-only at /opt/app)"
 	fi
 	say "host pid $ct; inside: pid $(awk '/^NSpid:/ {print $NF}' "/proc/$ct/status"), uid $(awk '/^Uid:/ {print $2}' "/proc/$ct/status"), its own /tmp, root and JRE"
 else
@@ -140,15 +145,15 @@ else
 	say "NOTE: so this run shows the same steps on a JVM started on this machine"
 	say "      directly (no container, no sidecar)."
 	java=$KIT_HOST_JDK/bin/java
-	"$java" -Xmx128m -XX:+PreserveFramePointer -cp "$classes" Workload 0 \
+	"$java" -Xmx128m -cp "$classes" Workload 0 \
 		>"$KIT_DIR/app.log" 2>&1 </dev/null &
 	jvm=$!
 	# The kit knows nothing of this JVM: stop it and remove its files ourselves.
-	kit_on_exit "kill $jvm 2>/dev/null; wait $jvm 2>/dev/null; rm -f /tmp/perf-$jvm.map /tmp/perf-$jvm.map.tmp /tmp/jsym-$jvm.journal /tmp/jsym-$jvm.log"
+	kit_on_exit "kill $jvm 2>/dev/null; wait $jvm 2>/dev/null; rm -f /tmp/perf-$jvm.map /tmp/perf-$jvm.map.tmp /tmp/jsym-$jvm.journal /tmp/jsym-$jvm.log; rm -rf /tmp/jsym-jit-$jvm"
 	kit_wait_jvm "$jvm" 60 || die "the JVM did not start: $(tail -n 5 "$KIT_DIR/app.log")"
 	jvm_root=""
 	nspid=$jvm
-	say "host JVM: pid $jvm, $java -Xmx128m -XX:+PreserveFramePointer ... Workload 0"
+	say "host JVM: pid $jvm, $java -Xmx128m ... Workload 0 (the JDK's default flags)"
 fi
 for _ in $(seq 50); do
 	[ "$runtime" = runc ] && podman logs "$(pod_name app)" >"$KIT_DIR/app.log" 2>&1
@@ -162,15 +167,16 @@ sleep 3
 # ---------------------------------------------------------------- attach
 map=$jvm_root/tmp/perf-$nspid.map
 journal=$jvm_root/tmp/jsym-$nspid.journal
-step "2. jsym attach --options unfold $jvm   (from the host)"
-if "$J" attach --options unfold "$jvm" >"$KIT_DIR/attach.out" 2>&1; then
+dump=$jvm_root/tmp/jsym-jit-$nspid/jit-$nspid.dump
+step "2. jsym attach --options unfold,jitdump $jvm   (from the host)"
+if "$J" attach --options unfold,jitdump "$jvm" >"$KIT_DIR/attach.out" 2>&1; then
 	indent "$KIT_DIR/attach.out"
 else
 	indent "$KIT_DIR/attach.out"
 	die "jsym attach failed (exit status above); nothing can be named"
 fi
 for _ in $(seq 50); do
-	[ -s "$map" ] && [ -s "$journal" ] && break
+	[ -s "$map" ] && [ -s "$journal" ] && [ -s "$dump" ] && break
 	sleep 0.1
 done
 sleep 1
@@ -182,6 +188,11 @@ else
 fi
 say "  perf-$nspid.map: $(wc -l <"$map") live code ranges (owner uid $(stat -c %u "$map")), for perf"
 say "  jsym-$nspid.journal: $(($(stat -c %s "$journal") / 1024)) KiB, loads, unloads and (unfold) inlined ranges, for jsym resolve"
+if [ -s "$dump" ]; then
+	say "  jsym-jit-$nspid/jit-$nspid.dump: $(($(stat -c %s "$dump") / 1024)) KiB, (jitdump) the code and its unwinding data, for perf inject --jit"
+else
+	say "  no jsym-jit-$nspid/jit-$nspid.dump: the agent's log says why ($jvm_root/tmp/jsym-$nspid.log)"
+fi
 say "a few lines of the map (START SIZE name):"
 grep -E ' [a-z]+ (Arith|Strs|Colls|Recur)\.' "$map" | head -n 5 | sed 's/^/    /' || true
 
@@ -202,7 +213,7 @@ if [ "$mode" = container ]; then
 			sidecar() { pod_sidecar app debian -v "$PWD:/opt/jsym:ro" -- "$@"; }
 		fi
 	fi
-	step "3. the same from a sidecar: $sjsym attach --options unfold 1"
+	step "3. the same from a sidecar: $sjsym attach --options unfold,jitdump 1"
 	say "a kubectl-debug-like container in the JVM's PID namespace, root with"
 	if [ "$runtime" = runc ]; then
 		say "podman's default capabilities (no SYS_ADMIN, no SYS_PTRACE; podman run"
@@ -218,15 +229,15 @@ if [ "$mode" = container ]; then
 		say "tree bound read-only at /opt/jsym; the JVM is PID 1 there"
 		sidecar() { kit_sidecar "$ct" --bind "$PWD:/opt/jsym:ro" -- "$@"; }
 	fi
-	if sidecar "$sjsym" attach --options unfold 1 >"$KIT_DIR/sidecar.out" 2>&1; then
+	if sidecar "$sjsym" attach --options unfold,jitdump 1 >"$KIT_DIR/sidecar.out" 2>&1; then
 		indent "$KIT_DIR/sidecar.out"
 	else
 		indent "$KIT_DIR/sidecar.out"
 		fail "jsym attach from the sidecar"
 	fi
 else
-	step "3. a second jsym attach --options unfold $jvm (no sidecar without containers)"
-	if "$J" attach --options unfold "$jvm" >"$KIT_DIR/sidecar.out" 2>&1; then
+	step "3. a second jsym attach --options unfold,jitdump $jvm (no sidecar without containers)"
+	if "$J" attach --options unfold,jitdump "$jvm" >"$KIT_DIR/sidecar.out" 2>&1; then
 		indent "$KIT_DIR/sidecar.out"
 	else
 		indent "$KIT_DIR/sidecar.out"
@@ -238,16 +249,21 @@ say "jsym agent, and the agent logged $(grep -c 'attached again: refreshing' "$j
 
 # ---------------------------------------------------------------- perf
 # Sampled JIT addresses (for resolve) come from perf when it can sample.
+# perf record and perf inject keep a copy of each DSO they saw in a build-id
+# cache, ~/.debug by default: with perf inject's jitted-*.so some 30 MB a
+# run.  The demo's cache is in $KIT_DIR, removed with it.
 data=$KIT_DIR/perf.data
+jdata=$KIT_DIR/perf.jit.data
 sampled=$KIT_DIR/sampled
 : >"$sampled"
-step "4. perf record -e cpu-clock -g -p $jvm for 4 s (as root, on the host)"
+perf_cmd=(perf --buildid-dir "$KIT_DIR/buildid")
+step "4. perf record -k mono --call-graph dwarf -p $jvm for 4 s, perf inject --jit (as root, on the host)"
 if ! command -v perf >/dev/null; then
 	say "perf is not installed (apt-get install linux-perf): skipped"
-elif ! perf record -q -e cpu-clock -o "$KIT_DIR/probe.data" -- true >"$KIT_DIR/probe.log" 2>&1; then
+elif ! "${perf_cmd[@]}" record -q -e cpu-clock -o "$KIT_DIR/probe.data" -- true >"$KIT_DIR/probe.log" 2>&1; then
 	say "perf cannot sample on this machine: skipped ($(head -n 1 "$KIT_DIR/probe.log"))"
-elif ! timeout 30 perf record -e cpu-clock -F 499 -g -p "$jvm" -o "$data" -- sleep 4 \
-	>"$KIT_DIR/perf.log" 2>&1; then
+elif ! timeout 60 "${perf_cmd[@]}" record -k mono -e cpu-clock -F 499 --call-graph dwarf,16384 -p "$jvm" \
+	-o "$data" -- sleep 4 >"$KIT_DIR/perf.log" 2>&1; then
 	say "perf record failed: skipped; it said:"
 	indent "$KIT_DIR/perf.log" 5
 else
@@ -255,34 +271,92 @@ else
 	# reads /tmp/perf-<nspid>.map there.  -f: a perf that checks the map's
 	# owner would otherwise skip a map owned by the JVM's uid
 	# (docs/perf-map.md); the perf of Debian 12 reads it either way.
-	perf script -f -i "$data" -F ip,sym,dso -G 2>/dev/null >"$KIT_DIR/leaves" || true
+	# --no-inline: perf script would otherwise run addr2line on every DSO
+	# of the stacks (minutes).
+	"${perf_cmd[@]}" script -f --no-inline -i "$data" -F ip,sym,dso -G 2>/dev/null >"$KIT_DIR/leaves" || true
 	total=$(grep -c . "$KIT_DIR/leaves" || true)
 	jit=$(grep -c "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" || true)
 	unnamed=$(grep "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" | grep -c '\[unknown\]' || true)
-	say "$total samples; $jit of them in JIT code, $((jit - unnamed)) of those named from the agent's map"
+	say "$total samples, each with 16 KiB of its thread's stack; $jit of them in JIT code,"
+	say "$((jit - unnamed)) of those named from the agent's map"
 	grep "(/tmp/perf-$jvm\.map)" "$KIT_DIR/leaves" | awk '{print $1}' >"$sampled" || true
-	say "hottest Java methods (perf report --stdio --no-children --sort dso,sym, JIT lines):"
-	perf report -f -i "$data" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
-		awk '$2 == "[JIT]" { s = $0; sub(/.*\[\.\] /, "", s); if (s ~ /\(/) printf "    %7s  %s\n", $1, s }' |
-		head -n 8 || true
-	# One call stack whose leaf is a Workload method, frame pointers all the way.
-	perf script -f -i "$data" -F ip,sym,symoff,dso 2>/dev/null |
-		awk -v m="(/tmp/perf-$jvm.map)" '
-			/^$/ { if (n && pick) exit; n = 0; pick = 0; next }
-			{ n++; if (n == 1 && index($0, m) && $0 ~ / (Arith|Strs|Colls|Recur|Bigs)\./) pick = 1
-			  if (pick && n <= 7) lines[n] = $0 }
-			END { if (pick) for (i = 1; i <= 7 && i in lines; i++) print lines[i] }' \
-		>"$KIT_DIR/stack" || true
-	if [ -s "$KIT_DIR/stack" ]; then
-		say "one sampled call stack (perf script), innermost first:"
-		sed 's/^[[:space:]]*/    /' "$KIT_DIR/stack"
+	# perf inject --jit: a jitted-*.so per method and stub of the agent's
+	# jitdump (in the JVM's /tmp, found through the dump's mmap in the
+	# samples), with its .eh_frame: perf's DWARF unwinder walks the JIT's
+	# frames with it.  (perf needs the container running for this.)
+	if ! timeout 120 "${perf_cmd[@]}" inject --jit -i "$data" -o "$jdata" >"$KIT_DIR/inject.log" 2>&1; then
+		say "perf inject --jit failed; it said:"
+		indent "$KIT_DIR/inject.log" 5
+	else
+		say "hottest Java methods (perf report -i perf.jit.data --no-children --sort dso,sym,"
+		say "jitted-*.so lines):"
+		"${perf_cmd[@]}" report -f --no-inline -i "$jdata" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
+			awk '$2 ~ /^jitted-/ { s = $0; sub(/.*\[\.\] /, "", s); if (s ~ /\(/) printf "    %7s  %s\n", $1, s }' |
+			head -n 8 || true
+		say "and counting what they call (perf report --children: it needs whole stacks):"
+		"${perf_cmd[@]}" report -f --no-inline -i "$jdata" --stdio --children --sort sym -g none 2>/dev/null |
+			awk '/\[\.\] / { s = $0; sub(/.*\[\.\] /, "", s); if (s ~ /\(/) printf "    %7s  %s\n", $1, s }' |
+			head -n 5 || true
+		# Of the samples whose top frame is Java code (a method or the
+		# interpreter), those whose stack reaches call_stub, the stub of
+		# the thread's first Java call; and one of those with a compiled
+		# method on top and a Workload method in it, down to the thread's
+		# start in libc, short enough to read, with the most distinct Java
+		# methods.
+		"${perf_cmd[@]}" script -f --no-inline -i "$jdata" -F ip,sym,symoff,dso 2>/dev/null |
+			awk -v out="$KIT_DIR/stack" -v work=' (Arith|Strs|Colls|Recur|Bigs|Funcs|Rx)\\.' '
+				function java(l) { return l ~ /jitted-[^\/]*\.so\)$/ && l ~ /\)\+0x[0-9a-f]+ \(/ }
+				function sample(   i, reach, nj, k, w) {
+					if (!n) return
+					if (!java(f[1]) && f[1] !~ / Interpreter\+0x/) return
+					tot++
+					for (i = 1; i <= n; i++) if (f[i] ~ / call_stub\+0x/) reach = 1
+					if (!reach) return
+					walked++
+					if (n > 24 || !java(f[1]) || f[n] !~ /\/libc[.-]/) return
+					split("", seen)
+					for (i = 1; i <= n; i++) {
+						k = f[i]
+						sub(/^[ \t]*[0-9a-f]+ /, "", k)
+						sub(/\+0x[0-9a-f]+ \(.*/, "", k)
+						if (java(f[i]) && !(k in seen)) { seen[k] = 1; nj++ }
+						if (java(f[i]) && f[i] ~ work) w = 1
+					}
+					if (!w || nj <= best) return
+					best = nj
+					bn = n
+					for (i = 1; i <= n; i++) b[i] = f[i]
+				}
+				/^$/ { sample(); n = 0; next }
+				{ f[++n] = $0 }
+				END {
+					sample()
+					printf "%d %d\n", walked, tot
+					for (i = 1; i <= bn; i++) {
+						l = b[i]
+						sub(/^[ \t]*[0-9a-f]+ /, "", l)
+						if (match(l, /\([^()]*\)$/)) {
+							d = substr(l, RSTART + 1, RLENGTH - 2)
+							sub(/.*\//, "", d)
+							l = substr(l, 1, RSTART - 1) "(" d ")"
+						}
+						print l >out
+					}
+				}' >"$KIT_DIR/walked" || true
+		read -r walked java_topped <"$KIT_DIR/walked" || true
+		say "${walked:-0} of the ${java_topped:-0} samples topped by Java code reach call_stub (the"
+		say "thread's first Java call): perf walked their whole stacks"
+		if [ -s "$KIT_DIR/stack" ]; then
+			say "one of them (perf script -i perf.jit.data), innermost first:"
+			sed 's/^/    /' "$KIT_DIR/stack"
+		fi
 	fi
 fi
 
 step "5. bpftrace: the JVM's user stacks from eBPF, ustack(perf), 3 s"
 if ! command -v bpftrace >/dev/null; then
 	say "bpftrace is not installed: skipped (apt-get install bpftrace, about"
-	say "30 MB with LLVM, to see the same named stacks from eBPF)"
+	say "30 MB with LLVM, to see the same names from eBPF)"
 else
 	if [ "$mode" = container ]; then
 		# The container's PID namespace: bpftrace's `pid` is the kernel's
@@ -295,6 +369,8 @@ else
 		interval:s:3 { print(@, 2); clear(@); exit(); }"
 	say "bpftrace -e 'profile:hz:99 /<the JVM>/ { @[ustack(perf, 5)] = count(); } ...'"
 	say "(the two most frequent stacks; bpftrace reads the same map perf does)"
+	say "bpftrace's ustack walks frame pointers: a default-flags JVM shows its top frame;"
+	say "perf --call-graph dwarf above has the whole stack"
 	if timeout 30 bpftrace -e "$prog" >"$KIT_DIR/bpftrace.out" 2>"$KIT_DIR/bpftrace.err" &&
 		grep -q '^@\[' "$KIT_DIR/bpftrace.out"; then
 		grep -v -e '^$' -e '^Attaching ' "$KIT_DIR/bpftrace.out" | sed 's/^[[:space:]]*/    /'
