@@ -47,7 +47,7 @@ JAVA=$KIT_ARM64_JDK/bin/java
 JCMD=$KIT_ARM64_JDK/bin/jcmd
 
 ct=$(kit_start a64 "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
-	-- "$JAVA" -Xmx128m -XX:+PreserveFramePointer -cp /opt/jsym-java Workload 0) ||
+	-- "$JAVA" -Xmx128m -cp /opt/jsym-java Workload 0) ||
 	t_abort "kit_start a64"
 kit_wait_jvm "$ct" 180 || t_abort "arm64 JVM did not start: $(cat "$KIT_DIR/a64.log")"
 sleep 15   # let C1 and C2 compile under emulation
