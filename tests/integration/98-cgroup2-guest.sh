@@ -89,7 +89,7 @@ cp /jsym/glibc-build/java/*.class /opt/app/
 		mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp &&
 		mount -t tmpfs -o ro,size=4k tmpfs /jsym &&
 		exec setpriv --reuid 1000 --regid 1000 --clear-groups env HOME=/tmp "$@"' jvm \
-		$JAVA -Xms64m -Xmx64m -XX:+AlwaysPreTouch -XX:+PreserveFramePointer \
+		$JAVA -Xms64m -Xmx64m -XX:+AlwaysPreTouch \
 		-cp /opt/app Workload 0) >$O/jvm.log 2>&1 &
 pid=$!
 echo $pid >$O/jvm.pid
@@ -170,7 +170,7 @@ mount --bind / /srv/r
 run podman-run timeout 180 podman --cgroup-manager=cgroupfs --runtime=crun run -d \
 	--name jvm --network none --user 1000:1000 --memory 256m \
 	--tmpfs /tmp:rw,exec,size=64m --rootfs /srv/r \
-	$JAVA -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0
+	$JAVA -Xmx64m -cp /opt/app Workload 0
 podman inspect -f '{{.Id}} {{.State.Pid}}' jvm >$O/podman.inspect
 pp=$(cut -d' ' -f2 $O/podman.inspect)
 [ -n "$pp" ] && [ "$pp" != 0 ] && ct podman $pp
@@ -189,7 +189,7 @@ echo $id >$O/ctr.id
 # (ctr 1.6 has no --user: setpriv in the container makes uid 1000)
 run ctr-run timeout 180 ctr run -d --memory-limit 268435456 \
 	--cgroup /kubepods/besteffort/pod8d3c2b0e-4f1a-4a55-9d47-2b7f0c1e9a11/$id \
-	--rootfs /srv/r $id /usr/bin/setpriv --reuid 1000 --regid 1000 --clear-groups $JAVA -Xmx64m -XX:+PreserveFramePointer -cp /opt/app Workload 0
+	--rootfs /srv/r $id /usr/bin/setpriv --reuid 1000 --regid 1000 --clear-groups $JAVA -Xmx64m -cp /opt/app Workload 0
 cp_=$(ctr task ls | awk -v i=$id '$1 == i {print $2}')
 echo "$cp_" >$O/ctr.pid
 [ -n "$cp_" ] && ct ctr $cp_
