@@ -20,6 +20,10 @@
 #            Compiler.perfmap at the same start and size
 #   codelist >= 95% of the live nmethods of jcmd Compiler.codelist have
 #            an entry of the agent's map inside their code, under their name
+#   unwind   the agent ran with `jitdump`: its stop line counts the compiled
+#            frames written with unwinding data, at most 1 in 10 without
+#            its aarch64 prologue found, and jitdump_check.py reads every
+#            record back (well formed, over no other load's code)
 #   x86-64   the x86_64 jsym says the JVM is aarch64 and which jsym to run,
 #            for attach and for map
 #   options  a JVM run with -XX:+DisableAttachMechanism under the emulator:
@@ -106,7 +110,7 @@ t_case attach
 out=/tmp/jsym-out
 mkdir -m 755 "$root$out" && chown 1000:1000 "$root$out"
 start=$(date +%s%N)
-t_run "$JA" attach -v --options "dir=$out" "$ct"
+t_run "$JA" attach -v --options "dir=$out,jitdump" "$ct"
 t_log "aarch64 jsym attach under qemu: $((($(date +%s%N) - start) / 1000000)) ms"
 t_expect_rc 0
 t_expect_out 'agent loaded \(HotSpot 17[^,]*, glibc build, copied to /tmp/jsym-[0-9a-f]{12}-[0-9]+-[0-9]+/glibc/libjsym-agent\.so\)'
@@ -134,6 +138,25 @@ sleep 3    # the agent's next flush: what was compiled before the listing
 cp "$root$out/perf-1.map" "$KIT_DIR/agent2.map"
 t_check "$(python3 "$CHECK" codelist "$KIT_DIR/codelist" "$KIT_DIR/agent2.map" 95 2>&1 | head -n 3)" \
 	python3 "$CHECK" codelist "$KIT_DIR/codelist" "$KIT_DIR/agent2.map" 95
+
+t_case unwind
+# The jitdump's unwinding data of real arm64 code: the agent found C1's and
+# C2's aarch64 prologues (stop line), and every record is well formed for
+# its code and mapped over no other load's code (jitdump_check.py).
+t_run "$JA" attach --stop "$ct"
+t_expect_rc 0
+for _ in $(seq 50); do grep -q 'jitdump records' "$root$out/jsym-1.log" 2>/dev/null && break; sleep 0.2; done
+stop=$(grep -o 'jitdump records.*' "$root$out/jsym-1.log" | tail -n 1)
+t_log "agent: ${stop:-no stop line}"
+fixed=$(sed -n 's/.* \([0-9]*\) fixed frames, \([0-9]*\) of them without a prologue found.*/\1/p' <<<"$stop")
+guessed=$(sed -n 's/.* \([0-9]*\) fixed frames, \([0-9]*\) of them without a prologue found.*/\2/p' <<<"$stop")
+t_check "compiled frames with unwinding data on arm64: ${fixed:-none}" [ "${fixed:-0}" -ge 20 ]
+t_check "their prologues found in the code: all but ${guessed:-?} of ${fixed:-?} (at most 1 in 10 from the frame-complete offset)" \
+	[ "$((${guessed:-999999} * 10))" -le "${fixed:-0}" ]
+python3 "$JSYM_ROOT/tests/integration/jitdump_check.py" "$root$out/jsym-jit-1/jit-1.dump" \
+	>"$KIT_DIR/dumpcheck" 2>&1
+rc=$?
+t_check "$(head -n 3 "$KIT_DIR/dumpcheck" | tr '\n' ' ')" [ $rc = 0 ]
 
 t_case options-under-emulator
 ct2=$(kit_start a64off "$rootfs" --uid 1000 --gid 1000 --bind "$classes:/opt/jsym-java:ro" \
