@@ -79,7 +79,7 @@ $(TEST_AGENT) $(HANG_SHIM) $(STALL_SHIM):
 ALL_glibc += $(TEST_AGENT) $(HANG_SHIM) $(STALL_SHIM)
 
 # Test sources that include jvmti.h (one old-style function pointer type).
-$(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c \
+$(foreach l,glibc musl,$(foreach s,tests/unit/check_agent_codetable.c tests/unit/check_lookup_api.c tests/unit/check_lookup_stacks.c \
 	tests/unit/check_agent_sink.c,\
 	$(eval $(call obj_of,$(l),$(s))_CFLAGS += -Wno-strict-prototypes)))
 

@@ -19,7 +19,7 @@
 
 LOOKUP_LIB_SRCS := attach/lookup/journal_read.c attach/lookup/frames_read.c attach/lookup/perfmap_read.c attach/lookup/lookup.c \
 	attach/lookup/lookup_hash.c attach/lookup/lookup_index.c attach/lookup/lookup_radix.c attach/lookup/lookup_frames.c \
-	attach/lookup/lookup_follow.c $(FORMAT_HASH_SRCS)
+	attach/lookup/lookup_follow.c attach/lookup/lookup_stacks.c $(FORMAT_HASH_SRCS)
 LOOKUP_PUB_SRCS := attach/lookup/jsym_lookup.c attach/lookup/jsym_lookup_open.c
 # EXP_attach/lookup: what jsym resolve sees, the entry lookup_lib.h (and the
 # public jsym/lookup.h beside it in include/) and agent/format's journal

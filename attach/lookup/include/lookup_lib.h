@@ -194,4 +194,41 @@ int lookup_parse_addr(const char *s, uint64_t *addr);
 
 void lookup_get_stats(const struct lookup *lk, struct lookup_stats *st);
 
+/*
+ * Folded stacks from `perf script` text (lookup_stacks.c; `jsym stacks`):
+ * feed the lines in order, then lookup_stacks_end, then read each distinct
+ * stack, root first ("COMM;frame;...;leaf"), with its number of samples.
+ * Every JIT frame perf names (a jitted-PID-ID.so of `perf inject --jit`,
+ * the perf map, [unknown]) is resolved in lk and, when it is a compiled
+ * method with an inline stack, written as the method and then each method
+ * inlined into it, inner ones last, those marked "_[i]"; other frames keep
+ * perf's names.  ';', '\' and control bytes of a name are written \xHH.
+ * lk must outlive the stacks; not thread-safe.
+ */
+#define LOOKUP_STACKS_LINES 1u /* append :FILE:LINE to Java frames */
+
+struct lookup_stacks_stats {
+	uint64_t samples;     /* samples counted (the counts add up to it) */
+	uint64_t jit_frames;  /* frames in JIT code */
+	uint64_t unresolved;  /* of those, not found in the lookup (perf's name kept) */
+	uint64_t expanded;    /* frames written as an inline stack */
+	uint64_t bad_lines;   /* lines that are no part of a sample, skipped */
+	size_t stacks;        /* distinct stacks */
+};
+
+/* NULL on ENOMEM.  Free with lookup_stacks_free (NULL is fine). */
+struct lookup_stacks *lookup_stacks_new(struct lookup *lk, unsigned flags);
+void lookup_stacks_free(struct lookup_stacks *s);
+/* One line of perf script output, its newline or not.  0, -ENOMEM, or
+ * -E2BIG past 256 MiB of distinct stacks. */
+int lookup_stacks_line(struct lookup_stacks *s, const char *line, size_t len);
+/* The input ended: count the last sample.  0 or as lookup_stacks_line. */
+int lookup_stacks_end(struct lookup_stacks *s);
+/* fn for each stack in first-seen order (stack is not NUL-terminated); a
+ * non-zero return of fn stops the walk and is returned. */
+int lookup_stacks_each(const struct lookup_stacks *s,
+		       int (*fn)(void *arg, const char *stack, size_t len, uint64_t count),
+		       void *arg);
+void lookup_stacks_get_stats(const struct lookup_stacks *s, struct lookup_stacks_stats *st);
+
 #endif
