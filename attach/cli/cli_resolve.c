@@ -185,32 +185,6 @@ static void print_text(const struct lookup_hit *h, int found)
 
 /* ---- the loop -------------------------------------------------------------- */
 
-/* SECONDS[.FRACTION] -> ns; 0 or -1.  Time 0 is refused: it means "no limit". */
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
-	const char *p = s;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (sec > (UINT64_MAX / 1000000000ULL - 9) / 10)
-			return -1;
-		sec = sec * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == s || (*p && *p != '.'))
-		return -1;
-	if (*p == '.')
-		for (p++; *p; p++) {
-			if (*p < '0' || *p > '9')
-				return -1;
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*p - '0') * scale;
-			}
-		}
-	*ns = sec * 1000000000ULL + frac;
-	return *ns ? 0 : -1;
-}
-
 struct resolver {
 	const struct resolve_env *env;
 	struct resolve_source *src;
@@ -222,24 +196,6 @@ struct resolver {
 };
 
 #define REOPEN_CHECK_MS 200 /* a followed map is looked up by path 5 times/s */
-
-/* The limit of one read of the file fd: CLI_LOOK_MS, and a second more for each
- * RESOLVE_READ_MIB_S MiB it holds (a journal may hold 1 GiB, and a pod's
- * CPU limit slows the parse), so a big file is not taken for a stalled
- * one; a file system that never answers is still given up on. */
-#define RESOLVE_READ_MIB_S 8
-static int read_limit_ms(int fd)
-{
-	struct stat st;
-	long long mib;
-
-	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
-		return CLI_LOOK_MS;
-	mib = (long long)(st.st_size >> 20);
-	if (mib > 16LL * 1024)
-		mib = 16LL * 1024;
-	return CLI_LOOK_MS + (int)(mib * 1000 / RESOLVE_READ_MIB_S);
-}
 
 /*
  * A perf map is rewritten by rename (the jsym agent) or in place (the JDK,
@@ -261,7 +217,7 @@ static void follow_renamed(struct resolver *r)
 	fd = resolve_reopen_if_replaced(r->src);
 	if (fd < 0)
 		return;
-	r->read_ms = read_limit_ms(fd);  /* another file, another size */
+	r->read_ms = resolve_read_limit_ms(fd);  /* another file, another size */
 	watch_step(r->read_ms, r->what);
 	lookup_clear(r->lk);
 	(r->src->is_journal ? lookup_follow_journal : lookup_follow_map)(r->lk, fd);
@@ -400,7 +356,7 @@ static int run(const struct resolve_env *env, char **addrs, int n_addrs)
 		return JSYM_EXIT_FAIL;
 	}
 	r.last_reopen_ms = clock_ms();
-	r.read_ms = read_limit_ms(src.fd);
+	r.read_ms = resolve_read_limit_ms(src.fd);
 	r.lk = lookup_new();
 	if (!r.lk) {
 		close(src.fd);
@@ -469,7 +425,7 @@ static int set_opt(struct resolve_env *env, int c, const char *arg)
 	case 'm': env->map = arg; return 0;
 	case 'f': env->follow = 1; return 0;
 	case OPT_AT:
-		if (parse_seconds(arg, &env->at_ns) < 0) {
+		if (resolve_parse_seconds(arg, &env->at_ns) < 0) {
 			cli_err("resolve: bad --at '%s' (seconds, e.g. 12345.678901)", arg);
 			return -EINVAL;
 		}

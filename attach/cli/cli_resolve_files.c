@@ -178,3 +178,47 @@ void resolve_close(struct resolve_source *src)
 		close(src->mntfd);
 	src->rootfd = src->mntfd = -1;
 }
+
+/* SECONDS[.FRACTION] -> ns; 0 or -1.  Time 0 is refused: it means "no limit". */
+int resolve_parse_seconds(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > (UINT64_MAX / 1000000000ULL - 9) / 10)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s || (*p && *p != '.'))
+		return -1;
+	if (*p == '.')
+		for (p++; *p; p++) {
+			if (*p < '0' || *p > '9')
+				return -1;
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	*ns = sec * 1000000000ULL + frac;
+	return *ns ? 0 : -1;
+}
+
+/* The limit of one read of the file fd: CLI_LOOK_MS, and a second more for each
+ * RESOLVE_READ_MIB_S MiB it holds (a journal may hold 1 GiB, and a pod's
+ * CPU limit slows the parse), so a big file is not taken for a stalled
+ * one; a file system that never answers is still given up on. */
+#define RESOLVE_READ_MIB_S 8
+int resolve_read_limit_ms(int fd)
+{
+	struct stat st;
+	long long mib;
+
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
+		return CLI_LOOK_MS;
+	mib = (long long)(st.st_size >> 20);
+	if (mib > 16LL * 1024)
+		mib = 16LL * 1024;
+	return CLI_LOOK_MS + (int)(mib * 1000 / RESOLVE_READ_MIB_S);
+}

@@ -15,6 +15,7 @@
 #define JSYM_CLI_RESOLVE_FILES_H
 
 #include <limits.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct resolve_source {
@@ -45,5 +46,13 @@ int resolve_reopen_if_replaced(struct resolve_source *src);
 
 /* Close rootfd and mntfd (src->fd belongs to whoever it was handed to). */
 void resolve_close(struct resolve_source *src);
+
+/* SECONDS[.FRACTION] (an --at) -> ns: 0, or -1 (time 0 is refused: it
+ * means "no limit"). */
+int resolve_parse_seconds(const char *s, uint64_t *ns);
+
+/* The limit of one read of the open file fd, in ms: CLI_LOOK_MS and a
+ * second more for each 8 MiB it holds. */
+int resolve_read_limit_ms(int fd);
 
 #endif
