@@ -42,6 +42,7 @@ enum cli_long_opt {
 	OPT_FORCE,
 	OPT_JOURNAL,
 	OPT_JSON,
+	OPT_LINES,
 	OPT_PROTOCOL,
 	OPT_STDOUT,
 	OPT_STOP,
@@ -150,6 +151,7 @@ int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
 /* `jsym resolve`: addresses -> Java methods from the agent's files (cli_resolve.c). */
 int cli_resolve_main(int argc, char **argv);
+int cli_stacks_main(int argc, char **argv);
 /* `jsym map [--follow] PID`: symbols read from the outside (cli_map.c). */
 int cli_map_main(int argc, char **argv);
 struct vm_session;

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # attach/cli/cli.mk - the `jsym` command line: one file per command
-# (attach, exec, list, map, resolve) and the help texts.  The top layer:
+# (attach, exec, list, map, resolve, stacks) and the help texts.  The top layer:
 # uses the attach use case (attach/attaching) and what it exports (run,
 # the protocols, deploy, vmstructs, target, base), and the lookup library
-# for `jsym resolve`.
+# for `jsym resolve` and `jsym stacks`.
 #
 #   glibc-build/jsym   the CLI (links libcap for capability diagnosis)
 #   musl-build/jsym    the same, static, without libcap (the capability
@@ -11,7 +11,7 @@
 
 ATTACH_CLI_SRCS := attach/cli/main.c attach/cli/cli_commands.c attach/cli/cli_exec.c attach/cli/cli_attach.c attach/cli/cli_attach_print.c \
 	attach/cli/cli_list.c attach/cli/cli_util.c \
-	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
+	attach/cli/cli_resolve.c attach/cli/cli_resolve_files.c attach/cli/cli_stacks.c attach/cli/cli_map.c attach/cli/cli_map_follow.c
 INC_attach/cli := -Iattach/cli $(EXP_attach/attaching) $(EXP_attach/lookup)
 
 # Everything below the CLI: what the unit runner links too.

@@ -178,6 +178,45 @@ static const char resolve_help[] =
 "\n"
 "Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n";
 
+static const char stacks_help[] =
+"Usage: jsym stacks --pid PID [--dir DIR] [options] <PERF_SCRIPT_OUTPUT\n"
+"       jsym stacks --journal FILE | --map FILE [options] <PERF_SCRIPT_OUTPUT\n"
+"\n"
+"Fold `perf script --no-inline` samples (stdin) into stacks for a flame\n"
+"graph (stdout): one line per distinct stack, root first,\n"
+"`COMM;frame;...;leaf COUNT`, as FlameGraph, inferno and speedscope read.\n"
+"Each JIT frame (a jitted-*.so of `perf inject --jit`, the perf map,\n"
+"[unknown]) is looked up in the JVM's journal: a compiled method becomes\n"
+"its inline stack, the compiled method first and each method inlined into\n"
+"it after, marked with the suffix _[i].\n"
+"Interpreter frames and stubs get the journal's names, native and kernel\n"
+"frames keep perf's.\n"
+"\n"
+"  -p, --pid PID           JVM as seen from here; files are read through\n"
+"                          /proc/PID/root/DIR/ with the JVM's own pid\n"
+"  -d, --dir DIR           directory inside the JVM's filesystem (default /tmp,\n"
+"                          or JDK 28's AltTempDir when /tmp is unusable)\n"
+"      --journal FILE      read this journal (offline)\n"
+"  -m, --map FILE          read this perf map (offline; no inline stacks)\n"
+"      --lines             Java frames as CLASS.METHOD:FILE:LINE (agent option\n"
+"                          lines)\n"
+"      --at SECONDS        the code as it was at this CLOCK_MONOTONIC time (a\n"
+"                          sample time of perf record -k mono); needed once\n"
+"                          the agent stopped: it closes every range\n"
+"  -v, --verbose           say which file was used and what was folded\n"
+"  -h, --help              this text\n"
+"\n"
+"Names are the target's text: ';', '\\' and control bytes in them are written\n"
+"\\xHH, so a name cannot make a frame or a line of its own.\n"
+"\n"
+"Examples:\n"
+"  jsym attach -o jitdump,lines 4242\n"
+"  perf record -k mono --call-graph dwarf,16384 -p 4242 -- sleep 10\n"
+"  perf inject --jit -i perf.data -o perf.jit.data\n"
+"  perf script --no-inline -i perf.jit.data | jsym stacks --pid 4242 >out.folded\n"
+"\n"
+"Exit: 0 ran, 1 usage, 2 failure (files missing or unreadable).\n";
+
 static int detach_main(int argc, char **argv)
 {
 	return cli_attach_main(argc, argv, true);
@@ -217,6 +256,9 @@ const struct cli_command cli_commands[] = {
 	{ "resolve", cli_resolve_main, resolve_help,
 	  "  resolve [OPTIONS] [ADDR...]\n"
 	  "                    resolve addresses with the jsym agent's symbols\n",
+	  true },
+	{ "stacks", cli_stacks_main, stacks_help,
+	  "  stacks [OPTIONS]  fold perf script's samples, inline stacks expanded\n",
 	  true },
 	{ NULL, NULL, NULL, NULL, false },
 };
