@@ -108,11 +108,19 @@ static void frame_fields(void)
 	types[2] = (struct type){ NULL, NULL, 0 };
 }
 
-/* vm_read_fn over the test's own memory (the fake JVM). */
+/* vm_read_fn over the test's own memory (the fake JVM).  The reader asks
+ * for a name's bytes up to the end of its page, past the string literal,
+ * as it does of a JVM: a byte copy that AddressSanitizer does not watch
+ * (a memcpy would be reported as an overflow of the literal). */
+__attribute__((no_sanitize_address))
 static int own_read(void *ctx, uint64_t addr, void *buf, size_t n)
 {
+	const volatile unsigned char *from = (const volatile unsigned char *)(uintptr_t)addr;
+	unsigned char *to = buf;
+
 	(void)ctx;
-	memcpy(buf, (const void *)(uintptr_t)addr, n);
+	for (size_t i = 0; i < n; i++)
+		to[i] = from[i];
 	return 0;
 }
 
