@@ -199,6 +199,7 @@ static int x86_fp_stub(const struct frameshape_in *in, struct rows *s, uint64_t 
 		return 0;
 	add(s, p + 1, sp_row(16, 1, 1));
 	add(s, p + 4, FP_FRAME);
+	f->prologue_end = (int32_t)(p + 4);
 	for (p += 4; p + 1 < in->size && room(s, 2); p++) {
 		const unsigned char *leave = memchr(in->code + p, 0xc9, in->size - p - 1);
 
@@ -328,6 +329,7 @@ static int a64_fp_stub(const struct frameshape_in *in, struct rows *s, uint64_t 
 		return 0;
 	add(s, p + 4, sp_row(16, 1, 1));
 	add(s, p + 8, FP_FRAME);
+	f->prologue_end = (int32_t)(p + 8);
 	for (p += 8; p + 4 <= in->size && room(s, 2); p += 4) {
 		if (insn(in, p) != A64_LDP_FP_LR_POST || !(r = a64_after_ret(in, p + 4)))
 			continue;
@@ -374,9 +376,7 @@ int frameshape_rows(const struct frameshape_in *in, struct ehframe_row *rows, si
 			f.epilogues = 0;
 			f.fp_stub = (uint8_t)(a64 ? a64_fp_stub(in, &s, limit, &f) :
 					      x86_fp_stub(in, &s, limit, &f));
-			if (f.fp_stub) {
-				f.prologue_end = (int32_t)s.r[s.n > 1 ? 1 : 0].off;
-			} else {
+			if (!f.fp_stub) {
 				s.n = 0;
 				if (fc > 0)
 					add(&s, 0, entry);

@@ -7,13 +7,6 @@
 
 #include "codeheap.h"
 
-void jitunwind_tail(uint64_t start, uint64_t size, uint64_t data_len, uint64_t *tail_start,
-		    uint64_t *tail_end)
-{
-	*tail_start = start + ((size + 7) & ~7ull);
-	*tail_end = *tail_start + ((data_len + 7) & ~7ull);
-}
-
 int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *name,
 		    struct jitunwind *u)
 {
@@ -79,6 +72,5 @@ int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *n
 		if (len < 0)
 			return len;
 	}
-	jitunwind_tail(start, u->load_size, (uint64_t)len, &u->tail_start, &u->tail_end);
 	return 0;
 }

@@ -32,7 +32,6 @@
 struct jitunwind {
 	unsigned char data[EHFRAME_MAX_BYTES];   /* .eh_frame then .eh_frame_hdr */
 	struct ehframe_sizes sz;
-	uint64_t tail_start, tail_end;   /* what perf maps after the code */
 	bool packed;                     /* a stub inside another blob */
 	bool folded;                     /* load_size < size (see above) */
 	bool fixed;                      /* a frame of CodeBlob::_frame_size
@@ -55,8 +54,5 @@ struct jitunwind {
 int jitunwind_build(uint64_t start, uint64_t size, bool is_method, const char *name,
 		    struct jitunwind *u);
 
-/* The mapped range of tables of data_len bytes after code [start, start+size). */
-void jitunwind_tail(uint64_t start, uint64_t size, uint64_t data_len, uint64_t *tail_start,
-		    uint64_t *tail_end);
 
 #endif
