@@ -108,19 +108,7 @@ one_jdk() {
 }
 
 : >"$TABLE"
-while read -r major home _ <&3; do
-	[ -z "${JSYM_JDKS:-}" ] || [[ " $JSYM_JDKS " == *" $major "* ]] || continue
-	one_jdk "$major" "$major" "$home"
-done 3<"$rootfs/.jsym-jdks"
-temurin=$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/ {print $1; exit}')
-if [ -n "${JSYM_JDKS:-}" ]; then
-	t_log "JSYM_JDKS=$JSYM_JDKS: the host's Temurin left out"
-elif [ -n "$temurin" ]; then
-	one_jdk 25-temurin 25 "$temurin" --bind "$temurin:$temurin:ro"
-else
-	t_matrix 25-temurin wholestack skip
-	t_log "no Temurin 25 under /usr/lib/jvm: Debian's JDKs only"
-fi
+t_jdk_matrix "$rootfs" wholestack one_jdk
 t_log "JDK | reach call_stub, median depth: default flags (dwarf) | -XX:+PreserveFramePointer (-g)"
 while read -r l; do t_log "  $l"; done <"$TABLE"
 t_finish

@@ -155,17 +155,5 @@ one_jdk() {
 }
 
 # JSYM_JDKS="8 28" runs those JDKs only (while working on one)
-while read -r major home _ <&3; do
-	[ -z "${JSYM_JDKS:-}" ] || [[ " $JSYM_JDKS " == *" $major "* ]] || continue
-	one_jdk "$major" "$major" "$home"
-done 3<"$rootfs/.jsym-jdks"
-temurin=$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/ {print $1; exit}')
-if [ -n "${JSYM_JDKS:-}" ]; then
-	t_log "JSYM_JDKS=$JSYM_JDKS: the host's Temurin left out"
-elif [ -n "$temurin" ]; then
-	one_jdk 25-temurin 25 "$temurin" --bind "$temurin:$temurin:ro"
-else
-	t_matrix 25-temurin all skip
-	t_log "no Temurin 25 under /usr/lib/jvm: Debian's JDKs only"
-fi
+t_jdk_matrix "$rootfs" all one_jdk
 t_finish

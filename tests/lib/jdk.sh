@@ -36,6 +36,29 @@ t_jdks() {
 	done | sort -u | sort -k2,2n -k1,1
 }
 
+# t_jdk_matrix ROOTFS FEATURE FUNC: call `FUNC LABEL MAJOR HOME [KIT_START
+# OPTIONS...]` for every JDK of the kit's jdks root ROOTFS (its .jsym-jdks
+# list), then for the host's Temurin 25 bound into it at its own path
+# (label 25-temurin), where present; a matrix line `FEATURE skip` says
+# when it is not.  JSYM_JDKS="8 28" runs those JDKs only (while working
+# on one), the host's Temurin left out.
+t_jdk_matrix() {
+	local rootfs=$1 feature=$2 func=$3 major home temurin
+	while read -r major home _ <&3; do
+		[ -z "${JSYM_JDKS:-}" ] || [[ " $JSYM_JDKS " == *" $major "* ]] || continue
+		"$func" "$major" "$major" "$home"
+	done 3<"$rootfs/.jsym-jdks"
+	temurin=$(t_jdks | awk '$2 == 25 && $1 ~ /temurin/ {print $1; exit}')
+	if [ -n "${JSYM_JDKS:-}" ]; then
+		t_log "JSYM_JDKS=$JSYM_JDKS: the host's Temurin left out"
+	elif [ -n "$temurin" ]; then
+		"$func" 25-temurin 25 "$temurin" --bind "$temurin:$temurin:ro"
+	else
+		t_matrix 25-temurin "$feature" skip
+		t_log "no Temurin 25 under /usr/lib/jvm: Debian's JDKs only"
+	fi
+}
+
 # t_jvm_wait_quiet PID HOME [TIMEOUT_S=60]: wait until the JIT compiler of
 # the HotSpot JVM PID has gone quiet, asking it with HOME/bin/jcmd (PID is
 # the host's: a container JVM too).  Quiet: two samples in a row, a second

@@ -9,7 +9,7 @@
 #             t_finish t_skip t_skip_case t_need_root t_log
 #   watch.sh  t_watch_open t_watch_result (was a planted file opened?)
 #   run.sh    t_run t_collect t_expect_rc t_expect_out t_expect_err t_expect_not_err
-#   jdk.sh    t_jdks t_jdk_major t_jvm_wait_quiet
+#   jdk.sh    t_jdks t_jdk_major t_jdk_matrix t_jvm_wait_quiet
 #   deploy.sh t_copies_are t_detach_keeps_mapped
 #   procs.sh  t_agents t_owner t_wait_log t_same_ranges
 #   list.sh   t_list_row t_list_container (jsym list's row of a JVM)
